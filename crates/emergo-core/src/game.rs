@@ -1,0 +1,254 @@
+//! A game: its start, its moves, undo, repetition and result (R10).
+
+use crate::board::Color;
+use crate::moves::Move;
+use crate::notation::MoveError;
+use crate::position::Position;
+use std::fmt;
+use thiserror::Error;
+
+/// How a finished game came out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Color),
+    Draw,
+}
+
+impl Outcome {
+    /// The PGN-style result token: `1-0`, `0-1`, `1/2-1/2`.
+    pub fn token(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::White) => "1-0",
+            Outcome::Win(Color::Black) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The outcome named by a result token, if it names one.
+    pub fn from_token(token: &str) -> Option<Outcome> {
+        match token {
+            "1-0" => Some(Outcome::Win(Color::White)),
+            "0-1" => Some(Outcome::Win(Color::Black)),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// R10.1: the side to move owns no column and has no men in hand.
+    NoPieces,
+    /// R10.2: the side to move has no legal move.
+    Blocked,
+    /// R10.3: the same position for the third time.
+    Repetition,
+    /// R10.4: a side resigned.
+    Resignation,
+    /// R10.4: the players agreed to a draw.
+    Agreement,
+}
+
+impl EndReason {
+    /// A short lower-case name, as used in the `Termination` tag of records.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::NoPieces => "no pieces",
+            EndReason::Blocked => "blocked",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+        }
+    }
+
+    /// The reason with this name.
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        [
+            EndReason::NoPieces,
+            EndReason::Blocked,
+            EndReason::Repetition,
+            EndReason::Resignation,
+            EndReason::Agreement,
+        ]
+        .into_iter()
+        .find(|r| r.name() == name)
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The state of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Ongoing,
+    Finished { outcome: Outcome, reason: EndReason },
+}
+
+/// Why a game refused an action.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GameError {
+    #[error("the game is over ({0:?})")]
+    Over(Status),
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error("{0} is not a legal move here")]
+    Illegal(Move),
+}
+
+/// A game from some start: its positions and moves, with repetition detection (R10.3) and
+/// game-level endings (R10.4).
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// `positions[i]` stands before `moves[i]`; the last one is the current position.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    /// A resignation or agreed draw, which no position shows.
+    declared: Option<(Outcome, EndReason)>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new(Position::start())
+    }
+}
+
+impl Game {
+    /// A new game from `start`.
+    pub fn new(start: Position) -> Game {
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            declared: None,
+        }
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().unwrap_or(&self.positions[0])
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position of the game, the start first and the current last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The number of moves played.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// How often the current position has occurred in this game, itself included (R10.3).
+    pub fn repetitions(&self) -> usize {
+        let current = self.position();
+        let hand = (current.hand(Color::White), current.hand(Color::Black));
+        self.positions
+            .iter()
+            .rev()
+            .step_by(2)
+            // Men in hand only decrease, so earlier positions with other hands cannot be equal.
+            .take_while(|p| (p.hand(Color::White), p.hand(Color::Black)) == hand)
+            .filter(|p| p.hash() == current.hash() && *p == current)
+            .count()
+    }
+
+    /// The game's status: ongoing, or finished with its outcome and reason (R10).
+    pub fn status(&self) -> Status {
+        if let Some((outcome, reason)) = self.declared {
+            return Status::Finished { outcome, reason };
+        }
+        let pos = self.position();
+        if pos.is_lost() {
+            return Status::Finished {
+                outcome: Outcome::Win(pos.turn().other()),
+                reason: EndReason::NoPieces,
+            };
+        }
+        if self.repetitions() >= 3 {
+            return Status::Finished {
+                outcome: Outcome::Draw,
+                reason: EndReason::Repetition,
+            };
+        }
+        if pos.has_no_moves() {
+            return Status::Finished {
+                outcome: Outcome::Draw,
+                reason: EndReason::Blocked,
+            };
+        }
+        Status::Ongoing
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.status() != Status::Ongoing
+    }
+
+    /// Plays a legal move; refuses an illegal one or any move after the end, changing nothing.
+    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
+        let status = self.status();
+        if status != Status::Ongoing {
+            return Err(GameError::Over(status));
+        }
+        let next = self
+            .position()
+            .play(mv)
+            .map_err(|(e, _)| GameError::Illegal(e.mv))?;
+        self.positions.push(next);
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    /// Plays a move given in notation (N1).
+    pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
+        let status = self.status();
+        if status != Status::Ongoing {
+            return Err(GameError::Over(status));
+        }
+        let mv = self.position().parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// Takes back the last move (and any declared ending); `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.declared = None;
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        Some(mv)
+    }
+
+    /// R10.4: `color` resigns.
+    pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
+        self.declare(Outcome::Win(color.other()), EndReason::Resignation)
+    }
+
+    /// R10.4: the players agree to a draw.
+    pub fn agree_draw(&mut self) -> Result<(), GameError> {
+        self.declare(Outcome::Draw, EndReason::Agreement)
+    }
+
+    /// Ends an ongoing game by resignation or agreement.
+    pub fn declare(&mut self, outcome: Outcome, reason: EndReason) -> Result<(), GameError> {
+        let status = self.status();
+        if status != Status::Ongoing {
+            return Err(GameError::Over(status));
+        }
+        self.declared = Some((outcome, reason));
+        Ok(())
+    }
+}

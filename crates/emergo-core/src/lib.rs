@@ -1,0 +1,29 @@
+//! The rules of Emergo (see `RULES.md`, rules R1–R10 and notation N1–N2): the board, columns,
+//! entering, capture with the majority rule, results, move and position text, game records and
+//! Zobrist hashing. No I/O.
+//!
+//! ```
+//! use emergo_core::Position;
+//! let pos = Position::start();
+//! assert_eq!(pos.legal_moves().len(), 40);
+//! let next = pos.play(pos.parse_move("d3").unwrap()).unwrap();
+//! assert_eq!(next.to_string(), "B:11:12:d3=W");
+//! ```
+
+pub mod board;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod record;
+mod zobrist;
+
+pub use board::{Color, Direction, Square};
+pub use game::{EndReason, Game, GameError, Outcome, Status};
+pub use movegen::MoveList;
+pub use moves::{CapturePath, Move};
+pub use notation::{MoveError, MoveText, MoveTextError, PositionTextError};
+pub use position::{Column, IllegalMove, Position, PositionError, Setup};
+pub use record::{GameRecord, RecordError};

@@ -1,0 +1,216 @@
+//! The move generator: the one place where legality lives (R4–R9).
+
+use crate::board::{shift, Color, Direction, Square, SquareIter};
+use crate::moves::{CapturePath, Move};
+use crate::position::Position;
+
+/// The legal moves of a position. A plain vector: capture routes have no useful upper bound.
+pub type MoveList = Vec<Move>;
+
+impl Position {
+    /// All legal moves (R5 precedence: captures of the greatest size, else entries, else steps).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::with_capacity(48);
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// Clears `moves` and fills it with the legal moves, reusing its allocation.
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
+        self.for_each_legal_move(|m| moves.push(m));
+    }
+
+    /// Calls `f` with every legal move.
+    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
+        let me = self.turn;
+        if self.is_lost() {
+            return;
+        }
+        if self.jumpers(me) != 0 {
+            self.for_each_capture(&mut f);
+        } else if self.hand[me.index()] > 0 {
+            for sq in SquareIter(self.entry_squares()) {
+                f(Move::Enter(sq));
+            }
+        } else {
+            let own = self.owned[me.index()];
+            let empty = self.empty();
+            for dir in Direction::ALL {
+                let back = dir.opposite();
+                for to in SquareIter(shift(own, dir) & empty) {
+                    if let Some(from) = to.neighbour(back) {
+                        f(Move::Step { from, to });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The number of legal moves, counted in bulk where no move needs to be made.
+    pub fn count_legal_moves(&self) -> usize {
+        let me = self.turn;
+        if self.is_lost() {
+            return 0;
+        }
+        if self.jumpers(me) != 0 {
+            let mut n = 0;
+            self.for_each_capture(&mut |_| n += 1);
+            n
+        } else if self.hand[me.index()] > 0 {
+            self.entry_squares().count_ones() as usize
+        } else {
+            let own = self.owned[me.index()];
+            let empty = self.empty();
+            Direction::ALL
+                .iter()
+                .map(|&d| (shift(own, d) & empty).count_ones() as usize)
+                .sum()
+        }
+    }
+
+    /// Whether `mv` is legal here. Decided by the generator alone.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let mut found = false;
+        self.for_each_legal_move(|m| found |= m == mv);
+        found
+    }
+
+    /// Whether the side to move has no legal move.
+    pub fn has_no_moves(&self) -> bool {
+        self.count_legal_moves() == 0
+    }
+
+    /// Whether `color` could capture in this position if it were to move (R5.1).
+    #[inline]
+    pub fn can_capture(&self, color: Color) -> bool {
+        self.jumpers(color) != 0
+    }
+
+    /// The squares of `color`'s columns that have a first jump available: an adjacent opponent
+    /// column with an empty square beyond (R6).
+    #[inline]
+    pub(crate) fn jumpers(&self, color: Color) -> u64 {
+        let own = self.owned[color.index()];
+        let opp = self.owned[color.other().index()];
+        let empty = self.empty();
+        let mut from = 0;
+        for dir in Direction::ALL {
+            let back = dir.opposite();
+            from |= own & shift(opp, back) & shift(shift(empty, back), back);
+        }
+        from
+    }
+
+    /// The squares where the side to move may enter now (R9). Assumes it has men in hand and no
+    /// capture.
+    pub(crate) fn entry_squares(&self) -> u64 {
+        let me = self.turn;
+        let empty = self.empty();
+        let mut allowed = empty;
+        // R9.3: White's very first move may not be on e5.
+        if me == Color::White && empty == crate::board::ALL_SQUARES {
+            allowed &= !Square::E5.bit();
+        }
+        // R9.4: no entry where the opponent could capture it, unless it can already capture.
+        if !self.can_capture(me.other()) {
+            let opp = self.owned[me.other().index()];
+            for dir in [Direction::NumberUp, Direction::LetterDown] {
+                let back = dir.opposite();
+                // Opponent on one side (at s+dir), empty square on the other (at s-dir), or the
+                // mirror image.
+                allowed &= !(shift(opp, back) & shift(empty, dir));
+                allowed &= !(shift(opp, dir) & shift(empty, back));
+            }
+        }
+        allowed
+    }
+
+    /// Every capture of the greatest size among all the mover's columns (R6, R7).
+    fn for_each_capture(&self, f: &mut impl FnMut(Move)) {
+        let me = self.turn;
+        let mut scratch = *self;
+        let mut best = 0usize;
+        let mut routes: Vec<CapturePath> = Vec::new();
+        for from in SquareIter(self.jumpers(me)) {
+            // R7.2: the starting square is empty while the column moves.
+            scratch.owned[me.index()] &= !from.bit();
+            extend_capture(
+                &mut scratch,
+                me,
+                from,
+                None,
+                CapturePath::new(from),
+                &mut best,
+                &mut routes,
+            );
+            scratch.owned[me.index()] |= from.bit();
+        }
+        for path in routes {
+            f(Move::Capture(path));
+        }
+    }
+}
+
+/// Depth-first search over jump sequences from `at`, with men taken at once (R7.2) and no 180°
+/// turn (R7.1). Keeps in `routes` the completed routes of the greatest length seen (R7.3).
+fn extend_capture(
+    board: &mut Position,
+    me: Color,
+    at: Square,
+    last: Option<Direction>,
+    path: CapturePath,
+    best: &mut usize,
+    routes: &mut Vec<CapturePath>,
+) {
+    let opp = board.owned[me.other().index()];
+    let occupied = board.owned[0] | board.owned[1];
+    let mut extended = false;
+    for dir in Direction::ALL {
+        if Some(dir.opposite()) == last {
+            continue;
+        }
+        let Some(over) = at.neighbour(dir) else {
+            continue;
+        };
+        if opp & over.bit() == 0 {
+            continue;
+        }
+        let Some(land) = over.neighbour(dir) else {
+            continue;
+        };
+        if occupied & land.bit() != 0 {
+            continue;
+        }
+        extended = true;
+        let o = over.index();
+        let saved = (board.owned, board.men[o], board.prisoners[o]);
+        take_top_man_fast(board, o, me);
+        extend_capture(board, me, land, Some(dir), path.push(dir), best, routes);
+        (board.owned, board.men[o], board.prisoners[o]) = saved;
+    }
+    if !extended && path.len() >= *best {
+        if path.len() > *best {
+            *best = path.len();
+            routes.clear();
+        }
+        routes.push(path);
+    }
+}
+
+/// R6 on the scratch board, without hash upkeep.
+#[inline(always)]
+fn take_top_man_fast(board: &mut Position, over: usize, me: Color) {
+    let bit = 1u64 << over;
+    if board.men[over] > 1 {
+        board.men[over] -= 1;
+    } else if board.prisoners[over] > 0 {
+        board.men[over] = board.prisoners[over];
+        board.prisoners[over] = 0;
+        board.owned[me.other().index()] &= !bit;
+        board.owned[me.index()] |= bit;
+    } else {
+        board.men[over] = 0;
+        board.owned[me.other().index()] &= !bit;
+    }
+}

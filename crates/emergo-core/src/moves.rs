@@ -1,0 +1,155 @@
+//! The compact move (R4): an entry, a step, or a capture carrying its whole path.
+//!
+//! A capture is stored as its start square and the direction of every jump, two bits each, so a
+//! move is 8 bytes and `Copy`. Its landing squares follow from the directions (R7.4: a capture is
+//! identified by its start and every landing square).
+
+use crate::board::{Direction, Square};
+use std::fmt;
+
+/// The most jumps one capture can make: each jump takes one of the opponent's 12 men (R6, R7).
+pub const MAX_JUMPS: usize = 12;
+
+/// One move. Its notation (N1) is its `Display`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Men enter from the hand onto an empty square: one man, or the whole hand as the
+    /// shadowpiece (R9). How many follows from the position.
+    Enter(Square),
+    /// A whole column steps to an adjacent empty square (R8).
+    Step { from: Square, to: Square },
+    /// One or more jumps by the column on `from` (R6, R7).
+    Capture(CapturePath),
+}
+
+/// The route of a capture: the start square and the direction of each jump.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct CapturePath {
+    from: Square,
+    len: u8,
+    dirs: u32,
+}
+
+impl CapturePath {
+    /// A capture path with no jumps yet.
+    #[inline]
+    pub(crate) const fn new(from: Square) -> CapturePath {
+        CapturePath {
+            from,
+            len: 0,
+            dirs: 0,
+        }
+    }
+
+    /// The same path with one more jump.
+    #[inline]
+    pub(crate) fn push(self, dir: Direction) -> CapturePath {
+        debug_assert!((self.len as usize) < 16);
+        CapturePath {
+            from: self.from,
+            len: self.len + 1,
+            dirs: self.dirs | ((dir as u32) << (2 * self.len)),
+        }
+    }
+
+    /// The square the capturing column starts on.
+    #[inline]
+    pub fn from(&self) -> Square {
+        self.from
+    }
+
+    /// The number of jumps, which is the number of men taken (R7.3).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Always false for a generated capture; present for symmetry with `len`.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The direction of each jump in order.
+    pub fn directions(&self) -> impl Iterator<Item = Direction> + '_ {
+        (0..self.len).map(move |i| Direction::from_index((self.dirs >> (2 * i)) as usize))
+    }
+
+    /// `(jumped square, landing square)` of each jump in order.
+    pub fn jumps(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
+        let mut at = self.from;
+        self.directions().map(move |d| {
+            // A generated path only ever jumps over squares that exist.
+            let over = at.neighbour(d).unwrap_or(at);
+            let land = over.neighbour(d).unwrap_or(over);
+            at = land;
+            (over, land)
+        })
+    }
+
+    /// The landing squares in order.
+    pub fn landings(&self) -> impl Iterator<Item = Square> + '_ {
+        self.jumps().map(|(_, land)| land)
+    }
+
+    /// The square the column ends on.
+    pub fn to(&self) -> Square {
+        self.landings().last().unwrap_or(self.from)
+    }
+}
+
+impl Move {
+    /// The square a man or column leaves, if any (an entry has none).
+    pub fn from(&self) -> Option<Square> {
+        match *self {
+            Move::Enter(_) => None,
+            Move::Step { from, .. } => Some(from),
+            Move::Capture(path) => Some(path.from()),
+        }
+    }
+
+    /// The square where the moved or entered column ends.
+    pub fn to(&self) -> Square {
+        match *self {
+            Move::Enter(s) => s,
+            Move::Step { to, .. } => to,
+            Move::Capture(path) => path.to(),
+        }
+    }
+
+    /// Whether this is a capture.
+    pub fn is_capture(&self) -> bool {
+        matches!(self, Move::Capture(_))
+    }
+
+    /// The number of men this move takes (0 unless a capture).
+    pub fn captures(&self) -> usize {
+        match self {
+            Move::Capture(p) => p.len(),
+            _ => 0,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    /// Notation N1: `e5`, `e4-e5`, `e4xc4xc6`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Enter(s) => write!(f, "{s}"),
+            Move::Step { from, to } => write!(f, "{from}-{to}"),
+            Move::Capture(path) => {
+                write!(f, "{}", path.from())?;
+                for land in path.landings() {
+                    write!(f, "x{land}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

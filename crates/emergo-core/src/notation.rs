@@ -1,0 +1,358 @@
+//! Move text (N1) and position text (N2).
+//!
+//! Parsing move text yields [`MoveText`], which is only text; [`Position::parse_move`] turns it
+//! into a [`Move`] by matching it against the legal moves, so a parser never produces an illegal
+//! move.
+
+use crate::board::{Color, Square, SQUARE_COUNT};
+use crate::moves::Move;
+use crate::position::{Column, Position, PositionError, Setup, MEN_PER_SIDE};
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// The most squares a move names: a start and at most 12 landings.
+const MAX_MOVE_SQUARES: usize = 13;
+
+/// What is wrong with a piece of move text.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveTextError {
+    #[error("empty move text")]
+    Empty,
+    #[error("'{text}' at column {column} is not a square (squares are a5, b4..b6, ..., e1..e9, ..., i5)")]
+    BadSquare { text: String, column: usize },
+    #[error("expected '-' or 'x' between squares at column {column}")]
+    BadSeparator { column: usize },
+    #[error("a move names at most {MAX_MOVE_SQUARES} squares")]
+    TooLong,
+}
+
+/// Why text could not be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    #[error("cannot read move '{text}': {source}")]
+    Syntax {
+        text: String,
+        #[source]
+        source: MoveTextError,
+    },
+    #[error("{text} is not a legal move here")]
+    Illegal { text: String },
+}
+
+/// Move text as written: the squares it names and whether it used `x` (N1). Not yet a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    squares: Vec<Square>,
+    capture_mark: bool,
+}
+
+impl MoveText {
+    /// The squares named, in order.
+    pub fn squares(&self) -> &[Square] {
+        &self.squares
+    }
+
+    /// Whether this text can only be a capture (it uses `x`).
+    pub fn says_capture(&self) -> bool {
+        self.capture_mark
+    }
+
+    /// Whether `mv` is what this text describes: the same squares in the same order; text with
+    /// `x` only describes captures. A step and a one-jump capture never share their squares.
+    pub fn matches(&self, mv: Move) -> bool {
+        match mv {
+            Move::Enter(sq) => !self.capture_mark && self.squares == [sq],
+            Move::Step { from, to } => !self.capture_mark && self.squares == [from, to],
+            Move::Capture(path) => {
+                self.squares.len() == path.len() + 1
+                    && self.squares[0] == path.from()
+                    && path
+                        .landings()
+                        .zip(&self.squares[1..])
+                        .all(|(a, &b)| a == b)
+            }
+        }
+    }
+}
+
+impl FromStr for MoveText {
+    type Err = MoveTextError;
+
+    /// Reads `e5`, `e4-e5`, `e4xc4xc6`, the designers' `e4-c4-c6`, in either case.
+    fn from_str(text: &str) -> Result<MoveText, MoveTextError> {
+        if text.is_empty() {
+            return Err(MoveTextError::Empty);
+        }
+        let mut squares = Vec::new();
+        let mut capture_mark = false;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        loop {
+            if squares.len() == MAX_MOVE_SQUARES {
+                return Err(MoveTextError::TooLong);
+            }
+            let end = (i + 2).min(bytes.len());
+            let piece = text.get(i..end).unwrap_or("");
+            let square = Square::parse(piece).ok_or_else(|| MoveTextError::BadSquare {
+                text: text[i..].chars().take(2).collect(),
+                column: i + 1,
+            })?;
+            squares.push(square);
+            i = end;
+            match bytes.get(i) {
+                None => break,
+                Some(b'-') => {}
+                Some(b'x' | b'X') => capture_mark = true,
+                Some(_) => return Err(MoveTextError::BadSeparator { column: i + 1 }),
+            }
+            i += 1;
+        }
+        Ok(MoveText {
+            squares,
+            capture_mark,
+        })
+    }
+}
+
+impl Position {
+    /// Turns move text into the legal move it names (N1), or says why it cannot.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let parsed: MoveText = text.parse().map_err(|source| MoveError::Syntax {
+            text: text.to_string(),
+            source,
+        })?;
+        let mut found = None;
+        self.for_each_legal_move(|m| {
+            if found.is_none() && parsed.matches(m) {
+                found = Some(m);
+            }
+        });
+        found.ok_or_else(|| MoveError::Illegal {
+            text: text.to_string(),
+        })
+    }
+}
+
+/// What is wrong with a position text, and where (N2).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad position text at column {column}: {kind}")]
+pub struct PositionTextError {
+    /// 1-based character column where the problem starts.
+    pub column: usize,
+    pub kind: PositionTextErrorKind,
+}
+
+/// The kinds of problems in position text.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionTextErrorKind {
+    #[error("empty position text")]
+    Empty,
+    #[error("the side to move must be W or B, not '{0}'")]
+    BadSide(String),
+    #[error("missing {0}")]
+    Missing(&'static str),
+    #[error("'{0}' is not a number of men in hand from 0 to 12")]
+    BadCount(String),
+    #[error("'{0}' is not a square")]
+    UnknownSquare(String),
+    #[error("expected '<square>=<stack>', found '{0}'")]
+    BadEntry(String),
+    #[error("square {0} is given twice")]
+    DuplicateSquare(Square),
+    #[error("the stack on {0} is empty")]
+    EmptyStack(Square),
+    #[error("'{0}' in a stack is not W or B")]
+    BadStackLetter(char),
+    #[error("the stack on {0} has more than two layers (men of one colour over the other)")]
+    MoreThanTwoLayers(Square),
+    #[error("unexpected text after the position: '{0}'")]
+    Trailing(String),
+    #[error("{0}")]
+    Impossible(PositionError),
+}
+
+/// Reads position text into an unvalidated setup (syntax, squares, stacks).
+pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
+    let err = |column: usize, kind| PositionTextError { column, kind };
+    if text.trim().is_empty() {
+        return Err(err(1, PositionTextErrorKind::Empty));
+    }
+    // Fields split on ':' with their starting columns.
+    let mut fields = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if c == ':' {
+            fields.push((start, &text[start..i]));
+            start = i + 1;
+        }
+    }
+    fields.push((start, &text[start..]));
+
+    let (col, side) = fields[0];
+    let turn = match side {
+        "W" => Color::White,
+        "B" => Color::Black,
+        _ => {
+            return Err(err(
+                col + 1,
+                PositionTextErrorKind::BadSide(side.to_string()),
+            ))
+        }
+    };
+    let mut hand = [0u8; 2];
+    for (k, name) in [(1, "White's men in hand"), (2, "Black's men in hand")] {
+        let Some(&(col, count)) = fields.get(k) else {
+            return Err(err(text.len() + 1, PositionTextErrorKind::Missing(name)));
+        };
+        hand[k - 1] = match count.parse::<u8>() {
+            Ok(n) if n <= MEN_PER_SIDE && !count.starts_with('+') => n,
+            _ => {
+                return Err(err(
+                    col + 1,
+                    PositionTextErrorKind::BadCount(count.to_string()),
+                ))
+            }
+        };
+    }
+    let mut columns: [Option<Column>; SQUARE_COUNT] = [None; SQUARE_COUNT];
+    if let Some(&(col, board)) = fields.get(3) {
+        let mut offset = col;
+        for entry in board.split(',') {
+            columns_entry(entry, offset, &mut columns)?;
+            offset += entry.len() + 1;
+        }
+    }
+    if let Some(&(col, rest)) = fields.get(4) {
+        return Err(err(
+            col,
+            PositionTextErrorKind::Trailing(format!(":{rest}")),
+        ));
+    }
+    Ok(Setup {
+        turn,
+        hand,
+        columns,
+    })
+}
+
+/// Reads one `<square>=<stack>` entry starting at byte `offset` of the text.
+fn columns_entry(
+    entry: &str,
+    offset: usize,
+    columns: &mut [Option<Column>; SQUARE_COUNT],
+) -> Result<(), PositionTextError> {
+    let err = |column: usize, kind| PositionTextError { column, kind };
+    let Some((name, stack)) = entry.split_once('=') else {
+        return Err(err(
+            offset + 1,
+            PositionTextErrorKind::BadEntry(entry.to_string()),
+        ));
+    };
+    let square = Square::parse(name)
+        .filter(|_| {
+            name.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+        .ok_or_else(|| {
+            err(
+                offset + 1,
+                PositionTextErrorKind::UnknownSquare(name.to_string()),
+            )
+        })?;
+    if columns[square.index()].is_some() {
+        return Err(err(
+            offset + 1,
+            PositionTextErrorKind::DuplicateSquare(square),
+        ));
+    }
+    let stack_col = offset + name.len() + 2;
+    let mut letters = stack.chars();
+    let Some(first) = letters.next() else {
+        return Err(err(stack_col, PositionTextErrorKind::EmptyStack(square)));
+    };
+    let letter = |i: usize, c: char| {
+        Color::from_letter(c)
+            .filter(|_| c.is_ascii_uppercase())
+            .ok_or_else(|| err(stack_col + i, PositionTextErrorKind::BadStackLetter(c)))
+    };
+    let owner = letter(0, first)?;
+    let (mut men, mut prisoners) = (1u32, 0u32);
+    for (i, c) in letters.enumerate() {
+        let color = letter(i + 1, c)?;
+        if color == owner && prisoners == 0 {
+            men += 1;
+        } else if color != owner {
+            prisoners += 1;
+        } else {
+            return Err(err(
+                stack_col + i + 1,
+                PositionTextErrorKind::MoreThanTwoLayers(square),
+            ));
+        }
+        if men + prisoners > 2 * MEN_PER_SIDE as u32 {
+            return Err(err(
+                stack_col,
+                PositionTextErrorKind::Impossible(PositionError::TooManyMen {
+                    color: owner,
+                    count: men.max(prisoners),
+                }),
+            ));
+        }
+    }
+    columns[square.index()] = Some(Column {
+        owner,
+        men: men as u8,
+        prisoners: prisoners as u8,
+    });
+    Ok(())
+}
+
+impl FromStr for Position {
+    type Err = PositionTextError;
+
+    /// Reads and validates position text (N2).
+    fn from_str(text: &str) -> Result<Position, PositionTextError> {
+        let setup = parse_setup(text)?;
+        Position::from_setup(&setup).map_err(|e| PositionTextError {
+            column: 1,
+            kind: PositionTextErrorKind::Impossible(e),
+        })
+    }
+}
+
+/// The squares in byte order of their names, as N2 lists them.
+fn squares_by_name() -> [Square; SQUARE_COUNT] {
+    let mut squares: [Square; SQUARE_COUNT] = std::array::from_fn(|i| {
+        Square::new(i).unwrap_or(Square::E5) // i < SQUARE_COUNT always
+    });
+    squares.sort_by_key(|s| s.name());
+    squares
+}
+
+impl fmt::Display for Position {
+    /// Position text (N2), squares in byte order of their names.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}",
+            self.turn().letter(),
+            self.hand(Color::White),
+            self.hand(Color::Black)
+        )?;
+        let mut sep = ':';
+        for sq in squares_by_name() {
+            if let Some(col) = self.column(sq) {
+                write!(f, "{sep}{sq}=")?;
+                for _ in 0..col.men {
+                    write!(f, "{}", col.owner.letter())?;
+                }
+                for _ in 0..col.prisoners {
+                    write!(f, "{}", col.owner.other().letter())?;
+                }
+                sep = ',';
+            }
+        }
+        Ok(())
+    }
+}

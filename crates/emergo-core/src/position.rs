@@ -1,0 +1,395 @@
+//! The playable position: a small `Copy` value, made from an unvalidated [`Setup`] through a
+//! `Result`, played with [`Position::play_unchecked`] or [`Position::try_play`].
+
+use crate::board::{Color, Direction, Square, SquareIter, SQUARE_COUNT};
+use crate::moves::Move;
+use crate::zobrist;
+use std::fmt;
+use thiserror::Error;
+
+/// The number of men each side has (R2).
+pub const MEN_PER_SIDE: u8 = 12;
+
+/// A column (R3): `men ≥ 1` men of `owner` on top of `prisoners ≥ 0` men of the other colour.
+/// The type itself keeps the two-layer invariant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Column {
+    pub owner: Color,
+    pub men: u8,
+    pub prisoners: u8,
+}
+
+impl Column {
+    /// The number of men in the column.
+    pub fn height(&self) -> u8 {
+        self.men + self.prisoners
+    }
+
+    /// How many men of `color` the column holds.
+    pub fn men_of(&self, color: Color) -> u8 {
+        if color == self.owner {
+            self.men
+        } else {
+            self.prisoners
+        }
+    }
+}
+
+/// An unvalidated position: anything position text can say. Turn it into a [`Position`] with
+/// [`Position::from_setup`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    pub turn: Color,
+    /// Men in hand, indexed by `Color::index()`.
+    pub hand: [u8; 2],
+    /// The column on each square, indexed by `Square::index()`.
+    pub columns: [Option<Column>; SQUARE_COUNT],
+}
+
+impl Setup {
+    /// The start: an empty board, 12 men in each hand, White to move (R2).
+    pub fn start() -> Setup {
+        Setup {
+            turn: Color::White,
+            hand: [MEN_PER_SIDE; 2],
+            columns: [None; SQUARE_COUNT],
+        }
+    }
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup::start()
+    }
+}
+
+/// Why a [`Setup`] is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error("{color} has {count} men (board and hand); at most 12")]
+    TooManyMen { color: Color, count: u32 },
+    #[error("the column on {square} has no men on top")]
+    EmptyColumn { square: Square },
+}
+
+/// Why a move was refused by [`Position::try_play`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{mv} is not a legal move here")]
+pub struct IllegalMove {
+    pub mv: Move,
+}
+
+/// A legal Emergo position: columns, men in hand, side to move and its Zobrist hash.
+#[derive(Copy, Clone)]
+pub struct Position {
+    /// Squares whose column is owned by each colour.
+    pub(crate) owned: [u64; 2],
+    /// Men of the owner's colour on each square (0 where empty).
+    pub(crate) men: [u8; SQUARE_COUNT],
+    /// Prisoners under the owner's men on each square.
+    pub(crate) prisoners: [u8; SQUARE_COUNT],
+    pub(crate) hand: [u8; 2],
+    pub(crate) turn: Color,
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.owned == other.owned
+            && self.men == other.men
+            && self.prisoners == other.prisoners
+            && self.hand == other.hand
+            && self.turn == other.turn
+    }
+}
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::start()
+    }
+}
+
+impl Position {
+    /// The start position `W:12:12` (R2).
+    pub fn start() -> Position {
+        Position::from_setup(&Setup::start()).expect("the start is a legal position")
+    }
+
+    /// Validates a setup: at most 12 men of each colour on the board and in hand, every column
+    /// with at least one man on top (N2).
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut count = [setup.hand[0] as u32, setup.hand[1] as u32];
+        let mut pos = Position {
+            owned: [0; 2],
+            men: [0; SQUARE_COUNT],
+            prisoners: [0; SQUARE_COUNT],
+            hand: setup.hand,
+            turn: setup.turn,
+            hash: 0,
+        };
+        for sq in Square::all() {
+            if let Some(col) = setup.columns[sq.index()] {
+                if col.men == 0 {
+                    return Err(PositionError::EmptyColumn { square: sq });
+                }
+                count[col.owner.index()] += col.men as u32;
+                count[col.owner.other().index()] += col.prisoners as u32;
+                pos.owned[col.owner.index()] |= sq.bit();
+                pos.men[sq.index()] = col.men;
+                pos.prisoners[sq.index()] = col.prisoners;
+            }
+        }
+        for color in Color::ALL {
+            if count[color.index()] > MEN_PER_SIDE as u32 {
+                return Err(PositionError::TooManyMen {
+                    color,
+                    count: count[color.index()],
+                });
+            }
+        }
+        pos.hash = pos.hash_from_scratch();
+        Ok(pos)
+    }
+
+    /// The setup this position was made from.
+    pub fn to_setup(&self) -> Setup {
+        let mut columns = [None; SQUARE_COUNT];
+        for sq in Square::all() {
+            columns[sq.index()] = self.column(sq);
+        }
+        Setup {
+            turn: self.turn,
+            hand: self.hand,
+            columns,
+        }
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Men in hand of `color`.
+    #[inline]
+    pub fn hand(&self, color: Color) -> u8 {
+        self.hand[color.index()]
+    }
+
+    /// The column on `sq`, if any.
+    #[inline]
+    pub fn column(&self, sq: Square) -> Option<Column> {
+        let i = sq.index();
+        let owner = if self.owned[0] & sq.bit() != 0 {
+            Color::White
+        } else if self.owned[1] & sq.bit() != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some(Column {
+            owner,
+            men: self.men[i],
+            prisoners: self.prisoners[i],
+        })
+    }
+
+    /// Squares whose column `color` owns.
+    #[inline]
+    pub fn owned(&self, color: Color) -> u64 {
+        self.owned[color.index()]
+    }
+
+    /// Squares with no column.
+    #[inline]
+    pub fn empty(&self) -> u64 {
+        crate::board::ALL_SQUARES & !(self.owned[0] | self.owned[1])
+    }
+
+    /// Every column with its square, in square index order.
+    pub fn columns(&self) -> impl Iterator<Item = (Square, Column)> + '_ {
+        SquareIter(self.owned[0] | self.owned[1])
+            .map(move |sq| (sq, self.column(sq).expect("occupied square")))
+    }
+
+    /// Men of `color` on the board, on top of its own columns or held as prisoners.
+    pub fn men_on_board(&self, color: Color) -> u32 {
+        self.columns().map(|(_, c)| c.men_of(color) as u32).sum()
+    }
+
+    /// The Zobrist hash, kept up to date incrementally.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The Zobrist hash computed from nothing (equal to [`Position::hash`]).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = zobrist::hand_key(Color::White, self.hand[0])
+            ^ zobrist::hand_key(Color::Black, self.hand[1]);
+        if self.turn == Color::Black {
+            h ^= zobrist::black_to_move_key();
+        }
+        for (sq, col) in self.columns() {
+            h ^= zobrist::column_key(sq.index(), col.owner, col.men, col.prisoners);
+        }
+        h
+    }
+
+    /// R9.2: the side to move enters its whole hand as one column (the shadowpiece) when the
+    /// opponent has no men in hand. Returns how many men an entry places now.
+    #[inline]
+    pub fn entry_size(&self) -> u8 {
+        let me = self.turn.index();
+        if self.hand[1 - me] == 0 {
+            self.hand[me]
+        } else {
+            1.min(self.hand[me])
+        }
+    }
+
+    /// Whether a shadowpiece entry is pending: exactly one side still has men in hand.
+    pub fn shadowpiece_pending(&self) -> bool {
+        (self.hand[0] == 0) != (self.hand[1] == 0)
+    }
+
+    /// R10.1: the side to move owns no column and has no men in hand, and has lost.
+    pub fn is_lost(&self) -> bool {
+        let me = self.turn.index();
+        self.owned[me] == 0 && self.hand[me] == 0
+    }
+
+    /// Plays a move, which the caller guarantees is in [`Position::legal_moves`]. An illegal
+    /// move leaves the position in an unspecified (but memory-safe) state.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let me = self.turn;
+        match mv {
+            Move::Enter(sq) => {
+                let n = self.entry_size();
+                self.set_hand(me, self.hand[me.index()] - n);
+                self.set_column(sq.index(), Some((me, n, 0)));
+            }
+            Move::Step { from, to } => {
+                let col = self.take_column(from.index());
+                self.set_column(to.index(), col);
+            }
+            Move::Capture(path) => {
+                let (owner, men, mut prisoners) =
+                    self.take_column(path.from().index()).unwrap_or((me, 0, 0));
+                for (over, _) in path.jumps() {
+                    self.take_top_man(over.index(), me);
+                    prisoners += 1;
+                }
+                self.set_column(path.to().index(), Some((owner, men, prisoners)));
+            }
+        }
+        self.turn = me.other();
+        self.hash ^= zobrist::black_to_move_key();
+    }
+
+    /// Plays `mv` if it is legal; otherwise leaves the position unchanged and says why.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if self.is_legal(mv) {
+            self.play_unchecked(mv);
+            Ok(())
+        } else {
+            Err(IllegalMove { mv })
+        }
+    }
+
+    /// The position after `mv`, or the error with this position untouched.
+    pub fn play(mut self, mv: Move) -> Result<Position, (IllegalMove, Position)> {
+        let before = self;
+        match self.try_play(mv) {
+            Ok(()) => Ok(self),
+            Err(e) => Err((e, before)),
+        }
+    }
+
+    /// R6: the top man of the column on `over` is taken by `capturer`; if its new top is of the
+    /// capturer's colour, those men are liberated; a single man leaves the square empty.
+    #[inline]
+    pub(crate) fn take_top_man(&mut self, over: usize, capturer: Color) {
+        let men = self.men[over];
+        let prisoners = self.prisoners[over];
+        let column = if men > 1 {
+            Some((capturer.other(), men - 1, prisoners))
+        } else if prisoners > 0 {
+            Some((capturer, prisoners, 0))
+        } else {
+            None
+        };
+        self.set_column(over, column);
+    }
+
+    #[inline]
+    fn take_column(&mut self, sq: usize) -> Option<(Color, u8, u8)> {
+        let col = self.raw_column(sq);
+        self.set_column(sq, None);
+        col
+    }
+
+    #[inline]
+    fn raw_column(&self, sq: usize) -> Option<(Color, u8, u8)> {
+        let bit = 1u64 << sq;
+        let owner = if self.owned[0] & bit != 0 {
+            Color::White
+        } else if self.owned[1] & bit != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some((owner, self.men[sq], self.prisoners[sq]))
+    }
+
+    /// Replaces what stands on `sq`, keeping the hash up to date.
+    #[inline]
+    fn set_column(&mut self, sq: usize, column: Option<(Color, u8, u8)>) {
+        if let Some((owner, men, prisoners)) = self.raw_column(sq) {
+            self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
+        }
+        let bit = 1u64 << sq;
+        self.owned[0] &= !bit;
+        self.owned[1] &= !bit;
+        match column {
+            Some((owner, men, prisoners)) => {
+                self.owned[owner.index()] |= bit;
+                self.men[sq] = men;
+                self.prisoners[sq] = prisoners;
+                self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
+            }
+            None => {
+                self.men[sq] = 0;
+                self.prisoners[sq] = 0;
+            }
+        }
+    }
+
+    #[inline]
+    fn set_hand(&mut self, color: Color, count: u8) {
+        self.hash ^= zobrist::hand_key(color, self.hand[color.index()]);
+        self.hand[color.index()] = count;
+        self.hash ^= zobrist::hand_key(color, count);
+    }
+
+    /// The neighbour squares of `sq`, as a set.
+    pub fn neighbours(sq: Square) -> u64 {
+        Direction::ALL
+            .iter()
+            .filter_map(|&d| sq.neighbour(d))
+            .fold(0, |acc, s| acc | s.bit())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}

@@ -1,0 +1,445 @@
+//! Game records in the PGN style: tag pairs, numbered movetext, comments in braces, a result.
+//!
+//! ```text
+//! [Event "Casual game"]
+//! [White "Alice"]
+//! [Black "emergo level 5"]
+//! [Result "1-0"]
+//!
+//! 1. d3 a5 2. f2 {a quiet move} e1 3. d6 ... 1-0
+//! ```
+//! A game that starts elsewhere has a `[Position "<N2 text>"]` tag; a game that ended by
+//! resignation or agreement has a `[Termination "resignation"]` tag. Records read and write
+//! losslessly; a bad record is rejected with its line and column.
+
+use crate::board::Color;
+use crate::game::{EndReason, Game, Outcome, Status};
+use crate::moves::Move;
+use crate::position::Position;
+use std::fmt::{self, Write as _};
+use thiserror::Error;
+
+/// One move of a record, with the comment that follows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    pub mv: Move,
+    pub comment: Option<String>,
+}
+
+/// A game record: tags in their order, the start, the moves, the result token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Tag pairs in order, `Position` and `Result` included.
+    pub tags: Vec<(String, String)>,
+    /// A comment before the first move.
+    pub opening_comment: Option<String>,
+    pub moves: Vec<RecordMove>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+/// What is wrong with a record, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("game record, line {line}, column {column}: {message}")]
+pub struct RecordError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl GameRecord {
+    /// The value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, replacing its value or appending it.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some(pair) => pair.1 = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// The start position: the `Position` tag, or the start of the game.
+    pub fn start(&self) -> Result<Position, RecordError> {
+        match self.tag("Position") {
+            None => Ok(Position::start()),
+            Some(text) => text.parse().map_err(|e| RecordError {
+                line: 1,
+                column: 1,
+                message: format!("Position tag: {e}"),
+            }),
+        }
+    }
+
+    /// A record of `game` with the given tags (Event, White, ...). `Position`, `Result` and
+    /// `Termination` are set from the game.
+    pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
+        let mut record = GameRecord {
+            tags: tags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            opening_comment: None,
+            moves: game
+                .moves()
+                .iter()
+                .map(|&mv| RecordMove { mv, comment: None })
+                .collect(),
+            result: "*".to_string(),
+        };
+        if *game.start() != Position::start() {
+            record.set_tag("Position", &game.start().to_string());
+        }
+        if let Status::Finished { outcome, reason } = game.status() {
+            record.result = outcome.token().to_string();
+            if matches!(reason, EndReason::Resignation | EndReason::Agreement) {
+                record.set_tag("Termination", reason.name());
+            }
+        }
+        let result = record.result.clone();
+        record.set_tag("Result", &result);
+        record
+    }
+
+    /// Replays the record into a game, with a resignation or agreement from its tags.
+    pub fn to_game(&self) -> Result<Game, RecordError> {
+        let mut game = Game::new(self.start()?);
+        for (i, m) in self.moves.iter().enumerate() {
+            game.play(m.mv).map_err(|e| RecordError {
+                line: 0,
+                column: 0,
+                message: format!("move {}: {e}", i + 1),
+            })?;
+        }
+        if let Some(reason) = self.tag("Termination").and_then(EndReason::from_name) {
+            if let Some(outcome) = Outcome::from_token(&self.result) {
+                if game.status() == Status::Ongoing {
+                    let _ = game.declare(outcome, reason);
+                }
+            }
+        }
+        Ok(game)
+    }
+
+    /// Reads a record. Moves are checked against the rules as they are read.
+    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+        Parser::new(text).record()
+    }
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+impl fmt::Display for GameRecord {
+    /// Writes the record: tags, a blank line, movetext wrapped at 80 columns, the result.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, v) in &self.tags {
+            writeln!(f, "[{k} \"{}\"]", escape(v))?;
+        }
+        writeln!(f)?;
+        let start = self.start().unwrap_or_default();
+        let mut tokens: Vec<String> = Vec::new();
+        if let Some(c) = &self.opening_comment {
+            tokens.push(format!("{{{c}}}"));
+        }
+        let mut turn = start.turn();
+        let mut number = 1;
+        let mut need_number = true;
+        for m in &self.moves {
+            match turn {
+                Color::White => tokens.push(format!("{number}.")),
+                Color::Black if need_number => tokens.push(format!("{number}...")),
+                Color::Black => {}
+            }
+            tokens.push(m.mv.to_string());
+            need_number = false;
+            if let Some(c) = &m.comment {
+                tokens.push(format!("{{{c}}}"));
+                need_number = true;
+            }
+            if turn == Color::Black {
+                number += 1;
+            }
+            turn = turn.other();
+        }
+        tokens.push(self.result.clone());
+        let mut line = String::new();
+        for t in tokens {
+            if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&t);
+        }
+        writeln!(f, "{line}")
+    }
+}
+
+/// A hand-written reader that knows line and column of every character.
+struct Parser<'a> {
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+    text: &'a str,
+    line: usize,
+    column: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser {
+            chars: text.char_indices().peekable(),
+            text,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    fn error(&self, line: usize, column: usize, message: impl Into<String>) -> RecordError {
+        RecordError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.chars.peek().map(|&(_, c)| c)
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let (_, c) = self.chars.next()?;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.bump();
+        }
+    }
+
+    fn offset(&mut self) -> usize {
+        self.chars.peek().map_or(self.text.len(), |&(i, _)| i)
+    }
+
+    fn record(mut self) -> Result<GameRecord, RecordError> {
+        let mut tags: Vec<(String, String)> = Vec::new();
+        self.skip_space();
+        while self.peek() == Some('[') {
+            let (line, column) = (self.line, self.column);
+            let (name, value) = self.tag()?;
+            if tags.iter().any(|(k, _)| *k == name) {
+                return Err(self.error(line, column, format!("tag {name} is given twice")));
+            }
+            if name == "Position" {
+                value
+                    .parse::<Position>()
+                    .map_err(|e| self.error(line, column, format!("Position tag: {e}")))?;
+            }
+            tags.push((name, value));
+            self.skip_space();
+        }
+        let mut record = GameRecord {
+            tags,
+            opening_comment: None,
+            moves: Vec::new(),
+            result: String::new(),
+        };
+        let mut position = record.start()?;
+        let mut positions = vec![position];
+        loop {
+            self.skip_space();
+            let (line, column) = (self.line, self.column);
+            match self.peek() {
+                None => {
+                    return Err(self.error(
+                        line,
+                        column,
+                        "the movetext has no result (1-0, 0-1, 1/2-1/2 or *)",
+                    ))
+                }
+                Some('{') => {
+                    let comment = self.comment()?;
+                    let slot = match record.moves.last_mut() {
+                        Some(m) => &mut m.comment,
+                        None => &mut record.opening_comment,
+                    };
+                    if slot.is_some() {
+                        return Err(self.error(line, column, "two comments in a row"));
+                    }
+                    *slot = Some(comment);
+                }
+                Some('[') => {
+                    return Err(self.error(line, column, "a tag after the movetext has begun"))
+                }
+                Some(_) => {
+                    let token = self.token();
+                    if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+                        record.result = token.to_string();
+                        break;
+                    }
+                    if is_move_number(token) {
+                        continue;
+                    }
+                    if Game::new(position).is_over() || repeated_thrice(&positions) {
+                        return Err(self.error(
+                            line,
+                            column,
+                            format!("move {token} after the game has ended"),
+                        ));
+                    }
+                    let mv = position.parse_move(token).map_err(|e| {
+                        let legal: Vec<String> =
+                            position.legal_moves().iter().map(Move::to_string).collect();
+                        self.error(line, column, format!("{e} (legal: {})", legal.join(" ")))
+                    })?;
+                    position.play_unchecked(mv);
+                    positions.push(position);
+                    record.moves.push(RecordMove { mv, comment: None });
+                }
+            }
+        }
+        self.skip_space();
+        if self.peek().is_some() {
+            return Err(self.error(self.line, self.column, "text after the result"));
+        }
+        if let Some(tag) = record.tag("Result") {
+            if tag != record.result {
+                return Err(self.error(
+                    1,
+                    1,
+                    format!(
+                        "Result tag {tag} differs from the movetext's {}",
+                        record.result
+                    ),
+                ));
+            }
+        }
+        Ok(record)
+    }
+
+    fn token(&mut self) -> &'a str {
+        let start = self.offset();
+        while self
+            .peek()
+            .is_some_and(|c| !c.is_whitespace() && c != '{' && c != '[')
+        {
+            self.bump();
+        }
+        let end = self.offset();
+        &self.text[start..end]
+    }
+
+    fn comment(&mut self) -> Result<String, RecordError> {
+        let (line, column) = (self.line, self.column);
+        self.bump();
+        let start = self.offset();
+        loop {
+            match self.peek() {
+                None => return Err(self.error(line, column, "a comment is not closed with '}'")),
+                Some('}') => break,
+                Some(_) => {
+                    self.bump();
+                }
+            }
+        }
+        let end = self.offset();
+        self.bump();
+        Ok(self.text[start..end].to_string())
+    }
+
+    fn tag(&mut self) -> Result<(String, String), RecordError> {
+        let (line, column) = (self.line, self.column);
+        self.bump();
+        let start = self.offset();
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.bump();
+        }
+        let end = self.offset();
+        let name = self.text[start..end].to_string();
+        if name.is_empty() {
+            return Err(self.error(line, column + 1, "a tag needs a name"));
+        }
+        while self.peek() == Some(' ') {
+            self.bump();
+        }
+        if self.peek() != Some('"') {
+            return Err(self.error(self.line, self.column, format!("tag {name}: expected '\"'")));
+        }
+        self.bump();
+        let mut value = String::new();
+        loop {
+            match self.bump() {
+                None | Some('\n') => {
+                    return Err(self.error(
+                        line,
+                        column,
+                        format!("tag {name}: value not closed with '\"'"),
+                    ))
+                }
+                Some('\\') => match self.bump() {
+                    Some(c @ ('\\' | '"')) => value.push(c),
+                    _ => {
+                        return Err(self.error(
+                            self.line,
+                            self.column - 1,
+                            "bad escape in a tag value",
+                        ))
+                    }
+                },
+                Some('"') => break,
+                Some(c) => value.push(c),
+            }
+        }
+        while self.peek() == Some(' ') {
+            self.bump();
+        }
+        if self.peek() != Some(']') {
+            return Err(self.error(self.line, self.column, format!("tag {name}: expected ']'")));
+        }
+        self.bump();
+        Ok((name, value))
+    }
+}
+
+fn is_move_number(token: &str) -> bool {
+    let digits = token.trim_end_matches('.');
+    let dots = token.len() - digits.len();
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (dots == 1 || dots == 3)
+}
+
+fn repeated_thrice(positions: &[Position]) -> bool {
+    let Some(last) = positions.last() else {
+        return false;
+    };
+    positions
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|p| *p == last)
+        .count()
+        >= 3
+}
+
+/// Writes a record of `game` as text (a convenience over [`GameRecord::from_game`]).
+pub fn write_game(game: &Game, tags: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "{}", GameRecord::from_game(game, tags));
+    out
+}

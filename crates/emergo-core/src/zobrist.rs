@@ -1,0 +1,85 @@
+//! Zobrist keys. A position's hash is the XOR of one key per column (its square, owner and height,
+//! and its prisoners), one per hand size, and one for Black to move. `Position` keeps it up to date
+//! as squares change; `Position::hash_from_scratch` recomputes it.
+
+use crate::board::{Color, SQUARE_COUNT};
+
+/// Heights and hand sizes run 0..=12 (R2: 12 men a side).
+const SIZES: usize = 13;
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+struct Keys {
+    men: [[[u64; SIZES]; 2]; SQUARE_COUNT],
+    prisoners: [[u64; SIZES]; SQUARE_COUNT],
+    hand: [[u64; SIZES]; 2],
+    black_to_move: u64,
+}
+
+const KEYS: Keys = {
+    let mut keys = Keys {
+        men: [[[0; SIZES]; 2]; SQUARE_COUNT],
+        prisoners: [[0; SIZES]; SQUARE_COUNT],
+        hand: [[0; SIZES]; 2],
+        black_to_move: 0,
+    };
+    let mut state = 0x454D_4552_474F_2121u64; // "EMERGO!!"
+    let mut s = 0;
+    while s < SQUARE_COUNT {
+        let mut n = 0;
+        while n < SIZES {
+            let mut c = 0;
+            while c < 2 {
+                let (next, key) = splitmix(state);
+                state = next;
+                keys.men[s][c][n] = key;
+                c += 1;
+            }
+            if n > 0 {
+                let (next, key) = splitmix(state);
+                state = next;
+                keys.prisoners[s][n] = key;
+            }
+            n += 1;
+        }
+        s += 1;
+    }
+    let mut c = 0;
+    while c < 2 {
+        let mut n = 0;
+        while n < SIZES {
+            let (next, key) = splitmix(state);
+            state = next;
+            keys.hand[c][n] = key;
+            n += 1;
+        }
+        c += 1;
+    }
+    keys.black_to_move = splitmix(state).1;
+    keys
+};
+
+/// The key of a column of `men` men of `owner` over `prisoners` prisoners on square `sq`.
+#[inline(always)]
+pub(crate) fn column_key(sq: usize, owner: Color, men: u8, prisoners: u8) -> u64 {
+    KEYS.men[sq][owner as usize][men as usize % SIZES]
+        ^ KEYS.prisoners[sq][prisoners as usize % SIZES]
+}
+
+/// The key of `color` holding `count` men in hand.
+#[inline(always)]
+pub(crate) fn hand_key(color: Color, count: u8) -> u64 {
+    KEYS.hand[color as usize][count as usize % SIZES]
+}
+
+/// The key XORed in when Black is to move.
+#[inline(always)]
+pub(crate) fn black_to_move_key() -> u64 {
+    KEYS.black_to_move
+}

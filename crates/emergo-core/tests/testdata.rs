@@ -1,0 +1,87 @@
+//! The shared test data (cross-checked between independent implementations): every position of
+//! 200 random games with its legal moves, the games themselves, and perft counts.
+
+use emergo_core::{perft::perft, Game, Move, Position, Status};
+
+const POSITIONS: &str = include_str!("data/positions.tsv");
+const GAMES: &str = include_str!("data/random-games.tsv");
+const PERFT: &str = include_str!("data/perft.txt");
+
+#[test]
+fn r5_to_r9_legal_moves_match_every_position_of_the_data() {
+    let mut checked = 0;
+    for (line_no, line) in POSITIONS.lines().enumerate() {
+        let (text, expected) = line.split_once('\t').expect("two fields");
+        let pos: Position = text
+            .parse()
+            .unwrap_or_else(|e| panic!("line {}: {e}", line_no + 1));
+        assert_eq!(pos.to_string(), text, "N2 round trip, line {}", line_no + 1);
+        let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+        moves.sort();
+        assert_eq!(moves.join(" "), expected, "line {}: {text}", line_no + 1);
+        assert_eq!(
+            pos.count_legal_moves(),
+            moves.len(),
+            "bulk count, line {}",
+            line_no + 1
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 23_379);
+}
+
+#[test]
+fn r10_random_games_replay_to_their_recorded_end() {
+    let mut repetitions = Vec::new();
+    for (line_no, line) in GAMES.lines().enumerate() {
+        let mut game = Game::default();
+        for text in line.split(' ') {
+            game.play_text(text)
+                .unwrap_or_else(|e| panic!("game line {}: {text}: {e}", line_no + 1));
+        }
+        let status = game.status();
+        assert_ne!(
+            status,
+            Status::Ongoing,
+            "game line {} has not ended",
+            line_no + 1
+        );
+        if let Status::Finished {
+            reason: emergo_core::EndReason::Repetition,
+            ..
+        } = status
+        {
+            repetitions.push(line_no + 1);
+        }
+    }
+    assert_eq!(repetitions, vec![18, 52, 86, 117]);
+}
+
+#[test]
+fn perft_matches_the_data_to_depth_4() {
+    for block in PERFT.split("\n\n").filter(|b| !b.trim().is_empty()) {
+        let mut lines = block.lines();
+        let id = lines.next().unwrap().trim_start_matches("id ");
+        let pos: Position = lines
+            .next()
+            .unwrap()
+            .trim_start_matches("pos ")
+            .parse()
+            .unwrap();
+        for line in lines {
+            let mut parts = line.split_whitespace().skip(1);
+            let depth: u32 = parts.next().unwrap().parse().unwrap();
+            let count: u64 = parts.next().unwrap().parse().unwrap();
+            if depth <= 4 {
+                assert_eq!(perft(&pos, depth), count, "{id} depth {depth}");
+            }
+        }
+    }
+}
+
+#[test]
+fn perft_from_the_start_to_depth_4() {
+    let start = Position::start();
+    let counts: Vec<u64> = (1..=4).map(|d| perft(&start, d)).collect();
+    assert_eq!(counts, vec![40, 1_504, 55_172, 1_828_116]);
+}
