@@ -1,0 +1,62 @@
+//! The `emergo` command: a thin face over the libraries. Each verb lives in `cmd/`.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd;
+
+/// Emergo: rules, engine and web app.
+#[derive(Parser)]
+#[command(name = "emergo", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences (leaf nodes) to a depth.
+    Perft(cmd::perft::Args),
+    /// List the legal moves of a position (or of many, with --batch).
+    Moves(cmd::moves::Args),
+    /// Play moves from a position and print the resulting position text.
+    Apply(cmd::apply::Args),
+    /// Draw a position in the terminal.
+    Show(cmd::show::Args),
+    /// Play uniformly random games from the start and report the speed.
+    Random(cmd::random::Args),
+    /// Analyse a position with the engine.
+    Analyze(cmd::analyze::Args),
+    /// Play a game against the engine in the terminal.
+    Play(cmd::play::Args),
+    /// Play engines against each other.
+    Match(cmd::matches::Args),
+    /// Speak the UGI engine protocol on stdin/stdout.
+    Ugi(cmd::ugi::Args),
+    /// Run the web app.
+    Serve(cmd::serve::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Moves(args) => cmd::moves::run(args),
+        Command::Apply(args) => cmd::apply::run(args),
+        Command::Show(args) => cmd::show::run(args),
+        Command::Random(args) => cmd::random::run(args),
+        Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Match(args) => cmd::matches::run(args),
+        Command::Ugi(args) => cmd::ugi::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let code = err.downcast_ref::<cmd::Exit>().map_or(1, |e| e.code);
+            eprintln!("error: {err:#}");
+            ExitCode::from(code)
+        }
+    }
+}

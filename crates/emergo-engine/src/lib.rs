@@ -1,0 +1,5 @@
+//! Players for Emergo: the search engine, its levels, and baselines to measure it against.
+
+pub mod player;
+
+pub use player::{Limits, Player, RandomPlayer};

@@ -1,0 +1,62 @@
+//! The one interface every player offers: given a game and limits, choose a legal move.
+
+use emergo_core::{Game, Move};
+use std::time::Duration;
+
+/// What a player may spend on one move. Unset fields do not limit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Time for this move.
+    pub movetime: Option<Duration>,
+    /// Greatest search depth in plies.
+    pub depth: Option<u32>,
+    /// Greatest number of nodes (or playouts for MCTS).
+    pub nodes: Option<u64>,
+}
+
+/// A player. `choose_move` returns `None` only when the game has no legal move.
+pub trait Player: Send {
+    /// A name for logs and game records.
+    fn name(&self) -> String;
+    /// Forget anything learnt in the previous game.
+    fn new_game(&mut self) {}
+    /// Chooses a legal move of the current position of `game`.
+    fn choose_move(&mut self, game: &Game, limits: &Limits) -> Option<Move>;
+}
+
+/// Picks uniformly among the legal moves; deterministic for a seed.
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    state: u64,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            state: seed ^ 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.state ^= self.state >> 12;
+        self.state ^= self.state << 25;
+        self.state ^= self.state >> 27;
+        self.state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn choose_move(&mut self, game: &Game, _limits: &Limits) -> Option<Move> {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let i = (self.next() % moves.len() as u64) as usize;
+        Some(moves[i])
+    }
+}

@@ -1,0 +1,1 @@
+//! The Emergo web app.
