@@ -1,9 +1,51 @@
-//! Not yet built.
+//! `emergo moves [--position <POS>]` and `emergo moves --batch`: legal moves in byte order.
 
-/// Arguments (to come).
+use super::{parse_position, Exit};
+use anyhow::Context;
+use emergo_core::{Move, Position};
+use std::io::{BufRead, Write};
+
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Position text (N2); the start by default.
+    #[arg(long, default_value = "W:12:12", conflicts_with = "batch")]
+    position: String,
+    /// Read position texts from stdin, one per line; write one line of moves per position.
+    #[arg(long)]
+    batch: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("not yet implemented")
+/// The legal moves of `pos` as text, sorted in byte order.
+pub fn sorted_moves(pos: &Position) -> Vec<String> {
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    moves.sort();
+    moves
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if !args.batch {
+        let pos = parse_position(&args.position)?;
+        for m in sorted_moves(&pos) {
+            writeln!(out, "{m}")?;
+        }
+        return Ok(());
+    }
+    for (i, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.with_context(|| format!("reading line {}", i + 1))?;
+        let text = line.trim_end_matches('\r');
+        match text.parse::<Position>() {
+            Ok(pos) => writeln!(out, "{}", sorted_moves(&pos).join(" "))?,
+            Err(e) => {
+                out.flush()?;
+                return Err(Exit {
+                    code: 1,
+                    message: format!("line {}: {e}", i + 1),
+                }
+                .into());
+            }
+        }
+    }
+    Ok(())
 }
