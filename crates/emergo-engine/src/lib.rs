@@ -2,4 +2,4 @@
 
 pub mod player;
 
-pub use player::{Limits, Player, RandomPlayer};
+pub use player::{Clock, Limits, Player, RandomPlayer};

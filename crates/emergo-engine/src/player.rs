@@ -12,6 +12,47 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Greatest number of nodes (or playouts for MCTS).
     pub nodes: Option<u64>,
+    /// A game clock: the player budgets its own time from it (used when `movetime` is unset).
+    pub clock: Option<Clock>,
+    /// Search until stopped (through the player's stop flag); other limits are ignored except
+    /// `depth` and `nodes`.
+    pub infinite: bool,
+}
+
+/// The time left on each side's clock and each side's increment per move (UGI `p1time`, `p2time`,
+/// `p1inc`, `p2inc`; p1 is White).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left, indexed by `Color::index()` (White first).
+    pub time: [Duration; 2],
+    /// Increment per move, indexed by `Color::index()`.
+    pub inc: [Duration; 2],
+}
+
+impl Limits {
+    /// Only a time per move.
+    pub fn movetime(time: Duration) -> Limits {
+        Limits {
+            movetime: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// Only a depth.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Only a node (playout) count.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
 }
 
 /// A player. `choose_move` returns `None` only when the game has no legal move.
