@@ -1,0 +1,119 @@
+//! Property tests over random legal games (proptest chooses the seeds and lengths).
+
+use emergo_core::{Color, Game, GameRecord, Move, Position, Square};
+use proptest::prelude::*;
+
+/// A random legal game from the start: each choice is an index taken modulo the move count.
+fn random_game(choices: &[u16]) -> Game {
+    let mut game = Game::default();
+    for &c in choices {
+        if game.is_over() {
+            break;
+        }
+        let moves = game.position().legal_moves();
+        game.play(moves[c as usize % moves.len()]).unwrap();
+    }
+    game
+}
+
+/// Some moves that may or may not be legal: every entry, every step and a few capture texts.
+fn candidate_moves(p: &Position) -> Vec<Move> {
+    let mut v: Vec<Move> = Square::all().map(Move::Enter).collect();
+    for from in Square::all() {
+        for to in Square::all() {
+            if from != to {
+                v.push(Move::Step { from, to });
+            }
+        }
+    }
+    v.extend(p.legal_moves());
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn r2_twelve_men_a_side_are_conserved(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        let game = random_game(&choices);
+        for p in game.positions() {
+            for c in Color::ALL {
+                prop_assert_eq!(p.men_on_board(c) + p.hand(c) as u32, 12, "{}", p);
+            }
+        }
+    }
+
+    #[test]
+    fn r3_every_column_has_men_on_top_and_at_most_two_layers(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        let game = random_game(&choices);
+        for p in game.positions() {
+            for (sq, col) in p.columns() {
+                prop_assert!(col.men >= 1, "{} on {}", p, sq);
+                prop_assert!(p.owned(col.owner) & sq.bit() != 0);
+                prop_assert!(p.owned(col.owner.other()) & sq.bit() == 0);
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_hash_equals_hash_from_scratch(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        let game = random_game(&choices);
+        for p in game.positions() {
+            prop_assert_eq!(p.hash(), p.hash_from_scratch());
+        }
+    }
+
+    #[test]
+    fn n1_n2_notation_and_position_text_round_trip(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        let game = random_game(&choices);
+        for p in game.positions() {
+            let back: Position = p.to_string().parse().unwrap();
+            prop_assert_eq!(back, *p);
+            prop_assert_eq!(back.hash(), p.hash());
+            for m in p.legal_moves() {
+                prop_assert_eq!(p.parse_move(&m.to_string()).unwrap(), m);
+            }
+        }
+    }
+
+    #[test]
+    fn every_listed_move_plays_and_no_other_does(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        let game = random_game(&choices);
+        let p = *game.position();
+        let legal = p.legal_moves();
+        for m in candidate_moves(&p) {
+            let mut q = p;
+            let result = q.try_play(m);
+            prop_assert_eq!(result.is_ok(), legal.contains(&m), "{} {}", p, m);
+            if result.is_err() {
+                prop_assert_eq!(q, p);
+                prop_assert_eq!(q.hash(), p.hash());
+            }
+        }
+    }
+
+    #[test]
+    fn undo_restores_the_position_exactly(choices in prop::collection::vec(any::<u16>(), 1..200)) {
+        let mut game = random_game(&choices);
+        let positions = game.positions().to_vec();
+        for i in (0..game.ply()).rev() {
+            game.undo().unwrap();
+            prop_assert_eq!(*game.position(), positions[i]);
+            prop_assert_eq!(game.position().hash(), positions[i].hash());
+        }
+        prop_assert!(game.undo().is_none());
+    }
+
+    #[test]
+    fn game_records_read_back_what_was_written(choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        let game = random_game(&choices);
+        let record = GameRecord::from_game(&game, &[("Event", "proptest"), ("White", "a \"quoted\" name")]);
+        let text = record.to_string();
+        let back = GameRecord::parse(&text).unwrap();
+        prop_assert_eq!(&back, &record);
+        prop_assert_eq!(back.to_string(), text);
+        let replayed = back.to_game().unwrap();
+        prop_assert_eq!(replayed.moves(), game.moves());
+        prop_assert_eq!(replayed.status(), game.status());
+    }
+}

@@ -1,0 +1,84 @@
+//! Game records: the PGN-style format reads and writes losslessly and rejects bad records with a
+//! line and column.
+
+use emergo_core::{Color, EndReason, Game, GameRecord, Outcome, Position, Status};
+
+const SAMPLE: &str = r#"[Event "Club match"]
+[Date "2026.11.30"]
+[White "Ada"]
+[Black "Bob"]
+[Result "*"]
+
+{Both sides enter.} 1. d3 a5 2. f2 {a quiet move} 2... e1 3. d6 *
+"#;
+
+#[test]
+fn a_record_with_tags_comments_and_numbers_reads_and_writes_back_unchanged() {
+    let record = GameRecord::parse(SAMPLE).unwrap();
+    assert_eq!(record.tag("White"), Some("Ada"));
+    assert_eq!(record.moves.len(), 5);
+    assert_eq!(record.opening_comment.as_deref(), Some("Both sides enter."));
+    assert_eq!(record.moves[2].comment.as_deref(), Some("a quiet move"));
+    assert_eq!(record.to_string(), SAMPLE);
+}
+
+#[test]
+fn a_game_from_elsewhere_carries_its_position_tag() {
+    let start: Position = "W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB".parse().unwrap();
+    let mut game = Game::new(start);
+    for m in ["f4-e4", "h4xf4xd4", "e4xc4xc6xe6xe4xc4"] {
+        game.play_text(m).unwrap();
+    }
+    let text = GameRecord::from_game(&game, &[("Event", "Worked example")]).to_string();
+    assert!(text.contains("[Position \"W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB\"]"));
+    let back = GameRecord::parse(&text).unwrap().to_game().unwrap();
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.start(), game.start());
+}
+
+#[test]
+fn r10_4_a_resignation_is_kept_in_the_record() {
+    let mut game = Game::default();
+    game.play_text("d3").unwrap();
+    game.resign(Color::Black).unwrap();
+    let text = GameRecord::from_game(&game, &[]).to_string();
+    assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+    assert!(text.trim_end().ends_with("1-0"));
+    let back = GameRecord::parse(&text).unwrap().to_game().unwrap();
+    assert_eq!(
+        back.status(),
+        Status::Finished {
+            outcome: Outcome::Win(Color::White),
+            reason: EndReason::Resignation
+        }
+    );
+}
+
+#[test]
+fn bad_records_are_rejected_with_line_and_column() {
+    let cases: [(&str, usize, usize, &str); 8] = [
+        ("[Event \"x\"]\n\n1. d3 e5 zz *\n", 3, 10, "not a square"),
+        ("[Event \"x\"]\n\n1. d3 d4 *\n", 3, 7, "not a legal move"),
+        ("[Event \"x\n", 1, 1, "not closed"),
+        ("[Event \"x\"]\n\n1. d3\n", 4, 1, "no result"),
+        ("1. e5 *", 1, 4, "not a legal move"),
+        ("[Position \"W:99:0\"]\n*", 1, 1, "Position tag"),
+        ("1. d3 {open comment *", 1, 7, "not closed"),
+        ("1. d3 * extra", 1, 9, "after the result"),
+    ];
+    for (text, line, column, needle) in cases {
+        let err = GameRecord::parse(text).unwrap_err();
+        assert_eq!((err.line, err.column), (line, column), "{text:?}: {err}");
+        assert!(err.to_string().contains(needle), "{text:?}: {err}");
+    }
+}
+
+#[test]
+fn r10_moves_after_the_end_are_rejected() {
+    let text = "[Position \"W:0:0:d4=W,e4=B\"]\n\n1. d4xf4 f4-f5 1-0\n";
+    let err = GameRecord::parse(text).unwrap_err();
+    assert!(
+        err.to_string().contains("after the game has ended"),
+        "{err}"
+    );
+}
