@@ -1,0 +1,677 @@
+//! Playing games and matches: contestants (built-in players or external UGI engines), the game
+//! runner (rules to the end, a ply cap as the only adjudication, forfeits for illegal moves,
+//! silence and time), and the match runner (openings twice with colours swapped, threads,
+//! results, Elo, SPRT).
+
+use super::openings::{opening_text, openings, SplitMix};
+use super::spec::{EngineKind, EngineSpec, SpecError, TimeControl};
+use super::stats::{EloEstimate, Sprt, SprtStatus, Verdict, Wdl};
+use super::ugi::{UgiEngine, UgiError};
+use crate::greedy::GreedyPlayer;
+use crate::player::{Clock, Limits, Player, RandomPlayer};
+use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Status};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Why a match could not be run.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error("engine {name}: {source}")]
+    Ugi {
+        name: String,
+        #[source]
+        source: UgiError,
+    },
+    #[error("engine {0} is not available in this build")]
+    Unavailable(String),
+    #[error("a match needs at least one game")]
+    NoGames,
+}
+
+/// A built-in player for an engine kind, seeded. `None` for external engines.
+fn builtin_player(kind: &EngineKind, seed: u64) -> Result<Option<Box<dyn Player>>, ArenaError> {
+    Ok(Some(match kind {
+        EngineKind::Random => Box::new(RandomPlayer::new(seed)),
+        EngineKind::Greedy => Box::new(GreedyPlayer::new(seed)),
+        EngineKind::AlphaBeta { .. } => {
+            return Err(ArenaError::Unavailable("alphabeta".to_string()))
+        }
+        EngineKind::Mcts => return Err(ArenaError::Unavailable("mcts".to_string())),
+        EngineKind::Ugi { .. } => return Ok(None),
+    }))
+}
+
+/// One side of a game: a built-in player or an external engine.
+pub struct Contestant {
+    spec: EngineSpec,
+    player: Option<Box<dyn Player>>,
+    engine: Option<UgiEngine>,
+}
+
+/// What a contestant answered when asked for a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Move(Move),
+    /// Text (or a move) that is not a legal move of the position.
+    Illegal(String),
+    /// No answer: the engine crashed, went silent, or returned nothing.
+    Failed(String),
+}
+
+impl Contestant {
+    /// Builds the player of `spec`; an external engine is started and greeted.
+    pub fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
+        let player = builtin_player(&spec.kind, seed)?;
+        let mut contestant = Contestant {
+            spec: spec.clone(),
+            player,
+            engine: None,
+        };
+        if contestant.player.is_none() {
+            contestant.start_engine()?;
+        }
+        Ok(contestant)
+    }
+
+    fn start_engine(&mut self) -> Result<(), ArenaError> {
+        if let EngineKind::Ugi { command } = &self.spec.kind {
+            let engine = UgiEngine::start(command).map_err(|source| ArenaError::Ugi {
+                name: self.spec.name.clone(),
+                source,
+            })?;
+            self.engine = Some(engine);
+        }
+        Ok(())
+    }
+
+    /// The spec this contestant plays.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// Prepares for a new game (restarting an external engine that died); an error means the
+    /// engine cannot play.
+    pub fn new_game(&mut self, seed: u64) -> Result<(), String> {
+        if self.engine.is_none() && self.player.is_none() {
+            self.start_engine().map_err(|e| e.to_string())?;
+        }
+        if let Some(engine) = &mut self.engine {
+            if let Err(e) = engine.new_game() {
+                self.engine = None;
+                return Err(e.to_string());
+            }
+        }
+        if self.player.is_some() {
+            // Seeded per game, so that a match replays the same for a seed.
+            self.player = builtin_player(&self.spec.kind, seed).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The limits a built-in player gets for this move: the spec's own time, or its fixed depth
+    /// or nodes alone, or the match's time control (a clock the player budgets itself).
+    fn limits(&self, tc: &TimeControl, clocks: [Duration; 2]) -> Limits {
+        let mut limits = Limits {
+            depth: self.spec.depth,
+            nodes: self.spec.nodes,
+            ..Limits::default()
+        };
+        if let Some(t) = self.spec.movetime {
+            limits.movetime = Some(t);
+        } else if !self.spec.fixed_search() {
+            match *tc {
+                TimeControl::MoveTime(t) => limits.movetime = Some(t),
+                TimeControl::Clock { inc, .. } => {
+                    limits.clock = Some(Clock {
+                        time: clocks,
+                        inc: [inc; 2],
+                    })
+                }
+            }
+        }
+        limits
+    }
+
+    /// Asks for a move of the current position of `game`. `clocks` are the time left of White
+    /// and Black (used with a clock time control).
+    pub fn think(&mut self, game: &Game, tc: &TimeControl, clocks: [Duration; 2]) -> Answer {
+        let position = *game.position();
+        let me = position.turn().index();
+        let limits = self.limits(tc, clocks);
+        if let Some(player) = &mut self.player {
+            let chosen =
+                panic::catch_unwind(AssertUnwindSafe(|| player.choose_move(game, &limits)));
+            return match chosen {
+                Ok(Some(mv)) if position.is_legal(mv) => Answer::Move(mv),
+                Ok(Some(mv)) => Answer::Illegal(mv.to_string()),
+                Ok(None) => Answer::Failed("returned no move".to_string()),
+                Err(_) => Answer::Failed("panicked".to_string()),
+            };
+        }
+        let Some(engine) = &mut self.engine else {
+            return Answer::Failed("engine is not running".to_string());
+        };
+        let mut line = format!("position fen {}", game.start());
+        if !game.moves().is_empty() {
+            line.push_str(" moves");
+            for mv in game.moves() {
+                let _ = write!(line, " {mv}");
+            }
+        }
+        let (go, allowed) = match *tc {
+            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t * 4),
+            TimeControl::Clock { inc, .. } => (
+                format!(
+                    "go p1time {} p2time {} p1inc {} p2inc {}",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis(),
+                    inc.as_millis(),
+                    inc.as_millis()
+                ),
+                clocks[me] + inc,
+            ),
+        };
+        let deadline = Instant::now() + allowed + Duration::from_secs(5);
+        match engine.best_move(&line, &go, deadline) {
+            Ok(token) => match position.parse_move(&token) {
+                Ok(mv) => Answer::Move(mv),
+                Err(_) => Answer::Illegal(token),
+            },
+            Err(e) => {
+                // A silent or dead engine is restarted for the next game.
+                self.engine = None;
+                Answer::Failed(e.to_string())
+            }
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules (R10): no pieces, blocked, threefold repetition.
+    Rules(EndReason),
+    /// The ply cap was reached: a draw.
+    PlyCap,
+    /// `side` answered with an illegal move and lost.
+    IllegalMove { side: Color, text: String },
+    /// `side` gave no answer (crash, silence, no move) and lost.
+    Failure { side: Color, message: String },
+    /// `side` overstepped its clock and lost.
+    TimeForfeit { side: Color },
+}
+
+impl Termination {
+    /// The value of the record's `Termination` tag.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Termination::Rules(r) => r.name(),
+            Termination::PlyCap => "ply cap",
+            Termination::IllegalMove { .. } => "illegal move",
+            Termination::Failure { .. } => "engine failure",
+            Termination::TimeForfeit { .. } => "time forfeit",
+        }
+    }
+
+    /// The side that forfeited, if the game was lost by forfeit.
+    pub fn forfeiter(&self) -> Option<Color> {
+        match self {
+            Termination::IllegalMove { side, .. }
+            | Termination::Failure { side, .. }
+            | Termination::TimeForfeit { side } => Some(*side),
+            _ => None,
+        }
+    }
+}
+
+/// Everything about one game to play.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    pub event: String,
+    /// The game number in the match, from 1.
+    pub round: usize,
+    pub white: String,
+    pub black: String,
+    pub opening: Vec<Move>,
+    pub tc: TimeControl,
+    /// The ply cap: reaching it is a draw (the only adjudication).
+    pub max_plies: usize,
+    /// How far a side may overstep its clock before it loses on time.
+    pub time_margin: Duration,
+    /// Seed for the built-in players of this game.
+    pub seed: u64,
+}
+
+/// A played game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub round: usize,
+    pub outcome: Outcome,
+    pub termination: Termination,
+    pub record: GameRecord,
+    pub plies: usize,
+}
+
+/// Plays one game from the opening to the end.
+pub fn play_game(white: &mut Contestant, black: &mut Contestant, setup: &GameSetup) -> GameResult {
+    let mut game = Game::default();
+    for &mv in &setup.opening {
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    let mut clocks = match setup.tc {
+        TimeControl::Clock { base, .. } => [base; 2],
+        TimeControl::MoveTime(t) => [t; 2],
+    };
+    let mut termination = None;
+    for (color, contestant) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
+        if termination.is_none() {
+            if let Err(message) = contestant.new_game(setup.seed ^ color.index() as u64) {
+                termination = Some(Termination::Failure {
+                    side: color,
+                    message,
+                });
+            }
+        }
+    }
+    while termination.is_none() {
+        if let Status::Finished { reason, .. } = game.status() {
+            termination = Some(Termination::Rules(reason));
+            break;
+        }
+        if game.ply() >= setup.max_plies {
+            termination = Some(Termination::PlyCap);
+            break;
+        }
+        let side = game.position().turn();
+        let contestant = match side {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        let started = Instant::now();
+        let answer = contestant.think(&game, &setup.tc, clocks);
+        let elapsed = started.elapsed();
+        if let TimeControl::Clock { inc, .. } = setup.tc {
+            let left = &mut clocks[side.index()];
+            if elapsed > *left + setup.time_margin {
+                termination = Some(Termination::TimeForfeit { side });
+                break;
+            }
+            *left = left.saturating_sub(elapsed) + inc;
+        }
+        match answer {
+            Answer::Move(mv) => {
+                if game.play(mv).is_err() {
+                    termination = Some(Termination::IllegalMove {
+                        side,
+                        text: mv.to_string(),
+                    });
+                }
+            }
+            Answer::Illegal(text) => termination = Some(Termination::IllegalMove { side, text }),
+            Answer::Failed(message) => termination = Some(Termination::Failure { side, message }),
+        }
+    }
+    let termination = termination.unwrap_or(Termination::PlyCap);
+    let outcome = match (&termination, game.status()) {
+        (Termination::Rules(_), Status::Finished { outcome, .. }) => outcome,
+        (t, _) => match t.forfeiter() {
+            Some(side) => Outcome::Win(side.other()),
+            None => Outcome::Draw,
+        },
+    };
+    let round = setup.round.to_string();
+    let tc = setup.tc.to_string();
+    let opening = opening_text(&setup.opening);
+    let mut record = GameRecord::from_game(
+        &game,
+        &[
+            ("Event", &setup.event),
+            ("Round", &round),
+            ("White", &setup.white),
+            ("Black", &setup.black),
+            ("TimeControl", &tc),
+            ("Opening", &opening),
+        ],
+    );
+    record.result = outcome.token().to_string();
+    record.set_tag("Result", outcome.token());
+    record.set_tag("Termination", termination.name());
+    let note = match &termination {
+        Termination::IllegalMove { side, text } => {
+            Some(format!("{side:?} forfeits: illegal move '{text}'"))
+        }
+        Termination::Failure { side, message } => Some(format!("{side:?} forfeits: {message}")),
+        Termination::TimeForfeit { side } => Some(format!("{side:?} forfeits on time")),
+        Termination::PlyCap => Some(format!("draw by the ply cap of {}", setup.max_plies)),
+        Termination::Rules(_) => None,
+    };
+    if let Some(note) = note {
+        let note = note.replace(['{', '}'], "");
+        match record.moves.last_mut() {
+            Some(m) => m.comment = Some(note),
+            None => record.opening_comment = Some(note),
+        }
+    }
+    GameResult {
+        round: setup.round,
+        outcome,
+        termination,
+        record,
+        plies: game.ply(),
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: [EngineSpec; 2],
+    pub games: usize,
+    pub tc: TimeControl,
+    pub concurrency: usize,
+    /// Entries in each random opening.
+    pub opening_plies: usize,
+    pub seed: u64,
+    pub max_plies: usize,
+    pub time_margin: Duration,
+    pub sprt: Option<Sprt>,
+    pub event: String,
+}
+
+impl MatchConfig {
+    /// A match of `games` games between two engines with the defaults: 100 ms per move, one
+    /// thread, 4-ply openings, seed 1, a 1000-ply cap, 200 ms of time margin, no SPRT.
+    pub fn new(engines: [EngineSpec; 2], games: usize) -> MatchConfig {
+        MatchConfig {
+            engines,
+            games,
+            tc: TimeControl::default(),
+            concurrency: 1,
+            opening_plies: 4,
+            seed: 1,
+            max_plies: 1000,
+            time_margin: Duration::from_millis(200),
+            sprt: None,
+            event: "emergo match".to_string(),
+        }
+    }
+
+    /// The names of the two engines as records show them (made distinct when equal).
+    pub fn names(&self) -> [String; 2] {
+        let [a, b] = &self.engines;
+        if a.name == b.name {
+            [format!("{} #1", a.name), format!("{} #2", b.name)]
+        } else {
+            [a.name.clone(), b.name.clone()]
+        }
+    }
+}
+
+/// Running totals, from the first engine's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub wdl: Wdl,
+    /// The first engine's results when it had White.
+    pub as_white: Wdl,
+    /// The first engine's results when it had Black.
+    pub as_black: Wdl,
+    /// Games per termination name.
+    pub terminations: BTreeMap<&'static str, u32>,
+    /// Games each engine lost by forfeit.
+    pub forfeits: [u32; 2],
+    pub plies: u64,
+}
+
+impl Tally {
+    fn add(&mut self, result: &GameResult, engine1_white: bool) {
+        let engine1 = if engine1_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let part = match result.outcome {
+            Outcome::Draw => Wdl::new(0, 1, 0),
+            Outcome::Win(c) if c == engine1 => Wdl::new(1, 0, 0),
+            Outcome::Win(_) => Wdl::new(0, 0, 1),
+        };
+        let add = |w: &mut Wdl| {
+            w.wins += part.wins;
+            w.draws += part.draws;
+            w.losses += part.losses;
+        };
+        add(&mut self.wdl);
+        add(if engine1_white {
+            &mut self.as_white
+        } else {
+            &mut self.as_black
+        });
+        *self
+            .terminations
+            .entry(result.termination.name())
+            .or_default() += 1;
+        if let Some(side) = result.termination.forfeiter() {
+            self.forfeits[usize::from(side != engine1)] += 1;
+        }
+        self.plies += result.plies as u64;
+    }
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    pub names: [String; 2],
+    pub planned: usize,
+    pub tally: Tally,
+    pub elo: EloEstimate,
+    pub sprt: Option<(Sprt, SprtStatus)>,
+}
+
+impl MatchReport {
+    /// The report as stable `key: value` lines (documented in docs/match.md).
+    pub fn lines(&self) -> String {
+        let t = &self.tally;
+        let games = t.wdl.games();
+        let mut out = String::new();
+        let _ = writeln!(out, "engine1: {}", self.names[0]);
+        let _ = writeln!(out, "engine2: {}", self.names[1]);
+        let _ = writeln!(out, "games: {games} of {}", self.planned);
+        let _ = writeln!(out, "wdl: {} {} {}", t.wdl.wins, t.wdl.draws, t.wdl.losses);
+        let _ = writeln!(
+            out,
+            "score: {:.2}% ({} of {games})",
+            100.0 * t.wdl.score(),
+            t.wdl.points()
+        );
+        let _ = writeln!(out, "elo: {}", self.elo);
+        if let Some((sprt, status)) = &self.sprt {
+            let _ = writeln!(
+                out,
+                "sprt: {} llr {:.3} bounds {:.3} {:.3} elo0 {} elo1 {} alpha {} beta {} model {}",
+                status.verdict,
+                status.llr,
+                status.lower,
+                status.upper,
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                match sprt.model {
+                    super::stats::SprtModel::Logistic => "logistic",
+                    super::stats::SprtModel::BayesElo => "bayeselo",
+                }
+            );
+        }
+        let _ = writeln!(
+            out,
+            "as-white: {} {} {}",
+            t.as_white.wins, t.as_white.draws, t.as_white.losses
+        );
+        let _ = writeln!(
+            out,
+            "as-black: {} {} {}",
+            t.as_black.wins, t.as_black.draws, t.as_black.losses
+        );
+        let terms: Vec<String> = t
+            .terminations
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(out, "terminations: {}", terms.join(", "));
+        let _ = writeln!(out, "forfeits: {} {}", t.forfeits[0], t.forfeits[1]);
+        let mean = if games == 0 {
+            0.0
+        } else {
+            t.plies as f64 / f64::from(games)
+        };
+        let _ = writeln!(out, "mean-plies: {mean:.1}");
+        out
+    }
+}
+
+fn game_seed(seed: u64, game: usize) -> u64 {
+    SplitMix::new(seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
+}
+
+/// Plays a match. `on_game` sees every counted game and the totals so far, in the order games
+/// finish; returning `false` stops the match (games in progress finish but are not counted).
+/// An SPRT that reaches a verdict stops the match the same way.
+pub fn run_match(
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&GameResult, &Tally) -> bool,
+) -> Result<MatchReport, ArenaError> {
+    if config.games == 0 {
+        return Err(ArenaError::NoGames);
+    }
+    // Fail early on an engine that cannot start.
+    for spec in &config.engines {
+        Contestant::new(spec, 0)?;
+    }
+    let names = config.names();
+    let list = openings(config.games.div_ceil(2), config.opening_plies, config.seed);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut tally = Tally::default();
+    let mut sprt_status = None;
+    let (tx, rx) = mpsc::channel::<(GameResult, bool)>();
+    thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let (next, stop, list, names) = (&next, &stop, &list, &names);
+            scope.spawn(move || {
+                let mut sides: [Option<Contestant>; 2] = [None, None];
+                loop {
+                    let g = next.fetch_add(1, Ordering::SeqCst);
+                    if g >= config.games || stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let engine1_white = g % 2 == 0;
+                    let seed = game_seed(config.seed, g);
+                    for (i, side) in sides.iter_mut().enumerate() {
+                        if side.is_none() {
+                            *side = Contestant::new(&config.engines[i], seed).ok();
+                        }
+                    }
+                    let setup = GameSetup {
+                        event: config.event.clone(),
+                        round: g + 1,
+                        white: names[usize::from(!engine1_white)].clone(),
+                        black: names[usize::from(engine1_white)].clone(),
+                        opening: list[g / 2].clone(),
+                        tc: config.tc,
+                        max_plies: config.max_plies,
+                        time_margin: config.time_margin,
+                        seed,
+                    };
+                    let [a, b] = &mut sides;
+                    let result = match (a, b) {
+                        (Some(a), Some(b)) if engine1_white => play_game(a, b, &setup),
+                        (Some(a), Some(b)) => play_game(b, a, &setup),
+                        _ => unstartable(&setup, &sides, engine1_white),
+                    };
+                    if tx.send((result, engine1_white)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (result, engine1_white) in rx {
+            if stop.load(Ordering::SeqCst) {
+                continue;
+            }
+            tally.add(&result, engine1_white);
+            let keep_going = on_game(&result, &tally);
+            if let Some(sprt) = &config.sprt {
+                let status = sprt.status(&tally.wdl);
+                sprt_status = Some((*sprt, status));
+                if status.verdict != Verdict::Continue {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if !keep_going {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+    let sprt = config
+        .sprt
+        .map(|s| sprt_status.unwrap_or((s, s.status(&tally.wdl))));
+    Ok(MatchReport {
+        names,
+        planned: config.games,
+        elo: tally.wdl.elo(),
+        tally,
+        sprt,
+    })
+}
+
+/// The result of a game one of whose engines could not even be started: it forfeits.
+fn unstartable(
+    setup: &GameSetup,
+    sides: &[Option<Contestant>; 2],
+    engine1_white: bool,
+) -> GameResult {
+    let engine1 = if engine1_white {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let side = if sides[0].is_none() {
+        engine1
+    } else {
+        engine1.other()
+    };
+    let termination = Termination::Failure {
+        side,
+        message: "cannot start".to_string(),
+    };
+    let outcome = Outcome::Win(side.other());
+    let mut record = GameRecord::from_game(
+        &Game::default(),
+        &[
+            ("Event", setup.event.as_str()),
+            ("Round", &setup.round.to_string()),
+            ("White", &setup.white),
+            ("Black", &setup.black),
+        ],
+    );
+    record.result = outcome.token().to_string();
+    record.set_tag("Result", outcome.token());
+    record.set_tag("Termination", termination.name());
+    GameResult {
+        round: setup.round,
+        outcome,
+        termination,
+        record,
+        plies: 0,
+    }
+}

@@ -1,0 +1,295 @@
+//! Engine specs (`alphabeta:level=10`, `mcts:playouts=2000`, `greedy`, `random`,
+//! `ugi:/path/to/emergo ugi`) and time controls (`100` ms per move, `10+0.1` clock).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+use thiserror::Error;
+
+/// What `--tc` and the spec texts can get wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SpecError {
+    #[error("empty engine spec")]
+    Empty,
+    #[error("unknown engine '{0}' (alphabeta, mcts, greedy, random, or ugi:<command>)")]
+    UnknownEngine(String),
+    #[error("engine option '{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("engine {engine} has no option '{key}' (it knows: {known})")]
+    UnknownOption {
+        engine: String,
+        key: String,
+        known: &'static str,
+    },
+    #[error("engine option {key}: '{value}' is not {what}")]
+    BadValue {
+        key: String,
+        value: String,
+        what: &'static str,
+    },
+    #[error("ugi: needs a command, as in ugi:/path/to/emergo ugi")]
+    NoCommand,
+    #[error("time control '{0}' is neither milliseconds per move (100) nor base+increment in seconds (10+0.1)")]
+    BadTimeControl(String),
+}
+
+/// How much time each side gets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A fixed time for every move.
+    MoveTime(Duration),
+    /// A clock: `base` for the game, `inc` added after each move.
+    Clock { base: Duration, inc: Duration },
+}
+
+impl Default for TimeControl {
+    fn default() -> TimeControl {
+        TimeControl::MoveTime(Duration::from_millis(100))
+    }
+}
+
+fn seconds(text: &str) -> Option<Duration> {
+    let s: f64 = text.parse().ok()?;
+    (0.0..1e7).contains(&s).then(|| Duration::from_secs_f64(s))
+}
+
+impl FromStr for TimeControl {
+    type Err = SpecError;
+
+    /// `100` (or `100ms`): 100 ms per move; `10+0.1`: 10 s plus 0.1 s per move.
+    fn from_str(text: &str) -> Result<TimeControl, SpecError> {
+        let bad = || SpecError::BadTimeControl(text.to_string());
+        if let Some((base, inc)) = text.split_once('+') {
+            return Ok(TimeControl::Clock {
+                base: seconds(base).ok_or_else(bad)?,
+                inc: seconds(inc).ok_or_else(bad)?,
+            });
+        }
+        let ms: u64 = text
+            .strip_suffix("ms")
+            .unwrap_or(text)
+            .parse()
+            .map_err(|_| bad())?;
+        if ms == 0 {
+            return Err(bad());
+        }
+        Ok(TimeControl::MoveTime(Duration::from_millis(ms)))
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// As written in records: `100ms/move` or `10+0.1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::MoveTime(t) => write!(f, "{}ms/move", t.as_millis()),
+            TimeControl::Clock { base, inc } => {
+                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())
+            }
+        }
+    }
+}
+
+/// Which player an engine spec names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The alpha-beta engine at a level (1..=10).
+    AlphaBeta { level: u8 },
+    /// The UCT/MCTS baseline.
+    Mcts,
+    /// The 1-ply greedy player.
+    Greedy,
+    /// Uniformly random legal moves.
+    Random,
+    /// An external engine speaking UGI over pipes: the program and its arguments.
+    Ugi { command: Vec<String> },
+}
+
+/// An engine as named on the command line, with its own limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub kind: EngineKind,
+    /// `time=<ms>`: a fixed time per move that replaces the match's time control.
+    pub movetime: Option<Duration>,
+    /// `depth=<plies>`.
+    pub depth: Option<u32>,
+    /// `nodes=<n>` (for `mcts`, `playouts=<n>`).
+    pub nodes: Option<u64>,
+    /// The name used in reports and records: `name=<text>`, or the spec text.
+    pub name: String,
+}
+
+impl EngineSpec {
+    /// Whether this engine's search is bounded by depth or nodes alone, so that the match's
+    /// time control does not apply to it.
+    pub fn fixed_search(&self) -> bool {
+        self.movetime.is_none() && (self.depth.is_some() || self.nodes.is_some())
+    }
+}
+
+impl FromStr for EngineSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<EngineSpec, SpecError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        let (head, rest) = text.split_once(':').unwrap_or((text, ""));
+        let mut spec = EngineSpec {
+            kind: EngineKind::Random,
+            movetime: None,
+            depth: None,
+            nodes: None,
+            name: text.to_string(),
+        };
+        let known: &'static str = match head {
+            "ugi" => {
+                let command: Vec<String> = rest.split_whitespace().map(String::from).collect();
+                if command.is_empty() {
+                    return Err(SpecError::NoCommand);
+                }
+                spec.kind = EngineKind::Ugi { command };
+                return Ok(spec);
+            }
+            "alphabeta" | "ab" => {
+                spec.kind = EngineKind::AlphaBeta { level: 10 };
+                "level, time, depth, nodes, name"
+            }
+            "mcts" => {
+                spec.kind = EngineKind::Mcts;
+                "playouts, time, name"
+            }
+            "greedy" => {
+                spec.kind = EngineKind::Greedy;
+                "name"
+            }
+            "random" => {
+                spec.kind = EngineKind::Random;
+                "name"
+            }
+            _ => return Err(SpecError::UnknownEngine(head.to_string())),
+        };
+        for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| SpecError::NotKeyValue(part.to_string()))?;
+            let bad = |what| SpecError::BadValue {
+                key: key.to_string(),
+                value: value.to_string(),
+                what,
+            };
+            let positive = |what| {
+                value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| bad(what))
+            };
+            match (head, key) {
+                (_, "name") if !value.is_empty() => spec.name = value.to_string(),
+                ("alphabeta" | "ab", "level") => {
+                    let level = value
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|l| (1..=10).contains(l))
+                        .ok_or_else(|| bad("a level from 1 to 10"))?;
+                    spec.kind = EngineKind::AlphaBeta { level };
+                }
+                ("alphabeta" | "ab" | "mcts", "time") => {
+                    spec.movetime = Some(Duration::from_millis(positive(
+                        "a positive number of milliseconds",
+                    )?))
+                }
+                ("alphabeta" | "ab", "depth") => {
+                    spec.depth = Some(
+                        u32::try_from(positive("a positive depth")?)
+                            .map_err(|_| bad("a positive depth"))?,
+                    )
+                }
+                ("alphabeta" | "ab", "nodes") | ("mcts", "playouts") => {
+                    spec.nodes = Some(positive("a positive count")?)
+                }
+                _ => {
+                    return Err(SpecError::UnknownOption {
+                        engine: head.to_string(),
+                        key: key.to_string(),
+                        known,
+                    })
+                }
+            }
+        }
+        Ok(spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse() {
+        assert_eq!(
+            "100".parse::<TimeControl>().unwrap(),
+            TimeControl::MoveTime(Duration::from_millis(100))
+        );
+        assert_eq!(
+            "250ms".parse::<TimeControl>().unwrap(),
+            TimeControl::MoveTime(Duration::from_millis(250))
+        );
+        assert_eq!(
+            "10+0.1".parse::<TimeControl>().unwrap(),
+            TimeControl::Clock {
+                base: Duration::from_secs(10),
+                inc: Duration::from_millis(100)
+            }
+        );
+        for bad in ["", "0", "x", "10+", "+1", "-5", "1+-1"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn engine_specs_parse() {
+        let s: EngineSpec = "alphabeta:level=3,time=50".parse().unwrap();
+        assert_eq!(s.kind, EngineKind::AlphaBeta { level: 3 });
+        assert_eq!(s.movetime, Some(Duration::from_millis(50)));
+        assert_eq!(s.name, "alphabeta:level=3,time=50");
+        let s: EngineSpec = "mcts:playouts=500,name=uct".parse().unwrap();
+        assert_eq!((s.kind.clone(), s.nodes), (EngineKind::Mcts, Some(500)));
+        assert_eq!(s.name, "uct");
+        assert!(s.fixed_search());
+        assert!(!"mcts".parse::<EngineSpec>().unwrap().fixed_search());
+        assert_eq!(
+            "ugi:/bin/emergo  ugi".parse::<EngineSpec>().unwrap().kind,
+            EngineKind::Ugi {
+                command: vec!["/bin/emergo".into(), "ugi".into()]
+            }
+        );
+        assert_eq!(
+            "alphabeta".parse::<EngineSpec>().unwrap().kind,
+            EngineKind::AlphaBeta { level: 10 }
+        );
+    }
+
+    #[test]
+    fn bad_engine_specs_are_rejected_with_the_reason() {
+        assert_eq!("".parse::<EngineSpec>(), Err(SpecError::Empty));
+        assert!(matches!(
+            "stockfish".parse::<EngineSpec>(),
+            Err(SpecError::UnknownEngine(_))
+        ));
+        assert!(matches!(
+            "alphabeta:level=11".parse::<EngineSpec>(),
+            Err(SpecError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "greedy:level=1".parse::<EngineSpec>(),
+            Err(SpecError::UnknownOption { .. })
+        ));
+        assert!(matches!(
+            "mcts:playouts".parse::<EngineSpec>(),
+            Err(SpecError::NotKeyValue(_))
+        ));
+        assert_eq!("ugi:".parse::<EngineSpec>(), Err(SpecError::NoCommand));
+    }
+}
