@@ -1,7 +1,21 @@
 //! Players for Emergo: the search engine, its levels, and baselines to measure it against.
+//!
+//! - [`AlphaBetaPlayer`]: iterative-deepening PVS ([`search`]) with the Emergo evaluation
+//!   ([`eval`]), levels 1..=10.
+//! - [`MctsPlayer`]: plain UCT with uniformly random playouts, the baseline.
+//! - [`ugi`]: the UGI protocol loop; [`bench`]: the fixed node-count benchmark.
 
+pub mod alphabeta;
 pub mod arena;
+pub mod bench;
+pub mod eval;
 pub mod greedy;
+pub mod mcts;
 pub mod player;
+pub mod search;
+pub mod ugi;
 
+pub use alphabeta::{AlphaBetaPlayer, Level};
+pub use mcts::MctsPlayer;
 pub use player::{Clock, Limits, Player, RandomPlayer};
+pub use search::{SearchInfo, SearchResult};

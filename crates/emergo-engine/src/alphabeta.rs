@@ -1,0 +1,206 @@
+//! The alpha-beta player and its levels for people.
+
+use crate::eval::Weights;
+use crate::player::{Limits, Player};
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, SearchInfo, SearchOptions, SearchResult};
+use emergo_core::{Game, Move};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// The strongest level: the search under the given limits, no randomness.
+pub const MAX_LEVEL: u8 = 10;
+
+/// The default transposition table size in megabytes.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// What a level allows: the greatest depth, the greatest number of nodes, and the random spread
+/// (in centimen) added to each root move's score before the best is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub noise: i32,
+}
+
+impl Level {
+    /// The settings of level `level` (clamped to 1..=10). See docs/engine.md.
+    pub fn of(level: u8) -> Level {
+        let (depth, nodes, noise) = match level.clamp(1, MAX_LEVEL) {
+            1 => (Some(1), Some(2_000), 400),
+            2 => (Some(1), Some(2_000), 150),
+            3 => (Some(2), Some(5_000), 90),
+            4 => (Some(2), Some(10_000), 45),
+            5 => (Some(3), Some(20_000), 30),
+            6 => (Some(4), Some(50_000), 20),
+            7 => (Some(5), Some(100_000), 12),
+            8 => (Some(6), Some(250_000), 6),
+            9 => (Some(8), Some(1_000_000), 0),
+            _ => (None, None, 0),
+        };
+        Level {
+            depth,
+            nodes,
+            noise,
+        }
+    }
+}
+
+/// Iterative-deepening alpha-beta with the Emergo evaluation. Level 10 is full strength within
+/// the limits; lower levels cap depth and nodes and choose at random among near-best moves.
+pub struct AlphaBetaPlayer {
+    level: u8,
+    options: SearchOptions,
+    tt: TranspositionTable,
+    stop: Arc<AtomicBool>,
+    rng: u64,
+}
+
+impl AlphaBetaPlayer {
+    /// A player at `level` (1..=10; other values are clamped).
+    pub fn new(level: u8) -> AlphaBetaPlayer {
+        AlphaBetaPlayer {
+            level: level.clamp(1, MAX_LEVEL),
+            options: SearchOptions::default(),
+            tt: TranspositionTable::new(DEFAULT_HASH_MB),
+            stop: Arc::new(AtomicBool::new(false)),
+            rng: 0x5EED_0000_0000_0001,
+        }
+    }
+
+    /// The same player with another seed for its randomness (levels below 10).
+    pub fn with_seed(mut self, seed: u64) -> AlphaBetaPlayer {
+        self.rng = seed ^ 0x9E37_79B9_7F4A_7C15;
+        if self.rng == 0 {
+            self.rng = 1;
+        }
+        self
+    }
+
+    /// The level, 1..=10.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// Sets the level (clamped to 1..=10).
+    pub fn set_level(&mut self, level: u8) {
+        self.level = level.clamp(1, MAX_LEVEL);
+    }
+
+    /// Resizes the transposition table (which empties it).
+    pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.tt = TranspositionTable::new(megabytes.clamp(1, 65_536));
+    }
+
+    /// The transposition table size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Sets the number of search threads (Lazy SMP).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.clamp(1, 256);
+    }
+
+    /// The evaluation weights.
+    pub fn weights(&self) -> &Weights {
+        &self.options.weights
+    }
+
+    /// Replaces the evaluation weights (for tuning).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.options.weights = weights;
+    }
+
+    /// All search options (threat evasions in quiescence, exact root scores, ...).
+    pub fn options_mut(&mut self) -> &mut SearchOptions {
+        &mut self.options
+    }
+
+    /// The flag that stops a running search when set (from any thread). The search does not
+    /// clear it: clear it before the next search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets everything learnt (the transposition table).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    fn level_limits(&self, limits: &Limits) -> Limits {
+        let level = Level::of(self.level);
+        let mut l = limits.clone();
+        if let Some(d) = level.depth {
+            l.depth = Some(l.depth.map_or(d, |x| x.min(d)));
+        }
+        if let Some(n) = level.nodes {
+            l.nodes = Some(l.nodes.map_or(n, |x| x.min(n)));
+        }
+        l
+    }
+
+    /// Searches the current position of `game` within `limits` and this level's depth and node
+    /// caps, calling `info` after each completed depth. Returns the best move (no randomness).
+    pub fn analyse(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        mut info: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let limits = self.level_limits(limits);
+        search::search(
+            game,
+            &limits,
+            &self.options,
+            &self.tt,
+            &self.stop,
+            &mut info,
+        )
+        .result
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+impl Player for AlphaBetaPlayer {
+    fn name(&self) -> String {
+        format!("alphabeta:level={}", self.level)
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    fn choose_move(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
+        let level = Level::of(self.level);
+        if level.noise == 0 {
+            return self.analyse(game, limits, |_| {}).best;
+        }
+        let limits = self.level_limits(limits);
+        let options = SearchOptions {
+            exact_root: true,
+            ..self.options.clone()
+        };
+        let full = search::search(game, &limits, &options, &self.tt, &self.stop, &mut |_| {});
+        if full.root_scores.is_empty() {
+            return full.result.best;
+        }
+        let mut choice = full.result.best;
+        let mut best = i32::MIN;
+        for &(m, score) in &full.root_scores {
+            let noisy =
+                score.saturating_add((self.next_random() % (level.noise as u64 + 1)) as i32);
+            if noisy > best {
+                best = noisy;
+                choice = Some(m);
+            }
+        }
+        choice
+    }
+}

@@ -1,0 +1,187 @@
+//! The static evaluation, made for Emergo: who controls which men, how safe each cap is, what
+//! the opponent threatens, the men still to enter, mobility and blocked columns.
+//!
+//! Every weight lives in [`Weights`], so self-play tuning can change them in one place. Scores
+//! are in hundredths of a man ("centimen"), from the side to move's point of view.
+
+use emergo_core::board::{shift, Direction, SquareIter};
+use emergo_core::{Color, Position};
+
+/// The evaluation weights, in centimen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// A man of one's own colour on top of one's own column.
+    pub man: i32,
+    /// A man still in hand.
+    pub hand: i32,
+    /// An opponent's man held prisoner under one's column (the same man is lost to its owner).
+    pub prisoner: i32,
+    /// Per prisoner under a cap of one man: a single jump frees them all.
+    pub thin_cap: i32,
+    /// Per prisoner under a cap of two men.
+    pub medium_cap: i32,
+    /// Per prisoner under a cap the opponent can jump now (attacked), on top of the cap terms.
+    pub exposed_prisoner: i32,
+    /// A column the opponent can jump now: its top man is at stake.
+    pub attacked_column: i32,
+    /// Each of one's columns (spread and presence on the board).
+    pub column: i32,
+    /// Each man above the first in a column (tall columns take many jumps to break).
+    pub height: i32,
+    /// Per man of a shadowpiece still to come (the opponent's hand is empty, one's own is not).
+    pub shadow: i32,
+    /// Per step move available.
+    pub mobility: i32,
+    /// Per column that has no empty neighbour.
+    pub blocked: i32,
+    /// Per column on the edge of the board.
+    pub edge: i32,
+    /// The side to move's bonus.
+    pub tempo: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            man: 100,
+            hand: 95,
+            prisoner: 60,
+            thin_cap: 30,
+            medium_cap: 10,
+            exposed_prisoner: 25,
+            attacked_column: 25,
+            column: 12,
+            height: 4,
+            shadow: 10,
+            mobility: 2,
+            blocked: 6,
+            edge: 3,
+            tempo: 8,
+        }
+    }
+}
+
+/// The squares on the rim of the board (fewer than four neighbours).
+const EDGE: u64 = {
+    let all = emergo_core::board::ALL_SQUARES;
+    let mut inner = all;
+    let mut i = 0;
+    while i < 4 {
+        let d = Direction::ALL[i];
+        inner &= shift(shift(all, d.opposite()), d);
+        i += 1;
+    }
+    all & !inner
+};
+
+/// Columns of the side owning `own` that the owner of `opp` could jump: an opponent neighbour on
+/// one side, an empty square on the other (R6).
+#[inline]
+pub fn attacked(own: u64, opp: u64, empty: u64) -> u64 {
+    let mut a = 0;
+    for d in [Direction::NumberUp, Direction::LetterDown] {
+        let back = d.opposite();
+        a |= shift(opp, back) & shift(empty, d);
+        a |= shift(opp, d) & shift(empty, back);
+    }
+    own & a
+}
+
+/// Squares with at least one empty neighbour.
+#[inline]
+fn next_to_empty(empty: u64) -> u64 {
+    Direction::ALL
+        .iter()
+        .fold(0, |acc, &d| acc | shift(empty, d))
+}
+
+/// The evaluation of `pos` for the side to move, in centimen.
+pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    let white = side_score(pos, Color::White, w);
+    let black = side_score(pos, Color::Black, w);
+    let score = white - black;
+    let score = if pos.turn() == Color::White {
+        score
+    } else {
+        -score
+    };
+    score + w.tempo
+}
+
+fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
+    let own = pos.owned(me);
+    let opp = pos.owned(me.other());
+    let empty = pos.empty();
+    let hand = pos.hand(me) as i32;
+    let under_attack = attacked(own, opp, empty);
+    let free = next_to_empty(empty);
+    let mut s = hand * w.hand;
+    if hand > 0 && pos.hand(me.other()) == 0 {
+        s += hand * w.shadow;
+    }
+    for sq in SquareIter(own) {
+        let Some(col) = pos.column(sq) else { continue };
+        let men = col.men as i32;
+        let pris = col.prisoners as i32;
+        s += men * w.man + pris * w.prisoner + w.column + (men - 1) * w.height;
+        if pris > 0 {
+            s -= pris
+                * match men {
+                    1 => w.thin_cap,
+                    2 => w.medium_cap,
+                    _ => 0,
+                };
+        }
+        if under_attack & sq.bit() != 0 {
+            s -= w.attacked_column;
+            if men == 1 {
+                s -= pris * w.exposed_prisoner;
+            }
+        }
+    }
+    s -= (own & EDGE).count_ones() as i32 * w.edge;
+    s -= (own & !free).count_ones() as i32 * w.blocked;
+    if pos.hand(me) == 0 {
+        let steps: u32 = Direction::ALL
+            .iter()
+            .map(|&d| (shift(own, d) & empty).count_ones())
+            .sum();
+        s += steps as i32 * w.mobility;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(text: &str) -> i32 {
+        evaluate(&text.parse::<Position>().unwrap(), &Weights::default())
+    }
+
+    #[test]
+    fn the_start_is_even_but_for_the_tempo() {
+        assert_eq!(eval("W:12:12"), Weights::default().tempo);
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_between_the_colours() {
+        let a = eval("W:3:4:c4=WWWBBBBB,e5=B");
+        let b = eval("B:4:3:c4=BBBWWWWW,e5=W");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn holding_prisoners_is_good_and_a_thin_cap_over_them_is_worse_than_a_thick_one() {
+        assert!(eval("W:0:0:c4=WBB,g6=B") > eval("W:0:0:c4=W,g6=BBB"));
+        assert!(eval("W:0:0:c4=WWWBB,g6=B") > eval("W:0:0:c4=WBB,g6=BWW"));
+    }
+
+    #[test]
+    fn an_attacked_thin_cap_is_worse_than_a_safe_one() {
+        // c4 = W over 3 B; Black on c5 with c3 empty can jump it.
+        let exposed = eval("W:0:0:c4=WBBB,c5=B,g6=W");
+        let safe = eval("W:0:0:c4=WBBB,e9=B,g6=W");
+        assert!(safe > exposed);
+    }
+}

@@ -1,0 +1,564 @@
+//! The UGI protocol (UCI's game-neutral form, as spoken to the cutegames tournament runner):
+//! one line in, zero or more lines out. p1 is White.
+//!
+//! The loop reads any [`BufRead`] and writes any [`Write`]; a `go` searches on its own thread, so
+//! `isready`, `stop` and `quit` are answered while it runs. A bad line is answered with
+//! `info string error: ...` and otherwise ignored; no input ends the loop but `quit` and the end
+//! of the input. Extensions: `go perft <N>`, `d` (draw the board).
+
+use crate::alphabeta::{AlphaBetaPlayer, DEFAULT_HASH_MB, MAX_LEVEL};
+use crate::player::{Clock, Limits, Player};
+use crate::search::{mate_in, SearchInfo};
+use emergo_core::{perft, Color, Game, Outcome, Position, Square, Status};
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The name the engine gives in `id name`.
+pub const ENGINE_NAME: &str = concat!("Emergo ", env!("CARGO_PKG_VERSION"));
+/// The author the engine gives in `id author`.
+pub const ENGINE_AUTHOR: &str = "the emergo project";
+
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Out, line: &str) {
+    // A lost output has nobody to report to; the loop ends at the end of the input.
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// The engine behind the protocol: the game, the options and the player.
+struct Engine {
+    out: Out,
+    game: Game,
+    player: Option<AlphaBetaPlayer>,
+    search: Option<JoinHandle<AlphaBetaPlayer>>,
+    stop: Arc<AtomicBool>,
+    hash_mb: usize,
+    threads: usize,
+    level: u8,
+    /// Whether the running search is `go infinite`.
+    infinite: bool,
+}
+
+/// Runs the protocol until `quit` or the end of `input`.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    let out: Out = Arc::new(Mutex::new(Box::new(output)));
+    let player = AlphaBetaPlayer::new(MAX_LEVEL);
+    let stop = player.stop_flag();
+    let mut engine = Engine {
+        out,
+        game: Game::default(),
+        player: Some(player),
+        search: None,
+        stop,
+        hash_mb: DEFAULT_HASH_MB,
+        threads: 1,
+        level: MAX_LEVEL,
+        infinite: false,
+    };
+    for line in input.lines() {
+        let line = line?;
+        if !engine.handle(&line) {
+            return Ok(());
+        }
+    }
+    // The input has ended: a limited search may finish and answer; an infinite one stops.
+    engine.wait_search();
+    Ok(())
+}
+
+impl Engine {
+    fn say(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    fn error(&self, message: &str) {
+        self.say(&format!("info string error: {message}"));
+    }
+
+    /// Handles one line; false on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return true;
+        };
+        match command {
+            "ugi" => self.ugi(),
+            "isready" => self.say("readyok"),
+            "setoption" => self.setoption(args),
+            "uginewgame" => {
+                self.finish_search();
+                self.game = Game::default();
+                if let Some(p) = self.player.as_mut() {
+                    p.new_game();
+                }
+            }
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => self.finish_search(),
+            "query" => self.query(args),
+            "d" => self.draw(),
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            other => self.error(&format!("unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn ugi(&self) {
+        self.say(&format!("id name {ENGINE_NAME}"));
+        self.say(&format!("id author {ENGINE_AUTHOR}"));
+        self.say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096"
+        ));
+        self.say("option name Threads type spin default 1 min 1 max 64");
+        self.say(&format!(
+            "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+        ));
+        self.say("ugiok");
+    }
+
+    /// Stops a running search (if any) and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            self.stop.store(true, Ordering::Relaxed);
+            match handle.join() {
+                Ok(player) => self.player = Some(player),
+                Err(_) => {
+                    self.error("the search failed; starting a fresh engine");
+                    self.player = Some(self.fresh_player());
+                }
+            }
+        }
+    }
+
+    /// Waits for a running search to end by its own limits (an infinite one is stopped).
+    fn wait_search(&mut self) {
+        if self.infinite {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(handle) = self.search.take() {
+            match handle.join() {
+                Ok(player) => self.player = Some(player),
+                Err(_) => self.player = Some(self.fresh_player()),
+            }
+        }
+    }
+
+    fn fresh_player(&self) -> AlphaBetaPlayer {
+        let mut p = AlphaBetaPlayer::new(self.level);
+        p.set_hash_mb(self.hash_mb);
+        p.set_threads(self.threads);
+        p
+    }
+
+    fn searching(&mut self) -> bool {
+        // A finished search thread is collected here, so its player is ready again.
+        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+            self.finish_search();
+        }
+        self.search.is_some()
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let text = args.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            self.error("expected 'setoption name <name> value <value>'");
+            return;
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        if self.searching() {
+            self.error("cannot change an option while searching");
+            return;
+        }
+        let number = value.parse::<u64>();
+        let Some(player) = self.player.as_mut() else {
+            return;
+        };
+        match (name.to_ascii_lowercase().as_str(), number) {
+            ("hash", Ok(mb)) if (1..=4096).contains(&mb) => {
+                self.hash_mb = mb as usize;
+                player.set_hash_mb(self.hash_mb);
+            }
+            ("threads", Ok(n)) if (1..=64).contains(&n) => {
+                self.threads = n as usize;
+                player.set_threads(self.threads);
+            }
+            ("level", Ok(n)) if (1..=MAX_LEVEL as u64).contains(&n) => {
+                self.level = n as u8;
+                player.set_level(self.level);
+            }
+            ("hash" | "threads" | "level", _) => {
+                self.error(&format!("bad value '{value}' for option '{name}'"))
+            }
+            _ => self.error(&format!("unknown option '{name}'")),
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let (start, rest) = match args.split_first() {
+            Some((&"startpos", rest)) => (Ok(Position::start()), rest),
+            Some((&"fen", rest)) => match rest.split_first() {
+                Some((text, rest)) => (
+                    text.parse::<Position>()
+                        .map_err(|e| format!("bad position '{text}': {e}")),
+                    rest,
+                ),
+                None => (Err("'position fen' needs a position".to_string()), rest),
+            },
+            _ => (
+                Err("expected 'position startpos' or 'position fen <position>'".to_string()),
+                args,
+            ),
+        };
+        let start = match start {
+            Ok(p) => p,
+            Err(e) => return self.error(&e),
+        };
+        let moves = match rest.split_first() {
+            None => &[][..],
+            Some((&"moves", moves)) => moves,
+            Some((other, _)) => return self.error(&format!("expected 'moves', got '{other}'")),
+        };
+        let mut game = Game::new(start);
+        for text in moves {
+            if let Err(e) = game.play_text(text) {
+                return self.error(&format!("move '{text}': {e}"));
+            }
+        }
+        if self.searching() {
+            self.error("cannot set the position while searching");
+            return;
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.searching() {
+            self.error("already searching; send 'stop' first");
+            return;
+        }
+        if args.first() == Some(&"perft") {
+            return self.perft(&args[1..]);
+        }
+        let limits = match parse_go(args) {
+            Ok(l) => l,
+            Err(e) => return self.error(&e),
+        };
+        let Some(mut player) = self.player.take() else {
+            return;
+        };
+        self.stop.store(false, Ordering::Relaxed);
+        self.infinite = limits.infinite;
+        let game = self.game.clone();
+        let out = Arc::clone(&self.out);
+        let stop = Arc::clone(&self.stop);
+        let level = self.level;
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .spawn(move || {
+                let best = if game.is_over() {
+                    None
+                } else if level >= MAX_LEVEL {
+                    player
+                        .analyse(&game, &limits, |i| say(&out, &info_line(i)))
+                        .best
+                } else {
+                    player.choose_move(&game, &limits)
+                };
+                // UCI rule: after `go infinite` the best move waits for `stop`.
+                while limits.infinite && !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                match best {
+                    Some(m) => say(&out, &format!("bestmove {m}")),
+                    None => say(&out, "bestmove 0000"),
+                }
+                player
+            });
+        match spawned {
+            Ok(handle) => self.search = Some(handle),
+            Err(e) => {
+                self.error(&format!("cannot start the search thread: {e}"));
+                self.player = Some(self.fresh_player());
+            }
+        }
+    }
+
+    fn perft(&mut self, args: &[&str]) {
+        let depth = match args {
+            [d] => d.parse::<u32>().ok().filter(|d| (1..=12).contains(d)),
+            _ => None,
+        };
+        let Some(depth) = depth else {
+            return self.error("expected 'go perft <depth>' with a depth of 1 to 12");
+        };
+        let pos = *self.game.position();
+        let mut total = 0;
+        for (m, n) in perft::divide(&pos, depth) {
+            self.say(&format!("{m}: {n}"));
+            total += n;
+        }
+        self.say(&format!("nodes {total}"));
+    }
+
+    fn query(&mut self, args: &[&str]) {
+        let status = self.game.status();
+        let answer = match args {
+            ["gameover"] => bool_text(status != Status::Ongoing),
+            ["p1turn"] => bool_text(self.game.position().turn() == Color::White),
+            ["result"] => match status {
+                Status::Ongoing => "none",
+                Status::Finished { outcome, .. } => match outcome {
+                    Outcome::Win(Color::White) => "p1win",
+                    Outcome::Win(Color::Black) => "p2win",
+                    Outcome::Draw => "draw",
+                },
+            },
+            _ => return self.error("expected 'query gameover', 'query p1turn' or 'query result'"),
+        };
+        self.say(&format!("response {answer}"));
+    }
+
+    fn draw(&self) {
+        for line in diagram(self.game.position()).lines() {
+            self.say(line);
+        }
+    }
+}
+
+fn bool_text(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// Reads the arguments of `go` (times in milliseconds).
+fn parse_go(args: &[&str]) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    let mut clock = Clock::default();
+    let mut has_clock = false;
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        if key == "infinite" {
+            limits.infinite = true;
+            i += 1;
+            continue;
+        }
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| format!("'{key}' needs a value"))?;
+        let number: u64 = value
+            .parse()
+            .map_err(|_| format!("'{key}' needs a whole number, got '{value}'"))?;
+        let ms = Duration::from_millis(number);
+        match key {
+            "p1time" | "wtime" => (clock.time[0], has_clock) = (ms, true),
+            "p2time" | "btime" => (clock.time[1], has_clock) = (ms, true),
+            "p1inc" | "winc" => clock.inc[0] = ms,
+            "p2inc" | "binc" => clock.inc[1] = ms,
+            "movetime" => limits.movetime = Some(ms),
+            "depth" => {
+                let d = u32::try_from(number).unwrap_or(u32::MAX);
+                if d == 0 {
+                    return Err("'depth' must be at least 1".to_string());
+                }
+                limits.depth = Some(d);
+            }
+            "nodes" => limits.nodes = Some(number.max(1)),
+            _ => return Err(format!("unknown 'go' parameter '{key}'")),
+        }
+        i += 2;
+    }
+    if has_clock {
+        limits.clock = Some(clock);
+    }
+    Ok(limits)
+}
+
+/// One `info` line: `info depth .. seldepth .. score cp|mate .. nodes .. nps .. time .. hashfull
+/// .. pv ..`.
+pub fn info_line(i: &SearchInfo) -> String {
+    let score = match mate_in(i.score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("cp {}", i.score),
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} time {} hashfull {}",
+        i.depth,
+        i.seldepth,
+        i.nodes,
+        i.nps,
+        i.time.as_millis(),
+        i.hashfull
+    );
+    if !i.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &i.pv {
+            line.push(' ');
+            line.push_str(&m.to_string());
+        }
+    }
+    line
+}
+
+/// The board as text: rank 9 at the top, `.` for an empty square, a column as its owner's
+/// letter, its men, and `/` with its prisoners (`W3/2`: three White men over two Black).
+pub fn diagram(pos: &Position) -> String {
+    let mut s = String::new();
+    for y in (1..=9u8).rev() {
+        s.push_str(&format!("{y} "));
+        for x in 1..=9u8 {
+            let cell = match Square::from_xy(x, y) {
+                None => "".to_string(),
+                Some(sq) => match pos.column(sq) {
+                    None => ".".to_string(),
+                    Some(c) if c.prisoners == 0 => format!("{}{}", c.owner.letter(), c.men),
+                    Some(c) => format!("{}{}/{}", c.owner.letter(), c.men, c.prisoners),
+                },
+            };
+            s.push_str(&format!("{cell:>6}"));
+        }
+        s.push('\n');
+    }
+    s.push_str("  ");
+    for x in 1..=9 {
+        s.push_str(&format!("{x:>6}"));
+    }
+    s.push('\n');
+    s.push_str(&format!(
+        "to move: {}; in hand: White {}, Black {}\nposition {pos}\n",
+        pos.turn(),
+        pos.hand(Color::White),
+        pos.hand(Color::Black)
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    /// A writer whose bytes can be read after the loop ends.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| io::ErrorKind::Other)?
+                .extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> Vec<String> {
+        let out = Shared::default();
+        run(Cursor::new(input.to_string()), out.clone()).unwrap();
+        let bytes = out.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_handshake_lists_options_and_ends_with_ugiok() {
+        let lines = session("ugi\nisready\nquit\n");
+        assert!(lines[0].starts_with("id name Emergo"));
+        assert!(lines[1].starts_with("id author"));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin")));
+        let ok = lines.iter().position(|l| l == "ugiok").unwrap();
+        assert_eq!(lines[ok + 1], "readyok");
+    }
+
+    #[test]
+    fn go_depth_reports_each_depth_and_a_legal_bestmove() {
+        let lines = session("position startpos moves d3\ngo depth 3\nisready\n");
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert_eq!(infos.len(), 3);
+        assert!(infos[2].contains(" pv "));
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap();
+        let pos: Position = "B:11:12:d3=W".parse().unwrap();
+        assert!(pos.parse_move(best).is_ok());
+    }
+
+    #[test]
+    fn bad_lines_get_an_error_and_the_engine_goes_on() {
+        let lines = session(
+            "bogus\nposition fen X:1:2\nposition startpos moves e5\ngo depth zero\n\
+             setoption name Hash value lots\nquery nothing\ngo perft 0\nisready\n",
+        );
+        let errors = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error:"))
+            .count();
+        assert_eq!(errors, 7, "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "readyok");
+    }
+
+    #[test]
+    fn queries_follow_the_game_r10() {
+        let lines = session(
+            "query p1turn\nquery result\nposition fen B:0:0:c4=W\nquery gameover\nquery result\n\
+             query p1turn\nposition fen W:0:0:c4=W\nquery result\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                "response true",
+                "response none",
+                "response true",
+                "response p1win",
+                "response false",
+                "response none",
+            ]
+        );
+    }
+
+    #[test]
+    fn go_perft_counts_the_rules_perft_from_the_start() {
+        let lines = session("go perft 2\n");
+        assert_eq!(lines.len(), 41);
+        assert_eq!(lines.last().unwrap(), "nodes 1504");
+    }
+
+    #[test]
+    fn stop_ends_an_infinite_search_with_a_bestmove() {
+        let lines = session("position startpos\ngo infinite\nisready\nstop\nquery p1turn\n");
+        let best = lines
+            .iter()
+            .position(|l| l.starts_with("bestmove "))
+            .unwrap();
+        let ready = lines.iter().position(|l| l == "readyok").unwrap();
+        assert!(ready < best);
+        assert_eq!(lines.last().unwrap(), "response true");
+    }
+}
