@@ -1,1 +1,190 @@
-//! The Emergo web app.
+//! The Emergo web app: the page (embedded), the JSON API of docs/api.md, live games over
+//! WebSocket, SQLite storage and the engine's worker pool.
+//!
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! let config = emergo_server::Config::new("127.0.0.1:0".parse()?, "sqlite://emergo.db");
+//! let server = emergo_server::Server::start(config).await?;
+//! println!("Open {} in a browser", server.url());
+//! server.shutdown().await?;
+//! # Ok(()) }
+//! ```
+
+pub mod assets;
+pub mod engine;
+pub mod error;
+pub mod live;
+pub mod model;
+pub mod routes;
+pub mod store;
+pub mod view;
+pub mod ws;
+
+use anyhow::Context;
+use engine::EnginePool;
+use live::{AppState, Shared};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// How often idle games are dropped from memory, and after how long.
+const EVICT_EVERY: Duration = Duration::from_secs(60);
+const EVICT_IDLE: Duration = Duration::from_secs(600);
+
+/// What `emergo serve` is started with.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen; port 0 picks a free port.
+    pub addr: SocketAddr,
+    /// The database, e.g. `sqlite://emergo.db` (created when missing).
+    pub db_url: String,
+    /// Engine worker threads; `None` for one per core.
+    pub engine_workers: Option<usize>,
+}
+
+impl Config {
+    pub fn new(addr: SocketAddr, db_url: &str) -> Config {
+        Config {
+            addr,
+            db_url: db_url.to_string(),
+            engine_workers: None,
+        }
+    }
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    state: AppState,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// Opens the database (applying migrations), binds the address and starts serving.
+    pub async fn start(config: Config) -> anyhow::Result<Server> {
+        let store = Store::open(&config.db_url)
+            .await
+            .with_context(|| format!("cannot open the database {}", config.db_url))?;
+        let pool = match config.engine_workers {
+            Some(n) => EnginePool::new(n),
+            None => EnginePool::per_core(),
+        };
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", config.addr))?;
+        let addr = listener.local_addr()?;
+        let (stop, stopped) = watch::channel(false);
+        let state: AppState = Arc::new(Shared::new(store, pool, stopped.clone()));
+        let app = routes::router(state.clone());
+        let mut until_stopped = stopped.clone();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = until_stopped.wait_for(|s| *s).await;
+                })
+                .await
+        });
+        let sweeper = state.clone();
+        let mut sweeper_stop = stopped;
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(EVICT_EVERY);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {
+                        let n = sweeper.evict_idle(EVICT_IDLE);
+                        if n > 0 {
+                            tracing::debug!("{n} idle games dropped from memory");
+                        }
+                    }
+                    _ = sweeper_stop.wait_for(|s| *s) => break,
+                }
+            }
+        });
+        tracing::info!(
+            "listening on {addr}; database {}; {} engine workers",
+            config.db_url,
+            state.pool.workers()
+        );
+        Ok(Server {
+            addr,
+            state,
+            stop,
+            task,
+        })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://<addr>/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// The shared state (the store, the live games), for tests and tools.
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Stops accepting requests, lets running ones finish, closes WebSockets and the database.
+    pub async fn shutdown(self) -> anyhow::Result<()> {
+        let _ = self.stop.send(true);
+        self.task.await.context("server task")??;
+        self.state.store.close().await;
+        Ok(())
+    }
+}
+
+/// Logs to stderr; `RUST_LOG` chooses what (default: info).
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Runs the server until Ctrl-C (or SIGTERM), printing the address to open. For `emergo serve`.
+pub fn run_blocking(config: Config) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let server = Server::start(config).await?;
+        println!("Open {} in a browser", server.url());
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        wait_for_signal().await;
+        tracing::info!("shutting down");
+        server.shutdown().await
+    })
+}
+
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = terminate => {}
+    }
+}

@@ -1,0 +1,250 @@
+//! What a stored game is made of: its mode, its seats, its metadata; random ids and secrets;
+//! timestamps.
+
+use emergo_core::Color;
+use sha2::{Digest, Sha256};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Who made the game and how it is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A person against the engine.
+    Engine,
+    /// Two people, the second joining by invitation.
+    Human,
+    /// A game record brought in for replay; nobody holds a seat.
+    Imported,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Engine => "engine",
+            Mode::Human => "human",
+            Mode::Imported => "imported",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Mode> {
+        [Mode::Engine, Mode::Human, Mode::Imported]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    Human,
+    Engine,
+}
+
+impl SeatKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SeatKind::Human => "human",
+            SeatKind::Engine => "engine",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SeatKind> {
+        match name {
+            "human" => Some(SeatKind::Human),
+            "engine" => Some(SeatKind::Engine),
+            _ => None,
+        }
+    }
+}
+
+/// One side of a game: who plays it and, for a person, the hash of the seat's token once the
+/// seat is taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    pub kind: SeatKind,
+    pub token_hash: Option<String>,
+}
+
+impl Seat {
+    /// Whether someone sits there: the engine always does, a person once the seat is taken.
+    pub fn joined(&self) -> bool {
+        self.kind == SeatKind::Engine || self.token_hash.is_some()
+    }
+}
+
+/// A game's metadata, everything but its moves.
+#[derive(Clone, Debug)]
+pub struct GameMeta {
+    pub id: String,
+    pub mode: Mode,
+    /// The engine's level, in engine games.
+    pub level: Option<u8>,
+    /// Indexed by `Color::index()`.
+    pub seats: [Seat; 2],
+    /// The hash of the invitation code, in games between people.
+    pub invite_hash: Option<String>,
+    /// Tag pairs written into the exported record (those of an imported record).
+    pub tags: Vec<(String, String)>,
+    /// Who offers a draw now.
+    pub draw_offer: Option<Color>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl GameMeta {
+    /// The seat whose token hashes to `token`'s hash.
+    pub fn seat_of(&self, token: &str) -> Option<Color> {
+        let hash = hash_secret(token);
+        Color::ALL
+            .into_iter()
+            .find(|c| self.seats[c.index()].token_hash.as_deref() == Some(hash.as_str()))
+    }
+}
+
+/// `"white"` or `"black"`.
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+pub fn color_from_name(name: &str) -> Option<Color> {
+    match name {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// `len` random characters from `[0-9A-Za-z]`, from the operating system's generator.
+pub fn random_text(len: usize) -> String {
+    let mut out = String::with_capacity(len);
+    let mut buf = [0u8; 64];
+    while out.len() < len {
+        if getrandom::fill(&mut buf).is_err() {
+            // No randomness from the OS: fall back on the clock and a counter, never panic.
+            let nanos = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos();
+            let digest = Sha256::digest(format!("{nanos}:{}", out.len()));
+            buf[..32].copy_from_slice(&digest);
+            buf[32..].copy_from_slice(&digest);
+        }
+        for &b in &buf {
+            // 248 = 4 * 62: reject the top bytes so every character is equally likely.
+            if b < 248 && out.len() < len {
+                out.push(ALPHABET[(b % 62) as usize] as char);
+            }
+        }
+    }
+    out
+}
+
+/// A new game id: 8 URL-safe characters.
+pub fn new_game_id() -> String {
+    random_text(8)
+}
+
+/// A new seat token (about 130 bits).
+pub fn new_token() -> String {
+    random_text(22)
+}
+
+/// A new invitation code (about 71 bits).
+pub fn new_invite() -> String {
+    random_text(12)
+}
+
+/// The SHA-256 of a secret, in hex: what the database keeps instead of the secret.
+pub fn hash_secret(secret: &str) -> String {
+    let digest = Sha256::digest(secret.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The time now as RFC 3339 UTC to the second, e.g. `2026-11-30T10:00:00Z`.
+pub fn now_text() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    format_unix_time(secs as i64)
+}
+
+/// Seconds since 1970 as RFC 3339 UTC.
+pub fn format_unix_time(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar
+/// (H. Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unix_times_format_as_rfc3339() {
+        assert_eq!(format_unix_time(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_unix_time(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_unix_time(1_796_032_861), "2026-11-30T10:01:01Z");
+        assert_eq!(format_unix_time(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn random_text_has_the_length_and_alphabet_asked_for() {
+        let a = random_text(22);
+        assert_eq!(a.len(), 22);
+        assert!(a.bytes().all(|b| b.is_ascii_alphanumeric()));
+        assert_ne!(a, random_text(22));
+    }
+
+    #[test]
+    fn a_seat_is_found_by_its_token_and_by_nothing_else() {
+        let meta = GameMeta {
+            id: "x".into(),
+            mode: Mode::Human,
+            level: None,
+            seats: [
+                Seat {
+                    kind: SeatKind::Human,
+                    token_hash: Some(hash_secret("w")),
+                },
+                Seat {
+                    kind: SeatKind::Human,
+                    token_hash: None,
+                },
+            ],
+            invite_hash: None,
+            tags: Vec::new(),
+            draw_offer: None,
+            created_at: String::new(),
+            updated_at: String::new(),
+        };
+        assert_eq!(meta.seat_of("w"), Some(Color::White));
+        assert_eq!(meta.seat_of("b"), None);
+        assert_eq!(meta.seat_of(""), None);
+    }
+}
