@@ -16,6 +16,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod playout;
 pub mod position;
 pub mod record;
 mod zobrist;

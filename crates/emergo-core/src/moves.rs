@@ -52,6 +52,21 @@ impl CapturePath {
         }
     }
 
+    /// A path from `from` with the given jump directions, if it stays on the board and has at
+    /// most [`MAX_JUMPS`] jumps. Whether it is legal is for the move generator to say.
+    pub fn from_directions(from: Square, dirs: &[Direction]) -> Option<CapturePath> {
+        if dirs.is_empty() || dirs.len() > MAX_JUMPS {
+            return None;
+        }
+        let mut at = from;
+        let mut path = CapturePath::new(from);
+        for &d in dirs {
+            at = at.neighbour(d)?.neighbour(d)?;
+            path = path.push(d);
+        }
+        Some(path)
+    }
+
     /// The square the capturing column starts on.
     #[inline]
     pub fn from(&self) -> Square {

@@ -1,7 +1,7 @@
 //! `emergo random --games N --seed S [--threads T]`: uniformly random games from the start, each
 //! to its end by the rules (R10, threefold repetition included); our standard speed figure.
 
-use emergo_core::{Color, Move, Position};
+use emergo_core::playout::{play_games, Totals};
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -15,99 +15,6 @@ pub struct Args {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-}
-
-/// Totals over a batch of games.
-#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Totals {
-    pub games: u64,
-    pub plies: u64,
-    pub legal_moves: u64,
-    pub wins: [u64; 2],
-    pub draws: u64,
-}
-
-impl Totals {
-    fn add(mut self, other: Totals) -> Totals {
-        self.games += other.games;
-        self.plies += other.plies;
-        self.legal_moves += other.legal_moves;
-        self.wins[0] += other.wins[0];
-        self.wins[1] += other.wins[1];
-        self.draws += other.draws;
-        self
-    }
-}
-
-/// A small, fast generator (SplitMix64): one per game, seeded from the run's seed and the game's
-/// number, so results do not depend on how games are shared among threads.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-50 for our n).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() as u128 * n as u128) >> 64) as usize
-    }
-}
-
-/// Plays game number `index` of a run with `seed` and adds it to `totals`.
-fn play_one(seed: u64, index: u64, moves: &mut Vec<Move>, hashes: &mut Vec<u64>, totals: &mut Totals) {
-    let mut rng = SplitMix(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let mut pos = Position::start();
-    hashes.clear();
-    hashes.push(pos.hash());
-    totals.games += 1;
-    loop {
-        if pos.is_lost() {
-            // R10.1
-            totals.wins[pos.turn().other().index()] += 1;
-            return;
-        }
-        pos.legal_moves_into(moves);
-        if moves.is_empty() {
-            // R10.2
-            totals.draws += 1;
-            return;
-        }
-        totals.plies += 1;
-        totals.legal_moves += moves.len() as u64;
-        pos.play_unchecked(moves[rng.below(moves.len())]);
-        hashes.push(pos.hash());
-        if is_third_occurrence(hashes, &pos) {
-            // R10.3
-            totals.draws += 1;
-            return;
-        }
-    }
-}
-
-/// Whether the last hash occurs for the third time among positions with the same side to move.
-/// While men are in hand no position can repeat, so that phase is skipped cheaply.
-fn is_third_occurrence(hashes: &[u64], pos: &Position) -> bool {
-    if pos.hand(Color::White) + pos.hand(Color::Black) > 0 {
-        return false;
-    }
-    let last = hashes[hashes.len() - 1];
-    hashes.iter().rev().step_by(2).filter(|&&h| h == last).count() >= 3
-}
-
-/// Plays games `range` of a run with `seed`.
-pub fn play_games(seed: u64, range: std::ops::Range<u64>) -> Totals {
-    let mut totals = Totals::default();
-    let mut moves = Vec::with_capacity(64);
-    let mut hashes = Vec::with_capacity(512);
-    for i in range {
-        play_one(seed, i, &mut moves, &mut hashes, &mut totals);
-    }
-    totals
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -140,20 +47,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         totals.wins[0], totals.wins[1], totals.draws
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn r10_random_games_are_deterministic_and_end_by_the_rules() {
-        let a = play_games(7, 0..50);
-        let b = play_games(7, 0..20).add(play_games(7, 20..50));
-        assert_eq!(a, b);
-        assert_eq!(a.games, 50);
-        assert_eq!(a.wins[0] + a.wins[1] + a.draws, 50);
-        // Every game enters 24 men or captures first: no game is shorter than a few plies.
-        assert!(a.plies >= 50 * 10);
-    }
 }
