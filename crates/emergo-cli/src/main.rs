@@ -33,6 +33,8 @@ enum Command {
     Match(cmd::matches::Args),
     /// Speak the UGI engine protocol on stdin/stdout.
     Ugi(cmd::ugi::Args),
+    /// Search a fixed set of positions; print the node count signature and the speed.
+    Bench(cmd::bench::Args),
     /// Run the web app.
     Serve(cmd::serve::Args),
 }
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(args),
         Command::Match(args) => cmd::matches::run(args),
         Command::Ugi(args) => cmd::ugi::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
         Command::Serve(args) => cmd::serve::run(args),
     };
     match result {

@@ -1,9 +1,89 @@
-//! Not yet built.
+//! `emergo analyze [--position <POS>] [--moves <M>...] [--depth N | --time S]`: one line per
+//! completed depth (depth, score, nodes, nodes per second, time, principal variation), then the
+//! best move.
 
-/// Arguments (to come).
+use super::parse_position;
+use anyhow::Context;
+use emergo_core::Game;
+use emergo_engine::search::mate_in;
+use emergo_engine::{AlphaBetaPlayer, Limits, SearchInfo};
+use std::time::Duration;
+
+/// Arguments of `emergo analyze`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Position text (N2); the start by default.
+    #[arg(long, default_value = "W:12:12")]
+    position: String,
+    /// Moves (N1) played from the position before the analysis, e.g. `--moves d3 f7`.
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+    /// Search to this depth (plies).
+    #[arg(long, conflicts_with = "time")]
+    depth: Option<u32>,
+    /// Search for this many seconds (default: 5 when no depth is given).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads (Lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("not yet implemented")
+fn score_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("{:+.2}", score as f64 / 100.0),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let start = parse_position(&args.position)?;
+    let mut game = Game::new(start);
+    for text in &args.moves {
+        game.play_text(text)
+            .with_context(|| format!("cannot play '{text}'"))?;
+    }
+    if game.is_over() {
+        println!("the game is over: {:?}", game.status());
+        return Ok(());
+    }
+    let limits = match (args.depth, args.time) {
+        (Some(d), _) => Limits::depth(d.max(1)),
+        (None, Some(t)) if t.is_finite() && t > 0.0 => Limits::movetime(Duration::from_secs_f64(t)),
+        (None, Some(t)) => anyhow::bail!("--time must be a positive number of seconds, not {t}"),
+        (None, None) => Limits::movetime(Duration::from_secs(5)),
+    };
+    let mut player = AlphaBetaPlayer::new(10);
+    player.set_hash_mb(args.hash);
+    player.set_threads(args.threads);
+    println!("position {}", game.position());
+    println!(
+        "{:>5} {:>9} {:>12} {:>10} {:>8}  pv",
+        "depth", "score", "nodes", "nps", "time"
+    );
+    let result = player.analyse(&game, &limits, |i: &SearchInfo| {
+        let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+        println!(
+            "{:>5} {:>9} {:>12} {:>10} {:>7.2}s  {}",
+            i.depth,
+            score_text(i.score),
+            i.nodes,
+            i.nps,
+            i.time.as_secs_f64(),
+            pv.join(" ")
+        );
+    });
+    match result.best {
+        Some(m) => println!(
+            "bestmove {m} score {} depth {} nodes {}",
+            score_text(result.score),
+            result.depth,
+            result.nodes
+        ),
+        None => println!("no legal move"),
+    }
+    Ok(())
 }

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod apply;
+pub mod bench;
 pub mod matches;
 pub mod moves;
 pub mod perft;

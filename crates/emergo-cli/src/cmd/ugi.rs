@@ -1,9 +1,11 @@
-//! Not yet built.
+//! `emergo ugi`: the engine speaks UGI on stdin/stdout (see docs/engine.md).
 
-/// Arguments (to come).
+/// Arguments of `emergo ugi` (none).
 #[derive(clap::Args)]
 pub struct Args {}
 
 pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("not yet implemented")
+    let stdin = std::io::stdin().lock();
+    emergo_engine::ugi::run(stdin, std::io::stdout())?;
+    Ok(())
 }
