@@ -130,7 +130,7 @@ const SQUARE_XY: [(u8, u8); SQUARE_COUNT] = {
     while y <= 9 {
         let mut x = 1u8;
         while x <= 9 {
-            if (x + y) % 2 == 0 {
+            if (x + y).is_multiple_of(2) {
                 xy[i] = (x, y);
                 i += 1;
             }

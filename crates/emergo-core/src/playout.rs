@@ -14,7 +14,7 @@ pub struct Totals {
 }
 
 impl Totals {
-    pub fn add(mut self, other: Totals) -> Totals {
+    pub fn merged(mut self, other: Totals) -> Totals {
         self.games += other.games;
         self.plies += other.plies;
         self.legal_moves += other.legal_moves;
@@ -30,7 +30,7 @@ impl Totals {
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -40,7 +40,7 @@ impl SplitMix {
 
     /// Uniform in `0..n` (Lemire's multiply-shift; the bias is below 2^-50 for our n).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next() as u128 * n as u128) >> 64) as usize
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 }
 
@@ -115,7 +115,7 @@ mod tests {
     #[test]
     fn r10_random_games_are_deterministic_and_end_by_the_rules() {
         let a = play_games(7, 0..50);
-        let b = play_games(7, 0..20).add(play_games(7, 20..50));
+        let b = play_games(7, 0..20).merged(play_games(7, 20..50));
         assert_eq!(a, b);
         assert_eq!(a.games, 50);
         assert_eq!(a.wins[0] + a.wins[1] + a.draws, 50);

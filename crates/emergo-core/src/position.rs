@@ -1,7 +1,7 @@
 //! The playable position: a small `Copy` value, made from an unvalidated [`Setup`] through a
 //! `Result`, played with [`Position::play_unchecked`] or [`Position::try_play`].
 
-use crate::board::{Color, Direction, Square, SquareIter, SQUARE_COUNT};
+use crate::board::{Color, Square, SquareIter, SQUARE_COUNT};
 use crate::moves::Move;
 use crate::zobrist;
 use std::fmt;
@@ -305,6 +305,8 @@ impl Position {
     }
 
     /// The position after `mv`, or the error with this position untouched.
+    // The position is handed back by value on purpose (as shakmaty does): it is small and `Copy`.
+    #[allow(clippy::result_large_err)]
     pub fn play(mut self, mv: Move) -> Result<Position, (IllegalMove, Position)> {
         let before = self;
         match self.try_play(mv) {
@@ -377,14 +379,6 @@ impl Position {
         self.hash ^= zobrist::hand_key(color, self.hand[color.index()]);
         self.hand[color.index()] = count;
         self.hash ^= zobrist::hand_key(color, count);
-    }
-
-    /// The neighbour squares of `sq`, as a set.
-    pub fn neighbours(sq: Square) -> u64 {
-        Direction::ALL
-            .iter()
-            .filter_map(|&d| sq.neighbour(d))
-            .fold(0, |acc, s| acc | s.bit())
     }
 }
 

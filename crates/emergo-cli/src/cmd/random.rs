@@ -31,7 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_default())
-            .fold(Totals::default(), Totals::add)
+            .fold(Totals::default(), Totals::merged)
     });
     let seconds = started.elapsed().as_secs_f64();
     let games = totals.games.max(1) as f64;
