@@ -1,0 +1,191 @@
+//! A server on an ephemeral loopback port over a SQLite file in a temporary directory, and
+//! clients for it.
+#![allow(dead_code)]
+
+use emergo_server::{Config, Server};
+use futures_util::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+pub type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub struct TestServer {
+    pub server: Server,
+    pub base: String,
+    pub client: reqwest::Client,
+    pub db_path: PathBuf,
+}
+
+/// A fresh temporary directory (kept alive by the caller) and a database URL in it.
+pub fn temp_db() -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("emergo-test.db");
+    let url = format!("sqlite://{}", path.display());
+    (dir, path, url)
+}
+
+impl TestServer {
+    pub async fn start_on(db_url: &str, db_path: PathBuf) -> TestServer {
+        let mut config = Config::new("127.0.0.1:0".parse().expect("addr"), db_url);
+        config.engine_workers = Some(2);
+        let server = Server::start(config).await.expect("server starts");
+        let base = format!("http://{}", server.addr());
+        TestServer {
+            server,
+            base,
+            client: reqwest::Client::new(),
+            db_path,
+        }
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let res = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .json(&body)
+            .send()
+            .await
+            .expect("request sent");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON answer"))
+    }
+
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        content_type: &str,
+        body: &str,
+    ) -> (StatusCode, Value) {
+        let res = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("content-type", content_type)
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request sent");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON answer"))
+    }
+
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let res = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("request sent");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON answer"))
+    }
+
+    pub async fn get_text(&self, path: &str) -> (StatusCode, String, String) {
+        let res = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("request sent");
+        let status = res.status();
+        let ctype = res
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        (status, ctype, res.text().await.expect("text"))
+    }
+
+    pub async fn game(&self, id: &str) -> Value {
+        let (status, game) = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{game}");
+        game
+    }
+
+    /// Creates a game; returns the seat grant.
+    pub async fn create(&self, body: Value) -> Value {
+        let (status, grant) = self.post("/api/games", body).await;
+        assert_eq!(status, StatusCode::CREATED, "{grant}");
+        grant
+    }
+
+    /// A game between people with both seats taken: (grant of White, grant of Black).
+    pub async fn human_game(&self) -> (Value, Value) {
+        let white = self
+            .create(json!({"mode": "human", "color": "white"}))
+            .await;
+        let id = white["game"]["id"].as_str().expect("id").to_string();
+        let (status, black) = self
+            .post(
+                &format!("/api/games/{id}/join"),
+                json!({"invite": white["invite"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{black}");
+        (white, black)
+    }
+
+    /// Plays a move; returns the status and answer.
+    pub async fn play(&self, id: &str, token: &Value, ply: i64, mv: &str) -> (StatusCode, Value) {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": token, "ply": ply, "move": mv}),
+        )
+        .await
+    }
+
+    pub async fn socket(&self, id: &str) -> Socket {
+        let url = format!("ws://{}/api/games/{id}/ws", self.server.addr());
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("WebSocket opens");
+        socket
+    }
+
+    pub async fn stop(self) {
+        self.server.shutdown().await.expect("clean shutdown");
+    }
+}
+
+/// The next state the socket receives (within 20 s).
+pub async fn next_state(socket: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), socket.next())
+            .await
+            .expect("a message within 20 s")
+            .expect("the socket is open")
+            .expect("a good frame");
+        if let Message::Text(text) = msg {
+            let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
+            assert_eq!(value["type"], "state");
+            return value["game"].clone();
+        }
+    }
+}
+
+/// Reads states until one satisfies `done`; returns it.
+pub async fn state_where(socket: &mut Socket, done: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let game = next_state(socket).await;
+        if done(&game) {
+            return game;
+        }
+    }
+}
+
+/// The id of a game in a seat grant.
+pub fn id_of(grant: &Value) -> String {
+    grant["game"]["id"].as_str().expect("id").to_string()
+}
+
+/// The first legal move of a view.
+pub fn first_legal(game: &Value) -> String {
+    game["legal_moves"][0]
+        .as_str()
+        .expect("a legal move")
+        .to_string()
+}
