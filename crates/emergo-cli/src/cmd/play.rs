@@ -1,9 +1,302 @@
-//! Not yet built.
+//! `emergo play`: a game against the engine in the terminal, one command per line on stdin
+//! (so it can be scripted through a pipe).
 
-/// Arguments (to come).
+use anyhow::Context;
+use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
+use emergo_engine::search::mate_in;
+use emergo_engine::{AlphaBetaPlayer, Limits, Player};
+use std::io::{BufRead, IsTerminal, Write};
+use std::time::Duration;
+
+/// Arguments of `emergo play`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Engine level, 1 (a beginner can win) to 10 (full strength).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: u8,
+    /// Your colour.
+    #[arg(long, value_enum, default_value_t = Side::White)]
+    color: Side,
+    /// Start from this position (N2 text) instead of the start.
+    #[arg(long, value_name = "POS")]
+    position: Option<String>,
+    /// The engine's time per move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Seed of the engine's choices among near-best moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("not yet implemented")
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Side {
+    White,
+    Black,
+}
+
+const HELP: &str = "\
+commands:
+  <move>        play a move: e5 (entry), e4-e5 (step), e4xc4xc6 (capture, every landing square)
+  moves         list the legal moves
+  undo          take back your last move (and the engine's reply)
+  hint          ask the engine for a move
+  resign        give up the game
+  save <file>   write the game record to a file
+  board         draw the board again
+  help          this text
+  quit          leave";
+
+/// The engine the player faces.
+fn engine(level: u8, seed: u64) -> Box<dyn Player> {
+    Box::new(AlphaBetaPlayer::new(level).with_seed(seed))
+}
+
+/// A suggestion for the side to move from the full-strength engine, as one line:
+/// `hint: d3 (score +0.35, depth 7, pv d3 f6 c4)`.
+fn hint(game: &Game, limits: &Limits) -> String {
+    let result = AlphaBetaPlayer::new(10).analyse(game, limits, |_| {});
+    let Some(best) = result.best else {
+        return "hint: no legal move".to_string();
+    };
+    let score = match mate_in(result.score) {
+        Some(m) if m > 0 => format!("wins in {m}"),
+        Some(m) => format!("loses in {}", -m),
+        None => format!("score {:+.2}", f64::from(result.score) / 100.0),
+    };
+    let pv: Vec<String> = result.pv.iter().map(Move::to_string).collect();
+    format!(
+        "hint: {best} ({score}, depth {}, pv {})",
+        result.depth,
+        pv.join(" ")
+    )
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The end of the game in words: `game over: 1-0, White wins (no pieces)`.
+fn announce(status: Status) -> Option<String> {
+    let Status::Finished { outcome, reason } = status else {
+        return None;
+    };
+    let who = match outcome {
+        Outcome::Win(c) => format!("{} wins", color_name(c)),
+        Outcome::Draw => "draw".to_string(),
+    };
+    Some(format!("game over: {}, {who} ({reason})", outcome.token()))
+}
+
+fn legal_list(pos: &Position) -> String {
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    moves.sort();
+    moves.join(" ")
+}
+
+struct Session<W: Write> {
+    game: Game,
+    human: Color,
+    engine: Box<dyn Player>,
+    engine_name: String,
+    limits: Limits,
+    out: W,
+}
+
+impl<W: Write> Session<W> {
+    fn board(&mut self) -> std::io::Result<()> {
+        let drawing = super::show::draw(self.game.position());
+        write!(self.out, "{drawing}")?;
+        if !drawing.ends_with('\n') {
+            writeln!(self.out)?;
+        }
+        Ok(())
+    }
+
+    /// Lets the engine move while it is its turn and the game goes on.
+    fn engine_moves(&mut self) -> std::io::Result<()> {
+        while !self.game.is_over() && self.game.position().turn() != self.human {
+            let mv = self.engine.choose_move(&self.game, &self.limits);
+            match mv.map(|m| (m, self.game.play(m))) {
+                Some((m, Ok(()))) => {
+                    writeln!(self.out, "engine plays {m}")?;
+                    self.board()?;
+                }
+                _ => {
+                    writeln!(self.out, "the engine found no move and resigns")?;
+                    let _ = self.game.resign(self.human.other());
+                }
+            }
+            if let Some(text) = announce(self.game.status()) {
+                writeln!(self.out, "{text}")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn undo(&mut self) -> std::io::Result<()> {
+        if let Status::Finished {
+            reason: EndReason::Resignation,
+            ..
+        } = self.game.status()
+        {
+            // Take back the resignation only: undo clears it with a move, so replay that move.
+            if let Some(mv) = self.game.undo() {
+                let _ = self.game.play(mv);
+            }
+            if self.game.is_over() {
+                let _ = self.game.undo();
+            }
+            writeln!(self.out, "resignation taken back")?;
+            return self.board();
+        }
+        let n = self.game.ply();
+        let human_moves = (0..n)
+            .filter(|&i| self.game.positions()[i].turn() == self.human)
+            .count();
+        if human_moves == 0 {
+            return writeln!(self.out, "nothing to undo");
+        }
+        let mut taken = Vec::new();
+        while let Some(mv) = self.game.undo() {
+            taken.push(mv.to_string());
+            if self.game.position().turn() == self.human {
+                break;
+            }
+        }
+        taken.reverse();
+        writeln!(self.out, "took back {}", taken.join(" "))?;
+        self.board()
+    }
+
+    fn save(&mut self, path: &str) -> std::io::Result<()> {
+        let (white, black) = match self.human {
+            Color::White => ("you".to_string(), self.engine_name.clone()),
+            Color::Black => (self.engine_name.clone(), "you".to_string()),
+        };
+        let mut record = GameRecord::from_game(
+            &self.game,
+            &[
+                ("Event", "emergo play"),
+                ("White", &white),
+                ("Black", &black),
+            ],
+        );
+        if let Status::Finished { reason, .. } = self.game.status() {
+            record.set_tag("Termination", reason.name());
+        }
+        match std::fs::write(path, record.to_string()) {
+            Ok(()) => writeln!(self.out, "saved the game record to {path}"),
+            Err(e) => writeln!(self.out, "cannot save to {path}: {e}"),
+        }
+    }
+
+    /// Handles one line; returns false to quit.
+    fn command(&mut self, line: &str) -> std::io::Result<bool> {
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else {
+            return Ok(true);
+        };
+        let over = self.game.is_over();
+        match first.to_ascii_lowercase().as_str() {
+            "quit" | "exit" => return Ok(false),
+            "help" | "?" => writeln!(self.out, "{HELP}")?,
+            "board" => self.board()?,
+            "moves" => writeln!(
+                self.out,
+                "legal moves: {}",
+                legal_list(self.game.position())
+            )?,
+            "undo" => {
+                self.undo()?;
+                self.engine_moves()?;
+            }
+            "save" => match words.next() {
+                Some(path) => self.save(path)?,
+                None => writeln!(self.out, "save needs a file name: save <file>")?,
+            },
+            _ if over => writeln!(
+                self.out,
+                "the game is over: 'undo', 'save <file>' or 'quit' ('help' lists the commands)"
+            )?,
+            "hint" => {
+                let text = hint(&self.game, &self.limits);
+                writeln!(self.out, "{text}")?;
+            }
+            "resign" => {
+                let _ = self.game.resign(self.human);
+                if let Some(text) = announce(self.game.status()) {
+                    writeln!(self.out, "{text}")?;
+                }
+            }
+            _ => match self.game.play_text(first) {
+                Ok(mv) => {
+                    writeln!(self.out, "you play {mv}")?;
+                    self.board()?;
+                    if let Some(text) = announce(self.game.status()) {
+                        writeln!(self.out, "{text}")?;
+                    }
+                    self.engine_moves()?;
+                }
+                Err(e) => {
+                    writeln!(self.out, "{e}")?;
+                    writeln!(
+                        self.out,
+                        "legal moves: {}",
+                        legal_list(self.game.position())
+                    )?;
+                }
+            },
+        }
+        Ok(true)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let start = match &args.position {
+        Some(text) => super::parse_position(text)?,
+        None => Position::start(),
+    };
+    let human = match args.color {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    };
+    let stdout = std::io::stdout();
+    let mut session = Session {
+        game: Game::new(start),
+        human,
+        engine: engine(args.level, args.seed),
+        engine_name: format!("emergo level {}", args.level),
+        limits: Limits::movetime(Duration::from_millis(args.movetime.max(1))),
+        out: stdout.lock(),
+    };
+    writeln!(
+        session.out,
+        "you play {} against emergo level {} ({} ms a move); type a move or 'help'",
+        color_name(human),
+        args.level,
+        args.movetime
+    )?;
+    session.board()?;
+    if let Some(text) = announce(session.game.status()) {
+        writeln!(session.out, "{text}")?;
+    }
+    session.engine_moves()?;
+    let interactive = std::io::stdin().is_terminal();
+    let mut lines = std::io::stdin().lock().lines();
+    loop {
+        if interactive {
+            write!(session.out, "> ")?;
+            session.out.flush()?;
+        }
+        let Some(line) = lines.next() else { break };
+        let line = line.context("cannot read standard input")?;
+        if !session.command(line.trim())? {
+            break;
+        }
+        session.out.flush()?;
+    }
+    Ok(())
 }

@@ -7,7 +7,9 @@ use super::openings::{opening_text, openings, SplitMix};
 use super::spec::{EngineKind, EngineSpec, SpecError, TimeControl};
 use super::stats::{EloEstimate, Sprt, SprtStatus, Verdict, Wdl};
 use super::ugi::{UgiEngine, UgiError};
+use crate::alphabeta::AlphaBetaPlayer;
 use crate::greedy::GreedyPlayer;
+use crate::mcts::MctsPlayer;
 use crate::player::{Clock, Limits, Player, RandomPlayer};
 use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Status};
 use std::collections::BTreeMap;
@@ -30,23 +32,19 @@ pub enum ArenaError {
         #[source]
         source: UgiError,
     },
-    #[error("engine {0} is not available in this build")]
-    Unavailable(String),
     #[error("a match needs at least one game")]
     NoGames,
 }
 
 /// A built-in player for an engine kind, seeded. `None` for external engines.
-fn builtin_player(kind: &EngineKind, seed: u64) -> Result<Option<Box<dyn Player>>, ArenaError> {
-    Ok(Some(match kind {
+fn builtin_player(kind: &EngineKind, seed: u64) -> Option<Box<dyn Player>> {
+    Some(match kind {
         EngineKind::Random => Box::new(RandomPlayer::new(seed)),
         EngineKind::Greedy => Box::new(GreedyPlayer::new(seed)),
-        EngineKind::AlphaBeta { .. } => {
-            return Err(ArenaError::Unavailable("alphabeta".to_string()))
-        }
-        EngineKind::Mcts => return Err(ArenaError::Unavailable("mcts".to_string())),
-        EngineKind::Ugi { .. } => return Ok(None),
-    }))
+        EngineKind::AlphaBeta { level } => Box::new(AlphaBetaPlayer::new(*level).with_seed(seed)),
+        EngineKind::Mcts => Box::new(MctsPlayer::new(seed)),
+        EngineKind::Ugi { .. } => return None,
+    })
 }
 
 /// One side of a game: a built-in player or an external engine.
@@ -69,7 +67,7 @@ pub enum Answer {
 impl Contestant {
     /// Builds the player of `spec`; an external engine is started and greeted.
     pub fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
-        let player = builtin_player(&spec.kind, seed)?;
+        let player = builtin_player(&spec.kind, seed);
         let mut contestant = Contestant {
             spec: spec.clone(),
             player,
@@ -111,7 +109,7 @@ impl Contestant {
         }
         if self.player.is_some() {
             // Seeded per game, so that a match replays the same for a seed.
-            self.player = builtin_player(&self.spec.kind, seed).map_err(|e| e.to_string())?;
+            self.player = builtin_player(&self.spec.kind, seed);
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! ratio test (SPRT) that decides between two Elo hypotheses as games come in.
 //!
 //! The formulas are those of cutechess-cli (Elo and margin; the BayesElo SPRT) and of fishtest
-//! (the generalised SPRT with the logistic Elo model), so results can be compared with theirs.
+//! (the generalised SPRT with the logistic Elo model, by maximum likelihood), so results can be compared with theirs.
 
 use std::fmt;
 use std::str::FromStr;
@@ -71,9 +71,15 @@ impl Wdl {
         let stdev = self.variance().sqrt() / n.sqrt();
         let low = elo_of_score(mu - Z_95 * stdev);
         let high = elo_of_score(mu + Z_95 * stdev);
+        let diff = elo_of_score(mu);
         EloEstimate {
-            diff: elo_of_score(mu),
-            margin: (high - low) / 2.0,
+            diff,
+            // A score of 100% or 0% has no finite Elo and no finite margin.
+            margin: if diff.is_finite() {
+                (high - low) / 2.0
+            } else {
+                f64::INFINITY
+            },
         }
     }
 }
@@ -280,20 +286,49 @@ impl Sprt {
     }
 }
 
-/// fishtest's generalised SPRT: `N (s1 - s0)(2 mu - s0 - s1) / (2 var)` with the per-game score
-/// variance; counts of zero are regularised to 1e-3 so that one-sided results still decide.
+/// fishtest's generalised SPRT in the logistic model: the log-likelihood ratio of the trinomial
+/// laws closest to the sample (maximum likelihood) whose mean scores are those of `elo0` and
+/// `elo1`. Counts of zero are regularised to 1e-3 as fishtest does, so one-sided results decide
+/// too, but only after enough games.
 fn llr_logistic(wdl: &Wdl, elo0: f64, elo1: f64) -> f64 {
     let n = f64::from(wdl.games());
     if n == 0.0 {
         return 0.0;
     }
     let reg = |c: u32| if c == 0 { 1e-3 } else { f64::from(c) };
-    let (w, d, l) = (reg(wdl.wins), reg(wdl.draws), reg(wdl.losses));
-    let total = w + d + l;
-    let mu = (w + d / 2.0) / total;
-    let var = (w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2)) / total;
+    let counts = [reg(wdl.losses), reg(wdl.draws), reg(wdl.wins)];
+    let total: f64 = counts.iter().sum();
+    let p = counts.map(|c| c / total);
+    const X: [f64; 3] = [0.0, 0.5, 1.0];
+    // The law with mean s nearest the sample is p_i / (1 + lambda (x_i - s)), where lambda
+    // solves sum p_i (x_i - s) / (1 + lambda (x_i - s)) = 0, a decreasing function of lambda
+    // on (-1 / (1 - s), 1 / s).
+    let lambda = |s: f64| {
+        let f = |l: f64| -> f64 {
+            p.iter()
+                .zip(X)
+                .map(|(pi, xi)| pi * (xi - s) / (1.0 + l * (xi - s)))
+                .sum()
+        };
+        let (lo, hi) = (-1.0 / (1.0 - s), 1.0 / s);
+        let (mut a, mut b) = (lo + 1e-12 * (hi - lo), hi - 1e-12 * (hi - lo));
+        for _ in 0..200 {
+            let m = (a + b) / 2.0;
+            if f(m) > 0.0 {
+                a = m;
+            } else {
+                b = m;
+            }
+        }
+        (a + b) / 2.0
+    };
     let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-    n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+    let (l0, l1) = (lambda(s0), lambda(s1));
+    n * p
+        .iter()
+        .zip(X)
+        .map(|(pi, xi)| pi * ((1.0 + l0 * (xi - s0)) / (1.0 + l1 * (xi - s1))).ln())
+        .sum::<f64>()
 }
 
 /// cutechess-cli's SPRT with the BayesElo model: the draw Elo is estimated from the sample,
@@ -364,7 +399,8 @@ mod tests {
     fn elo_of_a_whitewash_is_infinite_and_printable() {
         let e = Wdl::new(20, 0, 0).elo();
         assert_eq!(e.diff, f64::INFINITY);
-        assert!(e.to_string().starts_with("+inf"));
+        assert_eq!(e.to_string(), "+inf +/- inf");
+        assert_eq!(Wdl::new(0, 0, 3).elo().to_string(), "-inf +/- inf");
     }
 
     #[test]
@@ -387,21 +423,21 @@ mod tests {
                 0.0,
                 10.0,
                 1.557_309_637_581_21,
-                1.582_366_580_667_24,
+                1.542_611_241_794_92,
             ),
             (
                 Wdl::new(1000, 1000, 1000),
                 0.0,
                 10.0,
                 -1.863_731_434_066_30,
-                -1.862_919_614_037_28,
+                -1.863_498_504_634_54,
             ),
             (
                 Wdl::new(520, 1000, 480),
                 0.0,
                 5.0,
                 0.737_520_049_718_16,
-                0.737_649_586_718_19,
+                0.737_231_967_728_76,
             ),
         ];
         for (wdl, elo0, elo1, want_bayes, want_logistic) in cases {
@@ -437,13 +473,24 @@ mod tests {
             sprt.status(&Wdl::new(10, 10, 10)).verdict,
             Verdict::Continue
         );
-        // One-sided results decide in the logistic model, never in the BayesElo one.
-        assert_eq!(sprt.status(&Wdl::new(50, 0, 0)).verdict, Verdict::H1);
+        // One won game proves nothing; a long one-sided run decides in the logistic model, never
+        // in the BayesElo one (it needs a win, a draw and a loss).
+        assert_eq!(sprt.status(&Wdl::new(1, 0, 0)).verdict, Verdict::Continue);
+        assert!(close(
+            sprt.llr(&Wdl::new(50, 0, 0)),
+            1.418_350_438_995_49,
+            1e-9
+        ));
+        assert_eq!(sprt.status(&Wdl::new(200, 0, 0)).verdict, Verdict::H1);
+        assert_eq!(sprt.status(&Wdl::new(0, 0, 200)).verdict, Verdict::H0);
         let bayes = Sprt {
             model: SprtModel::BayesElo,
             ..sprt
         };
-        assert_eq!(bayes.status(&Wdl::new(50, 0, 0)).verdict, Verdict::Continue);
+        assert_eq!(
+            bayes.status(&Wdl::new(200, 0, 0)).verdict,
+            Verdict::Continue
+        );
     }
 
     #[test]

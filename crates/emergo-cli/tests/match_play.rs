@@ -1,0 +1,320 @@
+//! `emergo match` and `emergo play` driven through pipes, as a script or a person would.
+
+use emergo_core::{GameRecord, Status};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const EMERGO: &str = env!("CARGO_BIN_EXE_emergo");
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("emergo-test-{}-{name}", std::process::id()))
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(EMERGO)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start emergo");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("emergo ran")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Splits a file of records written one after the other.
+fn records(text: &str) -> Vec<GameRecord> {
+    text.split("\n\n[Event")
+        .enumerate()
+        .map(|(i, part)| {
+            let part = if i == 0 {
+                part.to_string()
+            } else {
+                format!("[Event{part}")
+            };
+            GameRecord::parse(&part).unwrap_or_else(|e| panic!("{e}\n{part}"))
+        })
+        .collect()
+}
+
+#[test]
+fn match_prints_the_documented_report_and_writes_the_records() {
+    let pgn = temp("match.pgn");
+    let out = run(
+        &[
+            "match",
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--games",
+            "6",
+            "--openings",
+            "2",
+            "--seed",
+            "3",
+            "--concurrency",
+            "2",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let keys: Vec<&str> = text.lines().filter_map(|l| l.split(':').next()).collect();
+    assert_eq!(
+        keys,
+        [
+            "engine1",
+            "engine2",
+            "games",
+            "wdl",
+            "score",
+            "elo",
+            "as-white",
+            "as-black",
+            "terminations",
+            "forfeits",
+            "mean-plies"
+        ],
+        "{text}"
+    );
+    assert!(text.contains("games: 6 of 6"));
+    let wdl: Vec<u32> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("wdl: "))
+        .unwrap()
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(wdl.iter().sum::<u32>(), 6);
+    let games = records(&std::fs::read_to_string(&pgn).unwrap());
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(games.len(), 6);
+    let mut rounds: Vec<u32> = games
+        .iter()
+        .map(|r| r.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    rounds.sort();
+    assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
+    for r in &games {
+        for tag in [
+            "Event",
+            "White",
+            "Black",
+            "Result",
+            "Termination",
+            "Opening",
+            "TimeControl",
+        ] {
+            assert!(r.tag(tag).is_some(), "{tag} missing");
+        }
+        assert!(r.to_game().is_ok());
+    }
+}
+
+#[test]
+fn match_with_an_sprt_reports_its_verdict_line() {
+    let out = run(
+        &[
+            "match",
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--games",
+            "4",
+            "--sprt",
+            "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.starts_with("sprt: ")).expect(&text);
+    assert!(
+        line.contains(" llr ") && line.contains("bounds -2.944 2.944"),
+        "{line}"
+    );
+}
+
+#[test]
+fn match_rejects_bad_specs_and_options_with_a_reason() {
+    for (args, needle) in [
+        (
+            vec!["--engine", "stockfish", "--engine", "random"],
+            "unknown engine",
+        ),
+        (vec!["--engine", "random"], "exactly two --engine"),
+        (
+            vec!["--engine", "random", "--engine", "random", "--tc", "fast"],
+            "time control",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "random",
+                "--sprt",
+                "elo0=5,elo1=1",
+            ],
+            "elo0 < elo1",
+        ),
+        (
+            vec!["--engine", "ugi:/nonexistent/engine", "--engine", "random"],
+            "cannot start",
+        ),
+    ] {
+        let mut all = vec!["match"];
+        all.extend(args);
+        let out = run(&all, "");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{needle} not in {err}");
+    }
+}
+
+#[test]
+fn play_explains_a_wrong_move_with_the_legal_moves() {
+    let out = run(
+        &["play", "--level", "1", "--movetime", "20"],
+        "zz\ne5\nquit\n",
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("cannot read move 'zz'"), "{text}");
+    // R9.3: White's first man may not go on e5.
+    assert!(text.contains("e5 is not a legal move here"), "{text}");
+    let legal = text
+        .lines()
+        .find(|l| l.starts_with("legal moves: "))
+        .unwrap();
+    assert_eq!(legal.split(' ').count(), 2 + 40);
+    assert!(!legal.contains(" e5"));
+}
+
+#[test]
+fn play_moves_undoes_and_saves_a_readable_record() {
+    let file = temp("play.pgn");
+    let script = format!("d3\nundo\nd3\nc4\nsave {}\nquit\n", file.display());
+    let out = run(&["play", "--level", "1", "--movetime", "20"], &script);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert_eq!(text.matches("engine plays ").count(), 3, "{text}");
+    assert!(text.contains("took back d3 "), "{text}");
+    assert!(text.contains("saved the game record to"), "{text}");
+    let record = GameRecord::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(record.moves.len(), 4);
+    assert_eq!(record.moves[0].mv.to_string(), "d3");
+    assert_eq!(record.moves[2].mv.to_string(), "c4");
+    assert_eq!(record.tag("White"), Some("you"));
+    assert_eq!(record.tag("Black"), Some("emergo level 1"));
+    assert_eq!(record.result, "*");
+}
+
+#[test]
+fn play_resign_ends_the_game_and_the_record_says_so() {
+    let file = temp("resign.pgn");
+    let script = format!("resign\nd3\nsave {}\n", file.display());
+    let out = run(
+        &[
+            "play",
+            "--color",
+            "black",
+            "--level",
+            "2",
+            "--movetime",
+            "20",
+        ],
+        &script,
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    // The engine has White and moves first.
+    assert!(text.contains("engine plays "), "{text}");
+    assert!(
+        text.contains("game over: 1-0, White wins (resignation)"),
+        "{text}"
+    );
+    assert!(text.contains("the game is over"), "{text}");
+    let record = GameRecord::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(record.result, "1-0");
+    assert_eq!(record.tag("Termination"), Some("resignation"));
+    assert_eq!(record.moves.len(), 1);
+}
+
+#[test]
+fn play_announces_a_win_by_the_rules_r10_1() {
+    // White must capture d4xf4 (R5.1) and Black is left with nothing (R10.1).
+    let out = run(
+        &["play", "--position", "W:0:0:d4=W,e4=B", "--movetime", "20"],
+        "moves\nhint\nd4xf4\nundo\nquit\n",
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("legal moves: d4xf4\n"), "{text}");
+    assert!(text.contains("hint: d4xf4"), "{text}");
+    assert!(
+        text.contains("game over: 1-0, White wins (no pieces)"),
+        "{text}"
+    );
+    assert!(text.contains("took back d4xf4"), "{text}");
+    // The game goes on after undo: no second announcement.
+    assert_eq!(text.matches("game over: 1-0, White wins").count(), 1);
+}
+
+#[test]
+fn play_help_lists_every_command_and_ends_at_end_of_input() {
+    let out = run(&["play", "--movetime", "20"], "help\n");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for cmd in [
+        "undo",
+        "hint",
+        "resign",
+        "save <file>",
+        "help",
+        "quit",
+        "moves",
+    ] {
+        assert!(text.contains(cmd), "{cmd} missing from help");
+    }
+    let bad = run(&["play", "--position", "W:99:0"], "");
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn a_game_record_read_back_replays_to_its_status() {
+    // A saved game that ended by the rules replays to the same ending.
+    let file = temp("won.pgn");
+    let out = run(
+        &["play", "--position", "W:0:0:d4=W,e4=B", "--movetime", "20"],
+        &format!("d4xf4\nsave {}\n", file.display()),
+    );
+    assert!(out.status.success());
+    let record = GameRecord::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(record.tag("Termination"), Some("no pieces"));
+    assert!(matches!(
+        record.to_game().unwrap().status(),
+        Status::Finished { .. }
+    ));
+}
