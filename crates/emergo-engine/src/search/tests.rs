@@ -1,11 +1,14 @@
 use super::*;
 
-fn search_depth(text: &str, depth: u32) -> FullResult {
-    let game = Game::new(text.parse::<Position>().unwrap());
+fn game_of(text: &str) -> Game {
+    Game::new(text.parse::<Position>().expect("valid position text"))
+}
+
+fn search_game(game: &Game, depth: u32) -> FullResult {
     let tt = TranspositionTable::new(4);
     let stop = AtomicBool::new(false);
     search(
-        &game,
+        game,
         &Limits::depth(depth),
         &SearchOptions::default(),
         &tt,
@@ -14,8 +17,240 @@ fn search_depth(text: &str, depth: u32) -> FullResult {
     )
 }
 
+fn pv_text(r: &FullResult) -> Vec<String> {
+    r.result.pv.iter().map(|m| m.to_string()).collect()
+}
+
+/// RULES.md worked example: White feeds with `f4-e4`; Black must take two (majority rule,
+/// R7.3); White then takes five, passing its own start square (R7.2) and wins (R10.1).
 #[test]
-fn placeholder_search_runs() {
-    let r = search_depth("W:12:12", 3);
+fn finds_the_worked_example_combination_r7() {
+    let r = search_game(&game_of("W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB"), 3);
+    assert_eq!(pv_text(&r)[..3], ["f4-e4", "h4xf4xd4", "e4xc4xc6xe6xe4xc4"]);
+    assert_eq!(mate_in(r.result.score), Some(2));
+}
+
+/// After `f4-e4`, Black has one legal move; the search plays it and sees the loss coming.
+#[test]
+fn the_forced_reply_in_the_worked_example_is_found_and_judged_lost_r7_3() {
+    let mut game = game_of("W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB");
+    game.play_text("f4-e4").unwrap();
+    let r = search_game(&game, 1);
+    assert_eq!(pv_text(&r)[..2], ["h4xf4xd4", "e4xc4xc6xe6xe4xc4"]);
+    assert_eq!(mate_in(r.result.score), Some(-1));
+}
+
+/// A won capture combination (a position from a random game of the shared test data): White
+/// steps `g6-g5`, Black must jump it (R5.1) with its thin cap `g4` over five White men, and White
+/// then jumps that cap, liberating six men (R6). Quiescence sees it at depth 1.
+#[test]
+fn finds_a_sacrifice_that_liberates_six_men_r6() {
+    let game = game_of("W:0:0:b5=BBB,c3=BB,f4=BBBW,f8=WWWB,g4=BWWWWW,g6=WWWBB");
+    for depth in 1..=5 {
+        let r = search_game(&game, depth);
+        assert_eq!(
+            pv_text(&r)[..3],
+            ["g6-g5", "g4xg6", "g5xg7"],
+            "depth {depth}"
+        );
+        assert!(
+            r.result.score >= 300,
+            "depth {depth}: score {}",
+            r.result.score
+        );
+    }
+}
+
+/// A feeder — a step next to an enemy column with an empty square behind — lets Black take two
+/// men (e7xe5xe3). The search declines it and leaves Black no capture at all.
+#[test]
+fn declines_a_feeder_that_loses_two_men() {
+    let game = game_of("W:0:0:a5=B,d6=W,e4=W,e7=B");
+    let feeder = game.position().parse_move("d6-e6").unwrap();
+    for depth in 1..=4 {
+        let r = search_game(&game, depth);
+        let best = r.result.best.unwrap();
+        assert_ne!(best, feeder, "depth {depth}");
+        let after = game.position().play(best).unwrap();
+        assert!(!after.can_capture(Color::Black), "depth {depth}: {best}");
+        let feeder_score = r
+            .root_scores
+            .iter()
+            .find(|(m, _)| *m == feeder)
+            .map(|&(_, s)| s);
+        if let Some(s) = feeder_score {
+            assert!(s < r.result.score);
+        }
+    }
+}
+
+/// R10.3: with the game's history, the only move repeats a position for the third time, so
+/// the search scores a draw though White is far ahead.
+#[test]
+fn a_third_occurrence_through_the_game_history_scores_a_draw_r10_3() {
+    let mut game = game_of("W:0:0:e3=WWWWBB,a5=B");
+    for m in [
+        "e3-e2", "a5-b5", "e2-e1", "b5-a5", "e1-e2", "a5-b5", "e2-e1", "b5-a5",
+    ] {
+        game.play_text(m).unwrap();
+    }
+    assert_eq!(game.repetitions(), 2);
+    assert!(!game.is_over());
+    let with_history = search_game(&game, 4);
+    assert_eq!(with_history.result.best.unwrap().to_string(), "e1-e2");
+    assert_eq!(with_history.result.score, DRAW);
+    let fresh = search_game(&Game::new(*game.position()), 4);
+    assert!(fresh.result.score > 200, "score {}", fresh.result.score);
+}
+
+/// R10.3 inside the search: a position of the search path met again is a draw at once; one
+/// met once before the root is not yet (the game needs a third occurrence).
+#[test]
+fn repetition_counts_the_search_path_and_the_game_history_r10_3() {
+    let p = |t: &str| t.parse::<Position>().unwrap();
+    let (x, y, z) = (
+        p("W:0:0:a5=W,i5=B"),
+        p("B:0:0:b5=W,i5=B"),
+        p("W:0:0:b5=W,h5=B"),
+    );
+    let tt = TranspositionTable::new(1);
+    let stop = AtomicBool::new(false);
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        abort: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+    };
+    let options = SearchOptions::default();
+    let tc = TimeControl::new(&Limits::depth(1), Color::White);
+    // History x, y, root z; the search path then meets y, then z.
+    let mut w = Worker::new(&shared, &options, &tc, &[x, y, z], 0);
+    w.push(&y);
+    assert!(
+        !w.is_repetition(),
+        "y met once before the root: a second occurrence"
+    );
+    w.push(&z);
+    assert!(w.is_repetition(), "the root met again inside the search");
+    let mut w = Worker::new(&shared, &options, &tc, &[x, y, x, y, z], 0);
+    w.push(&y);
+    assert!(
+        w.is_repetition(),
+        "y twice before the root: a third occurrence"
+    );
+}
+
+/// R10.1: the side to move with nothing left has lost; R10.2: blocked is a draw.
+#[test]
+fn lost_and_blocked_positions_score_as_the_rules_say_r10_1_r10_2() {
+    let lost = search_game(&game_of("B:0:0:c4=W"), 3);
+    assert_eq!(lost.result.best, None);
+    assert_eq!(lost.result.score, -MATE);
+    // White's only column on e1 is hemmed in by e2 (Black), and jumping e2 needs e3 empty.
+    let blocked = search_game(&game_of("W:0:0:e1=W,e2=B,e3=B"), 3);
+    assert_eq!(blocked.result.best, None);
+    assert_eq!(blocked.result.score, DRAW);
+}
+
+/// The score of every root move is exact with `exact_root`, and the best matches the normal
+/// search's.
+#[test]
+fn exact_root_scores_agree_with_the_normal_search() {
+    let game = game_of("W:0:0:a5=B,d6=W,e4=W,e7=B");
+    let tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let options = SearchOptions {
+        exact_root: true,
+        ..SearchOptions::default()
+    };
+    let exact = search(&game, &Limits::depth(3), &options, &tt, &stop, &mut |_| {});
+    let normal = search_game(&game, 3);
+    assert_eq!(exact.root_scores.len(), game.position().legal_moves().len());
+    let top = exact.root_scores.iter().map(|&(_, s)| s).max().unwrap();
+    assert_eq!(top, normal.result.score);
+}
+
+/// The node limit is exact on one thread, and a stop flag set beforehand ends the search at
+/// once with a legal move.
+#[test]
+fn node_limits_and_the_stop_flag_end_the_search() {
+    let game = Game::default();
+    let tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let r = search(
+        &game,
+        &Limits::nodes(5000),
+        &SearchOptions::default(),
+        &tt,
+        &stop,
+        &mut |_| {},
+    );
+    assert!(r.result.nodes <= 5000);
     assert!(r.result.best.is_some());
+    stop.store(true, Ordering::Relaxed);
+    let mut limits = Limits::depth(50);
+    limits.infinite = true;
+    let r = search(
+        &game,
+        &limits,
+        &SearchOptions::default(),
+        &tt,
+        &stop,
+        &mut |_| {},
+    );
+    let best = r.result.best.unwrap();
+    assert!(game.position().is_legal(best));
+}
+
+/// Each completed depth is reported once, in order, with a legal principal variation.
+#[test]
+fn info_is_reported_per_depth_with_a_playable_pv() {
+    let game = game_of(
+        "B:0:0:b4=BW,c5=B,d3=B,d7=B,e1=BWW,e7=BWWWW,e8=B,e9=B,f3=W,f5=WB,f8=BW,g4=WB,g6=W,h6=B",
+    );
+    let tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let mut infos = Vec::new();
+    search(
+        &game,
+        &Limits::depth(5),
+        &SearchOptions::default(),
+        &tt,
+        &stop,
+        &mut |i| infos.push(i.clone()),
+    );
+    assert_eq!(
+        infos.iter().map(|i| i.depth).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5]
+    );
+    for info in &infos {
+        let mut pos = *game.position();
+        for &m in &info.pv {
+            pos.try_play(m).unwrap();
+        }
+    }
+}
+
+/// Lazy SMP threads give a legal move and the same mate as one thread.
+#[test]
+fn threads_agree_on_the_worked_example() {
+    let game = game_of("W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB");
+    let tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let options = SearchOptions {
+        threads: 3,
+        ..SearchOptions::default()
+    };
+    let r = search(&game, &Limits::depth(4), &options, &tt, &stop, &mut |_| {});
+    assert_eq!(r.result.best.unwrap().to_string(), "f4-e4");
+    assert_eq!(mate_in(r.result.score), Some(2));
+}
+
+#[test]
+fn mate_scores_convert_to_moves() {
+    assert_eq!(mate_in(MATE - 3), Some(2));
+    assert_eq!(mate_in(-(MATE - 2)), Some(-1));
+    assert_eq!(mate_in(250), None);
+    assert_eq!(from_tt(to_tt(MATE - 7, 4), 4), MATE - 7);
+    assert_eq!(from_tt(to_tt(-(MATE - 9), 6), 2), -(MATE - 9) - 4);
 }
