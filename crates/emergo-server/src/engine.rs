@@ -3,7 +3,7 @@
 //! on tokio's blocking threads, which only a permit holder may use.
 
 use emergo_core::{Game, Move};
-use emergo_engine::{Limits, Player, RandomPlayer};
+use emergo_engine::{AlphaBetaPlayer, Limits, Player};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -17,9 +17,13 @@ pub fn movetime(level: u8) -> Duration {
     Duration::from_millis(MOVETIME_MS[i])
 }
 
-/// The player behind a level: the one line to change when the search engine arrives.
-fn player(level: u8) -> impl Player {
-    RandomPlayer::new(seed() ^ u64::from(level))
+/// Time for a hint, which the engine computes at full strength (level 10).
+pub const HINT_TIME: Duration = Duration::from_millis(500);
+
+/// The player behind a level: the alpha-beta search with the level's depth, node and noise
+/// settings, seeded afresh for every move.
+fn player(level: u8) -> AlphaBetaPlayer {
+    AlphaBetaPlayer::new(level).with_seed(seed())
 }
 
 fn seed() -> u64 {
@@ -33,10 +37,11 @@ pub fn choose_move(game: &Game, level: u8) -> Option<Move> {
     player(level).choose_move(game, &Limits::movetime(movetime(level)))
 }
 
-/// The engine's best move for the side to move and its score (from that side's view, in the
-/// engine's units): the hint.
-pub fn analyse(game: &Game, level: u8) -> Option<(Move, i32)> {
-    choose_move(game, level).map(|mv| (mv, 0))
+/// The engine's best move for the side to move and its score (for that side, in centimen):
+/// the hint, searched at full strength for [`HINT_TIME`].
+pub fn hint(game: &Game) -> Option<(Move, i32)> {
+    let result = player(10).analyse(game, &Limits::movetime(HINT_TIME), |_| {});
+    result.best.map(|mv| (mv, result.score))
 }
 
 /// The bounded pool.
@@ -109,10 +114,12 @@ mod tests {
     }
 
     #[test]
-    fn the_engine_plays_a_legal_move() {
+    fn the_engine_plays_and_hints_legal_moves() {
         let game = Game::default();
         let mv = choose_move(&game, 1).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&mv));
+        let (hint, _) = hint(&game).expect("the start has moves");
+        assert!(game.position().legal_moves().contains(&hint));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -447,7 +447,7 @@ async fn hint(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let body: TokenBody = parse_body(&body)?;
     let slot = state.slot(&id).await?;
-    let (game, level) = {
+    let game = {
         let live = slot.state.lock().await;
         let color = seat_of(&live, body.token.as_deref())?;
         if live.meta.mode != Mode::Engine {
@@ -461,12 +461,12 @@ async fn hint(
                 "a hint is for the side to move, and the engine is to move".to_string(),
             ));
         }
-        (live.game.clone(), live.meta.level.unwrap_or(1))
+        live.game.clone()
     };
     drop(slot);
     let analysis = state
         .pool
-        .run(move || engine::analyse(&game, level))
+        .run(move || engine::hint(&game))
         .await
         .map_err(ApiError::internal)?;
     let (mv, score) = analysis.ok_or_else(|| ApiError::internal("no move to hint"))?;
