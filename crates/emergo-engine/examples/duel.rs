@@ -8,8 +8,15 @@ use emergo_engine::{AlphaBetaPlayer, Limits, MctsPlayer, Player, RandomPlayer};
 use std::time::Duration;
 
 fn make(spec: &str, seed: u64) -> Box<dyn Player> {
-    if let Some(level) = spec.strip_prefix("ab") {
-        Box::new(AlphaBetaPlayer::new(level.parse().unwrap_or(10)).with_seed(seed))
+    if let Some(rest) = spec.strip_prefix("ab") {
+        // `ab<level>[-noev]`: `-noev` turns off the threat evasions in quiescence.
+        let (level, noev) = match rest.strip_suffix("-noev") {
+            Some(l) => (l, true),
+            None => (rest, false),
+        };
+        let mut p = AlphaBetaPlayer::new(level.parse().unwrap_or(10)).with_seed(seed);
+        p.options_mut().threat_evasions = !noev;
+        Box::new(p)
     } else if spec == "mcts" {
         Box::new(MctsPlayer::new(seed))
     } else {

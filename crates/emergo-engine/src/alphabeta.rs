@@ -11,6 +11,9 @@ use std::sync::Arc;
 /// The strongest level: the search under the given limits, no randomness.
 pub const MAX_LEVEL: u8 = 10;
 
+/// The time per move when the limits set nothing at all (at full strength).
+pub const DEFAULT_MOVETIME: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
 
@@ -131,6 +134,14 @@ impl AlphaBetaPlayer {
     fn level_limits(&self, limits: &Limits) -> Limits {
         let level = Level::of(self.level);
         let mut l = limits.clone();
+        let unlimited = l.movetime.is_none()
+            && l.depth.is_none()
+            && l.nodes.is_none()
+            && l.clock.is_none()
+            && !l.infinite;
+        if unlimited && level.depth.is_none() {
+            l.movetime = Some(DEFAULT_MOVETIME);
+        }
         if let Some(d) = level.depth {
             l.depth = Some(l.depth.map_or(d, |x| x.min(d)));
         }
@@ -141,7 +152,7 @@ impl AlphaBetaPlayer {
     }
 
     /// Searches the current position of `game` within `limits` and this level's depth and node
-    /// caps, calling `info` after each completed depth. Returns the best move (no randomness).
+    /// caps (with no limit at all, [`DEFAULT_MOVETIME`]), calling `info` after each completed depth. Returns the best move (no randomness).
     pub fn analyse(
         &mut self,
         game: &Game,
