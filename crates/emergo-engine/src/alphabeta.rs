@@ -38,7 +38,7 @@ impl Level {
             6 => (Some(4), Some(50_000), 20),
             7 => (Some(5), Some(100_000), 12),
             8 => (Some(6), Some(250_000), 6),
-            9 => (Some(8), Some(1_000_000), 0),
+            9 => (Some(7), Some(500_000), 0),
             _ => (None, None, 0),
         };
         Level {

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The depth the bench searches to by default.
-pub const DEFAULT_DEPTH: u32 = 7;
+pub const DEFAULT_DEPTH: u32 = 9;
 
 /// The bench positions: the start, early entering positions, and the 24 movement-phase positions
 /// of emergo-core's perft suite (`tests/data/perft.txt`).

@@ -61,6 +61,49 @@ impl Default for Weights {
     }
 }
 
+impl Weights {
+    /// The names of the weights, as [`Weights::set`] takes them.
+    pub const NAMES: [&'static str; 14] = [
+        "man",
+        "hand",
+        "prisoner",
+        "thin_cap",
+        "medium_cap",
+        "exposed_prisoner",
+        "attacked_column",
+        "column",
+        "height",
+        "shadow",
+        "mobility",
+        "blocked",
+        "edge",
+        "tempo",
+    ];
+
+    /// Sets the weight called `name`; false when there is no such weight.
+    pub fn set(&mut self, name: &str, value: i32) -> bool {
+        let field = match name {
+            "man" => &mut self.man,
+            "hand" => &mut self.hand,
+            "prisoner" => &mut self.prisoner,
+            "thin_cap" => &mut self.thin_cap,
+            "medium_cap" => &mut self.medium_cap,
+            "exposed_prisoner" => &mut self.exposed_prisoner,
+            "attacked_column" => &mut self.attacked_column,
+            "column" => &mut self.column,
+            "height" => &mut self.height,
+            "shadow" => &mut self.shadow,
+            "mobility" => &mut self.mobility,
+            "blocked" => &mut self.blocked,
+            "edge" => &mut self.edge,
+            "tempo" => &mut self.tempo,
+            _ => return false,
+        };
+        *field = value;
+        true
+    }
+}
+
 /// The squares on the rim of the board (fewer than four neighbours).
 const EDGE: u64 = {
     let all = emergo_core::board::ALL_SQUARES;
@@ -157,6 +200,17 @@ mod tests {
 
     fn eval(text: &str) -> i32 {
         evaluate(&text.parse::<Position>().unwrap(), &Weights::default())
+    }
+
+    #[test]
+    fn every_named_weight_can_be_set() {
+        let mut w = Weights::default();
+        for (i, name) in Weights::NAMES.iter().enumerate() {
+            assert!(w.set(name, 1000 + i as i32), "{name}");
+        }
+        assert_eq!(w.man, 1000);
+        assert_eq!(w.tempo, 1013);
+        assert!(!w.set("nothing", 1));
     }
 
     #[test]
