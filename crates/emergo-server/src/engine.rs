@@ -1,12 +1,10 @@
 //! The engine's moves and hints, computed on a bounded pool of worker threads so that no search
-//! ever runs on the async runtime: a semaphore with one permit per worker, and the search itself
-//! on tokio's blocking threads, which only a permit holder may use.
+//! ever runs on the async runtime, with a time limit per move by level.
 
 use emergo_core::{Game, Move};
 use emergo_engine::{AlphaBetaPlayer, Limits, Player};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::Semaphore;
 
 /// Time per engine move at levels 1..=10, in milliseconds.
 pub const MOVETIME_MS: [u64; 10] = [100, 150, 200, 300, 400, 500, 700, 1000, 1400, 2000];
@@ -44,21 +42,50 @@ pub fn hint(game: &Game) -> Option<(Move, i32)> {
     result.best.map(|mv| (mv, result.score))
 }
 
-/// The bounded pool.
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// The bounded pool: a fixed number of worker threads, started once, that run one search each
+/// at a time. Jobs wait in a queue; the async side awaits the answer without blocking. The
+/// workers run at a lower scheduling priority (nice 10 on Linux), so that when every core is
+/// searching, the threads that answer people still get the processor at once.
 #[derive(Clone)]
 pub struct EnginePool {
-    permits: Arc<Semaphore>,
+    jobs: std::sync::mpsc::Sender<Job>,
     workers: usize,
 }
+
+/// How much lower the workers' priority is than the server's other threads.
+pub const WORKER_NICE: i32 = 10;
 
 impl EnginePool {
     /// A pool of `workers` threads (at least one).
     pub fn new(workers: usize) -> EnginePool {
         let workers = workers.max(1);
-        EnginePool {
-            permits: Arc::new(Semaphore::new(workers)),
-            workers,
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..workers {
+            let queue = queue.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("engine-{i}"))
+                .spawn(move || {
+                    lower_priority();
+                    loop {
+                        // The lock is held only while waiting for the next job.
+                        let job = match queue.lock() {
+                            Ok(queue) => queue.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return, // the pool is gone
+                        }
+                    }
+                });
+            if let Err(err) = spawned {
+                tracing::error!("cannot start engine worker {i}: {err}");
+            }
         }
+        EnginePool { jobs, workers }
     }
 
     /// One worker per core.
@@ -76,18 +103,24 @@ impl EnginePool {
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
-        let permit = self
-            .permits
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| PoolError::Closed)?;
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            job()
-        })
-        .await
-        .map_err(|e| PoolError::Failed(e.to_string()))
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            let _ =
+                answer.send(result.map_err(|_| PoolError::Failed("the search panicked".into())));
+        });
+        self.jobs.send(job).map_err(|_| PoolError::Closed)?;
+        answered.await.map_err(|_| PoolError::Closed)?
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (Linux: per-thread nice value).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid and setpriority have no memory effects; a failure only leaves the priority.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid, WORKER_NICE);
     }
 }
 
@@ -120,6 +153,14 @@ mod tests {
         assert!(game.position().legal_moves().contains(&mv));
         let (hint, _) = hint(&game).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&hint));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panicking_job_is_an_error_and_the_pool_goes_on() {
+        let pool = EnginePool::new(1);
+        let failed = pool.run(|| -> u8 { panic!("a bad search") }).await;
+        assert!(matches!(failed, Err(PoolError::Failed(_))));
+        assert_eq!(pool.run(|| 7).await.expect("the worker lives"), 7);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

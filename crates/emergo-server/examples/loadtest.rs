@@ -1,0 +1,513 @@
+//! Load test: many simultaneous games against a server on loopback, people moving and engines
+//! replying, bounded in time and count.
+//!
+//! ```text
+//! cargo run --release -p emergo-server --example loadtest -- --games 50 --seconds 30
+//! ```
+//! Without `--url` it starts its own server (this program again, as a child process, on an
+//! ephemeral port over a fresh SQLite file in a temporary directory), so that the server's
+//! memory (RSS from /proc) is the server's alone. Reports moves per second, the latency of a
+//! person's move (median, p99) while the engines think, the server's memory, every error, and
+//! checks afterwards that every acknowledged move is stored.
+
+use clap::Parser;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Parser, Debug, Clone)]
+struct Args {
+    /// Games played at once.
+    #[arg(long, default_value_t = 50)]
+    games: usize,
+    /// How long to play.
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Share of the games played against the engine (the rest are between two people).
+    #[arg(long, default_value_t = 0.5)]
+    engine_share: f64,
+    /// Engine levels, chosen at random for each engine game (e.g. "1-4").
+    #[arg(long, default_value = "1-5")]
+    levels: String,
+    /// A person's mean thinking time before a move, in milliseconds.
+    #[arg(long, default_value_t = 200)]
+    think_ms: u64,
+    /// A game is resigned after this many plies, and a new one begins.
+    #[arg(long, default_value_t = 120)]
+    max_plies: usize,
+    /// A running server to test (e.g. http://127.0.0.1:8080); without it, one is started.
+    #[arg(long)]
+    url: Option<String>,
+    /// The process id of the server given by --url, for its memory.
+    #[arg(long)]
+    pid: Option<u32>,
+    /// Engine worker threads of the server started here (default: one per core).
+    #[arg(long)]
+    engine_threads: Option<usize>,
+    /// Internal: run as the server, until standard input closes.
+    #[arg(long, hide = true)]
+    serve_db: Option<String>,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    if let Some(db) = &args.serve_db {
+        return serve(db, args.engine_threads);
+    }
+    let (child, url, _dir) = match &args.url {
+        Some(url) => (None, url.trim_end_matches('/').to_string(), None),
+        None => {
+            let dir = tempfile::tempdir()?;
+            let db = format!("sqlite://{}", dir.path().join("loadtest.db").display());
+            let (child, url) = spawn_server(&db, args.engine_threads)?;
+            (Some(child), url, Some(dir))
+        }
+    };
+    let pid = child.as_ref().map(Child::id).or(args.pid);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
+    let report = runtime.block_on(run(args.clone(), url.clone(), pid));
+    if let Some(mut child) = child {
+        drop(child.stdin.take()); // the server shuts down when its input closes
+        let _ = child.wait();
+    }
+    report
+}
+
+/// The server side: `emergo serve` in all but name.
+fn serve(db: &str, engine_threads: Option<usize>) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let mut config = emergo_server::Config::new("127.0.0.1:0".parse()?, db);
+        config.engine_workers = engine_threads;
+        let server = emergo_server::Server::start(config).await?;
+        println!("Open {} in a browser", server.url());
+        // Wait for standard input to close, off the runtime.
+        tokio::task::spawn_blocking(|| {
+            let mut sink = Vec::new();
+            let _ = std::io::stdin().read_to_end(&mut sink);
+        })
+        .await?;
+        server.shutdown().await
+    })
+}
+
+fn spawn_server(db: &str, engine_threads: Option<usize>) -> anyhow::Result<(Child, String)> {
+    let mut command = Command::new(std::env::current_exe()?);
+    command.args(["--serve-db", db]);
+    if let Some(n) = engine_threads {
+        command.args(["--engine-threads", &n.to_string()]);
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line)?;
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .ok_or_else(|| anyhow::anyhow!("the server said {line:?}"))?
+        .trim_end_matches('/')
+        .to_string();
+    Ok((child, url))
+}
+
+/// What all games report.
+#[derive(Default)]
+struct Tally {
+    person_latency: Vec<Duration>,
+    engine_wait: Vec<Duration>,
+    person_moves: u64,
+    engine_moves: u64,
+    games_started: u64,
+    games_finished: u64,
+    errors: BTreeMap<String, u64>,
+    /// Game id → the moves acknowledged (or seen over the WebSocket), in order.
+    acknowledged: BTreeMap<String, Vec<String>>,
+}
+
+type Shared = Arc<Mutex<Tally>>;
+
+fn error(tally: &Shared, what: String) {
+    let mut t = tally.lock().expect("tally");
+    *t.errors.entry(what).or_default() += 1;
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+async fn post(client: &reqwest::Client, url: &str, body: Value) -> Result<(u16, Value), String> {
+    let res = client
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| format!("transport: {e}"))?;
+    let status = res.status().as_u16();
+    let value = res.json().await.map_err(|e| format!("body: {e}"))?;
+    Ok((status, value))
+}
+
+async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
+    let (lo, hi) = match args.levels.split_once('-') {
+        Some((a, b)) => (a.parse::<u8>()?, b.parse::<u8>()?),
+        None => {
+            let l = args.levels.parse::<u8>()?;
+            (l, l)
+        }
+    };
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .pool_max_idle_per_host(args.games * 2)
+        .build()?;
+    let tally: Shared = Arc::new(Mutex::new(Tally::default()));
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(args.seconds);
+
+    // Memory: sampled every 100 ms.
+    let rss_samples = Arc::new(Mutex::new(Vec::<u64>::new()));
+    let sampler = pid.map(|pid| {
+        let samples = rss_samples.clone();
+        tokio::spawn(async move {
+            while Instant::now() < deadline {
+                if let Some(kb) = rss_kb(pid) {
+                    samples.lock().expect("samples").push(kb);
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    });
+    let rss_before = pid.and_then(rss_kb);
+
+    let engine_games = (args.games as f64 * args.engine_share).round() as usize;
+    let mut tasks = Vec::new();
+    for i in 0..args.games {
+        let ctx = GameCtx {
+            client: client.clone(),
+            base: url.clone(),
+            tally: tally.clone(),
+            deadline,
+            engine: i < engine_games,
+            levels: (lo, hi),
+            think_ms: args.think_ms,
+            max_plies: args.max_plies,
+            rng: Rng(0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)),
+        };
+        tasks.push(tokio::spawn(play_games(ctx)));
+    }
+    for task in tasks {
+        if let Err(e) = task.await {
+            error(&tally, format!("task: {e}"));
+        }
+    }
+    let elapsed = start.elapsed();
+    if let Some(s) = sampler {
+        let _ = s.await;
+    }
+
+    // Nothing lost: every acknowledged move is stored, in order.
+    let acknowledged = tally.lock().expect("tally").acknowledged.clone();
+    let mut lost = 0usize;
+    for (id, moves) in &acknowledged {
+        let stored: Value = client
+            .get(format!("{url}/api/games/{id}"))
+            .send()
+            .await?
+            .json()
+            .await?;
+        let stored: Vec<String> =
+            serde_json::from_value(stored["moves"].clone()).unwrap_or_default();
+        if stored.len() < moves.len() || stored[..moves.len()] != moves[..] {
+            lost += 1;
+            eprintln!("game {id}: acknowledged {moves:?}, stored {stored:?}");
+        }
+    }
+
+    let t = tally.lock().expect("tally");
+    let mut lat = t.person_latency.clone();
+    lat.sort();
+    let mut wait = t.engine_wait.clone();
+    wait.sort();
+    let total = t.person_moves + t.engine_moves;
+    let rss = rss_samples.lock().expect("samples").clone();
+    println!("load test: {} games at once ({} against the engine, levels {lo}-{hi}), {:.1} s, person think time ~{} ms",
+        args.games, engine_games, elapsed.as_secs_f64(), args.think_ms);
+    println!(
+        "games started {}, finished {} (by the rules or resigned at {} plies)",
+        t.games_started, t.games_finished, args.max_plies
+    );
+    println!(
+        "moves: {total} ({} by people, {} by engines) = {:.1} moves/s",
+        t.person_moves,
+        t.engine_moves,
+        total as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "a person's move, request to answer: median {}, p90 {}, p99 {}, max {}",
+        ms(percentile(&lat, 0.5)),
+        ms(percentile(&lat, 0.9)),
+        ms(percentile(&lat, 0.99)),
+        ms(lat.last().copied())
+    );
+    println!(
+        "an engine's reply, the person's answer to the reply on the WebSocket: median {}, p99 {}, max {}",
+        ms(percentile(&wait, 0.5)),
+        ms(percentile(&wait, 0.99)),
+        ms(wait.last().copied())
+    );
+    if let Some(pid) = pid {
+        let peak = rss.iter().max().copied();
+        println!(
+            "server memory (RSS, pid {pid}): before {} MiB, peak {} MiB, at the end {} MiB",
+            mib(rss_before),
+            mib(peak),
+            mib(rss_kb(pid).or(rss.last().copied()))
+        );
+    }
+    if t.errors.is_empty() {
+        println!("errors: none");
+    } else {
+        println!("errors:");
+        for (what, n) in &t.errors {
+            println!("  {n} × {what}");
+        }
+    }
+    println!(
+        "acknowledged moves checked in {} games: {} games with a move lost",
+        acknowledged.len(),
+        lost
+    );
+    if lost > 0 || !t.errors.is_empty() {
+        anyhow::bail!("the load test found errors");
+    }
+    Ok(())
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Option<Duration> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(i).copied()
+}
+
+fn ms(d: Option<Duration>) -> String {
+    d.map_or("-".to_string(), |d| {
+        format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+    })
+}
+
+fn mib(kb: Option<u64>) -> String {
+    kb.map_or("-".to_string(), |kb| format!("{:.1}", kb as f64 / 1024.0))
+}
+
+/// The resident set size of a process, from /proc.
+fn rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+struct GameCtx {
+    client: reqwest::Client,
+    base: String,
+    tally: Shared,
+    deadline: Instant,
+    engine: bool,
+    levels: (u8, u8),
+    think_ms: u64,
+    max_plies: usize,
+    rng: Rng,
+}
+
+/// Plays games one after another until the deadline.
+async fn play_games(mut ctx: GameCtx) {
+    while Instant::now() < ctx.deadline {
+        if let Err(what) = play_one(&mut ctx).await {
+            error(&ctx.tally, what);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn next_state(socket: &mut Socket, until: Instant) -> Result<Value, String> {
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        let msg = tokio::time::timeout(left, socket.next())
+            .await
+            .map_err(|_| "websocket: no state in time".to_string())?
+            .ok_or("websocket closed")?
+            .map_err(|e| format!("websocket: {e}"))?;
+        if let Message::Text(text) = msg {
+            let v: Value =
+                serde_json::from_str(text.as_str()).map_err(|e| format!("websocket JSON: {e}"))?;
+            return Ok(v["game"].clone());
+        }
+    }
+}
+
+async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
+    let base = ctx.base.clone();
+    let (grant, tokens) = if ctx.engine {
+        let level = ctx.levels.0 + ctx.rng.below(u64::from(ctx.levels.1 - ctx.levels.0) + 1) as u8;
+        let color = if ctx.rng.below(2) == 0 {
+            "white"
+        } else {
+            "black"
+        };
+        let (status, grant) = post(
+            &ctx.client,
+            &format!("{base}/api/games"),
+            json!({"mode": "engine", "color": color, "level": level}),
+        )
+        .await?;
+        if status != 201 {
+            return Err(format!("create: {status} {}", grant["error"]));
+        }
+        let token = grant["token"].clone();
+        let seat = grant["seat"].as_str().unwrap_or("white").to_string();
+        let tokens = if seat == "white" {
+            [Some(token), None]
+        } else {
+            [None, Some(token)]
+        };
+        (grant, tokens)
+    } else {
+        let (status, grant) = post(
+            &ctx.client,
+            &format!("{base}/api/games"),
+            json!({"mode": "human", "color": "white"}),
+        )
+        .await?;
+        if status != 201 {
+            return Err(format!("create: {status} {}", grant["error"]));
+        }
+        let id = grant["game"]["id"].as_str().unwrap_or_default();
+        let (status, joined) = post(
+            &ctx.client,
+            &format!("{base}/api/games/{id}/join"),
+            json!({"invite": grant["invite"]}),
+        )
+        .await?;
+        if status != 200 {
+            return Err(format!("join: {status} {}", joined["error"]));
+        }
+        (
+            grant,
+            [Some(joined.get("token").cloned().unwrap_or_default()), None],
+        )
+    };
+    let id = grant["game"]["id"].as_str().unwrap_or_default().to_string();
+    // Between people, the second token is the joiner's (Black).
+    let tokens = if ctx.engine {
+        tokens
+    } else {
+        [Some(grant["token"].clone()), tokens[0].clone()]
+    };
+    ctx.tally.lock().expect("tally").games_started += 1;
+    let ws_url = format!("{}/api/games/{id}/ws", base.replacen("http://", "ws://", 1));
+    let (mut socket, _) = tokio_tungstenite::connect_async(ws_url)
+        .await
+        .map_err(|e| format!("websocket connect: {e}"))?;
+    let mut game = next_state(&mut socket, Instant::now() + Duration::from_secs(30)).await?;
+    let moves_url = format!("{base}/api/games/{id}/moves");
+    loop {
+        if game["status"] != "ongoing" {
+            ctx.tally.lock().expect("tally").games_finished += 1;
+            return Ok(());
+        }
+        let ply = game["ply"].as_u64().unwrap_or(0) as usize;
+        if Instant::now() >= ctx.deadline {
+            return Ok(());
+        }
+        let turn = if game["turn"] == "white" { 0 } else { 1 };
+        let Some(token) = tokens[turn].clone() else {
+            // The engine is to move: its reply comes over the WebSocket.
+            let asked = Instant::now();
+            let until = asked + Duration::from_secs(30);
+            loop {
+                let seen = next_state(&mut socket, until).await?;
+                if seen["ply"].as_u64().unwrap_or(0) as usize > ply || seen["status"] != "ongoing" {
+                    let mut t = ctx.tally.lock().expect("tally");
+                    t.engine_wait.push(asked.elapsed());
+                    t.engine_moves += 1;
+                    let moves: Vec<String> =
+                        serde_json::from_value(seen["moves"].clone()).unwrap_or_default();
+                    t.acknowledged.insert(id.clone(), moves);
+                    game = seen;
+                    break;
+                }
+            }
+            continue;
+        };
+        if ply >= ctx.max_plies {
+            let (status, v) = post(
+                &ctx.client,
+                &format!("{base}/api/games/{id}/resign"),
+                json!({"token": token}),
+            )
+            .await?;
+            if status != 200 {
+                return Err(format!("resign: {status} {}", v["error"]));
+            }
+            ctx.tally.lock().expect("tally").games_finished += 1;
+            return Ok(());
+        }
+        let think = ctx.rng.below(2 * ctx.think_ms + 1);
+        tokio::time::sleep(Duration::from_millis(think)).await;
+        let legal = game["legal_moves"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() {
+            return Err(format!("game {id}: ongoing with no legal move"));
+        }
+        let mv = legal[ctx.rng.below(legal.len() as u64) as usize].clone();
+        let sent = Instant::now();
+        let (status, answer) = post(
+            &ctx.client,
+            &moves_url,
+            json!({"token": token, "ply": ply, "move": mv}),
+        )
+        .await?;
+        let latency = sent.elapsed();
+        if status != 200 {
+            return Err(format!("move: {status} {}", answer["error"]));
+        }
+        {
+            let mut t = ctx.tally.lock().expect("tally");
+            t.person_latency.push(latency);
+            t.person_moves += 1;
+            let moves: Vec<String> =
+                serde_json::from_value(answer["moves"].clone()).unwrap_or_default();
+            t.acknowledged.insert(id.clone(), moves);
+        }
+        game = answer;
+        // The WebSocket also carries our own move; for games between people, read it to keep
+        // the socket drained.
+        if !ctx.engine {
+            let _ = next_state(&mut socket, Instant::now() + Duration::from_secs(30)).await?;
+        }
+    }
+}
