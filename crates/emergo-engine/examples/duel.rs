@@ -46,9 +46,14 @@ fn main() {
         Some(n) => Limits::nodes(n.parse().unwrap_or(10_000)),
         None => Limits::movetime(Duration::from_millis(budget.parse().unwrap_or(100))),
     };
+    // DUEL_SEED shifts the openings, for a fresh sample.
+    let seed_base: u64 = std::env::var("DUEL_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
     let mut points = 0.0;
     for g in 0..games {
-        let mut opening = RandomPlayer::new(g / 2 + 1000);
+        let mut opening = RandomPlayer::new(g / 2 + seed_base);
         let mut game = Game::default();
         for _ in 0..4 {
             let m = opening.choose_move(&game, &limits).expect("a legal entry");

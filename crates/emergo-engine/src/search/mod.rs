@@ -381,7 +381,6 @@ impl<'a> Worker<'a> {
                         result.score = best_score;
                     }
                 }
-                let _ = value;
                 break;
             }
             score = value;
