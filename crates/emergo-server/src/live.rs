@@ -9,6 +9,7 @@ use crate::store::{Store, StoreError};
 use crate::view::GameView;
 use emergo_core::{Game, Move};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch};
@@ -22,6 +23,8 @@ pub struct LiveGame {
     /// Bumped by every change that makes a running engine job's answer obsolete (takeback,
     /// resignation), so that the answer is dropped.
     pub generation: u64,
+    /// Set to drop the running engine job before it starts searching.
+    cancel: Arc<AtomicBool>,
 }
 
 impl LiveGame {
@@ -31,7 +34,16 @@ impl LiveGame {
             game,
             engine_thinking: false,
             generation: 0,
+            cancel: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Makes a running or queued engine job's answer obsolete (takeback, resignation): a queued
+    /// job is skipped, and a finished one's move is dropped.
+    pub fn cancel_engine(&mut self) {
+        self.generation += 1;
+        self.engine_thinking = false;
+        self.cancel.store(true, Ordering::SeqCst);
     }
 
     /// Whether the engine is to move now.
@@ -206,9 +218,11 @@ impl Shared {
         if !live.engine_to_move() {
             return;
         }
-        live.generation += 1;
+        live.cancel_engine();
+        live.cancel = Arc::new(AtomicBool::new(false));
         live.engine_thinking = true;
         let generation = live.generation;
+        let cancel = live.cancel.clone();
         let game = live.game.clone();
         let level = live.meta.level.unwrap_or(1);
         let shared = self.clone();
@@ -216,7 +230,13 @@ impl Shared {
         tokio::spawn(async move {
             let chosen = shared
                 .pool
-                .run(move || engine::choose_move(&game, level))
+                .run(move || {
+                    if cancel.load(Ordering::SeqCst) {
+                        None
+                    } else {
+                        engine::choose_move(&game, level)
+                    }
+                })
                 .await;
             let mut live = slot.state.lock().await;
             if live.generation != generation {

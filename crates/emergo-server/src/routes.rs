@@ -432,8 +432,7 @@ async fn takeback(
     while live.game.ply() > target {
         live.game.undo();
     }
-    live.generation += 1;
-    live.engine_thinking = false;
+    live.cancel_engine();
     live.meta.draw_offer = None;
     live.meta.updated_at = now;
     slot.publish(&live);
@@ -511,8 +510,7 @@ async fn finish(
     live.game
         .declare(outcome, reason)
         .map_err(ApiError::internal)?;
-    live.generation += 1;
-    live.engine_thinking = false;
+    live.cancel_engine();
     live.meta.draw_offer = None;
     live.meta.updated_at = now;
     slot.publish(live);

@@ -537,3 +537,38 @@ async fn the_page_and_its_assets_are_served() {
     assert_eq!((status, body.as_str()), (StatusCode::OK, "ok"));
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_while_the_engine_thinks_or_after_it_replied_returns_the_move_to_the_person() {
+    let (_dir, path, url) = temp_db();
+    let srv = TestServer::start_on(&url, path).await;
+    let grant = srv
+        .create(json!({"mode": "engine", "color": "white", "level": 1}))
+        .await;
+    let id = id_of(&grant);
+    let token = grant["token"].clone();
+    let mut socket = srv.socket(&id).await;
+    next_state(&mut socket).await;
+    for _ in 0..5 {
+        let (status, _) = srv.play(&id, &token, 0, "d3").await;
+        assert_eq!(status, StatusCode::OK);
+        // Whether the engine has replied yet or not, the takeback leaves the person to move
+        // at the start, and no late reply follows.
+        let (status, back) = srv
+            .post(
+                &format!("/api/games/{id}/takeback"),
+                json!({"token": token}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{back}");
+        assert_eq!(back["ply"], 0);
+        assert_eq!(back["engine_thinking"], false);
+    }
+    let (status, _) = srv.play(&id, &token, 0, "e1").await;
+    assert_eq!(status, StatusCode::OK);
+    // (The socket still holds the states of the rounds above.)
+    let game = state_where(&mut socket, |g| g["ply"] == 2 && g["moves"][0] == "e1").await;
+    assert_eq!(game["turn"], "white");
+    assert_eq!(srv.game(&id).await["moves"], game["moves"]);
+    srv.stop().await;
+}
