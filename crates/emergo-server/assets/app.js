@@ -327,7 +327,7 @@ function sideLabel(summary, color) {
   if (side.kind === 'engine') return `Engine ${summary.level ? `(level ${summary.level})` : ''}`.trim();
   const mine = seatOf(summary.id);
   if (mine && mine.seat === color) return 'You';
-  return side.joined === false ? 'open seat' : 'Person';
+  return side.joined === false ? 'Open seat' : 'Person';
 }
 function resultWords(result) {
   return { '1-0': '1–0', '0-1': '0–1', '1/2-1/2': '½–½' }[result] || result || '';
@@ -359,7 +359,11 @@ async function loadGameList() {
         el('span', { class: 'dot white' }), sideLabel(g, 'white'), ' vs ',
         el('span', { class: 'dot black' }), sideLabel(g, 'black'));
       const meta = el('span', { class: 'meta', text: `${mode} · ${g.ply} ${g.ply === 1 ? 'move' : 'moves'}${g.reason ? ` · ${g.reason}` : ''} · ${timeAgo(g.updated_at)}` });
-      const res = el('span', { class: 'res', text: g.status === 'finished' ? resultWords(g.result) : 'open' });
+      const mine = seatOf(g.id);
+      const action = g.status === 'finished' || g.mode === 'imported' ? 'Replay' : mine ? 'Resume' : 'Watch';
+      const res = el('span', { class: 'res' },
+        g.status === 'finished' ? el('b', { text: resultWords(g.result) }) : null,
+        el('span', { class: 'go', text: `${action} ›` }));
       list.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true, 'data-game': g.id }, who, res, meta)));
     }
   } catch (err) {
@@ -635,20 +639,13 @@ function drawBoardFrame() {
   const frame = svg('linearGradient', { id: 'g-frame', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
   svg('stop', { offset: 0, 'stop-color': '#6b4528' }, frame);
   svg('stop', { offset: 1, 'stop-color': '#4a2e1a' }, frame);
-  const light = svg('linearGradient', { id: 'g-light', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
-  svg('stop', { offset: 0, 'stop-color': '#f0dfbf' }, light);
-  svg('stop', { offset: 1, 'stop-color': '#e6cfa6' }, light);
-  const dark = svg('linearGradient', { id: 'g-dark', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
-  svg('stop', { offset: 0, 'stop-color': '#bb8d5f' }, dark);
-  svg('stop', { offset: 1, 'stop-color': '#a87a4e' }, dark);
-
   svg('rect', { x: 0, y: 0, width: 1000, height: 1000, rx: 22, fill: 'url(#g-frame)' }, b);
   svg('rect', { x: MARGIN - 3, y: MARGIN - 3, width: 9 * SQ + 6, height: 9 * SQ + 6, fill: '#3a2414' }, b);
   const squares = svg('g', { class: 'squares' }, b);
   for (let row = 0; row < 9; row++) {
     for (let col = 0; col < 9; col++) {
       const used = (col + row) % 2 === 0; // corners dark, whichever way up
-      svg('rect', { x: MARGIN + col * SQ, y: MARGIN + row * SQ, width: SQ, height: SQ, fill: used ? 'url(#g-dark)' : 'url(#g-light)' }, squares);
+      svg('rect', { x: MARGIN + col * SQ, y: MARGIN + row * SQ, width: SQ, height: SQ, fill: used ? '#b4875b' : '#ecdab8' }, squares);
     }
   }
   // Coordinates: each letter line is labelled at its lower-left end, each number line at its
@@ -704,8 +701,8 @@ function drawColumn(parent, sq, stack) {
   const h = stack.length;
   const rx = 37;
   const ry = 17;
-  const t = h === 1 ? 11 : Math.max(2.2, Math.min(9, 50 / h));
-  const base = cy + 24 - (h === 1 ? 0 : 0);
+  const t = h === 1 ? 11 : Math.max(2.4, Math.min(10, 58 / h));
+  const base = cy + (h === 1 ? 22 : 27);
   svg('ellipse', { cx, cy: base + 4, rx: rx + 3, ry: ry + 2, fill: 'rgba(30,15,5,.35)' }, g);
   for (let i = 0; i < h; i++) {
     const man = MAN[stack[h - 1 - i]]; // bottom first
@@ -778,10 +775,10 @@ function renderBoard() {
   const lastSqs = last ? realSquares(last) : [];
   for (const sq of lastSqs) shade(under, sq, '#f6d860', 0.5, 'last');
   if (lastSqs.length >= 2) {
-    pathLine(over, lastSqs, { stroke: '#e0a92e', 'stroke-width': 6, 'stroke-opacity': 0.9, class: 'last-path' });
+    pathLine(under, lastSqs, { stroke: '#e0a92e', 'stroke-width': 7, 'stroke-opacity': 0.95, class: 'last-path' });
     for (const sq of lastSqs.slice(1)) {
       const { cx, cy } = centre(sq);
-      svg('circle', { cx, cy, r: 7, fill: '#e0a92e' }, over);
+      svg('circle', { cx, cy, r: 9, fill: '#e0a92e' }, under);
     }
   }
 
@@ -886,15 +883,17 @@ function discIcon(color) {
   return s;
 }
 
+/** The men in hand as a row of overlapping discs seen from above. */
 function handIcons(color, count) {
   const s = document.createElementNS(SVGNS, 'svg');
   const n = Math.max(count, 0);
-  s.setAttribute('viewBox', `0 0 ${Math.max(1, n) * 9 + 14} 26`);
+  s.setAttribute('viewBox', `0 0 ${Math.max(1, n) * 7 + 13} 22`);
   s.setAttribute('aria-hidden', 'true');
   const m = MAN[letterOf(color)];
   for (let i = 0; i < n; i++) {
-    const x = 2 + i * 9;
-    svg('rect', { x, y: 3, width: 10, height: 20, rx: 2.5, fill: m.face, stroke: m.edge, 'stroke-width': 1.2 }, s);
+    const cx = 10 + i * 7;
+    svg('circle', { cx, cy: 11, r: 8.5, fill: m.face, stroke: m.edge, 'stroke-width': 1.3 }, s);
+    svg('circle', { cx, cy: 11, r: 4.5, fill: 'none', stroke: m.edge, 'stroke-opacity': 0.35, 'stroke-width': 1 }, s);
   }
   return s;
 }
@@ -1123,7 +1122,13 @@ function init() {
     const sq = hit.dataset.sq;
     if (canMove()) clickSquare(sq);
     const pos = st.positions[st.viewPly];
-    if (pos && pos.board[sq] && (e.pointerType === 'touch' || !canMove() || st.tipSquare === sq)) showTip(sq);
+    if (pos && pos.board[sq] && (e.pointerType === 'touch' || !canMove() || st.tipSquare === sq)) {
+      showTip(sq);
+      if (e.pointerType !== 'mouse') {
+        clearTimeout(st.tipTimer);
+        st.tipTimer = setTimeout(hideTip, 4000);
+      }
+    }
   });
   board.addEventListener('pointerover', (e) => {
     const hit = e.target.closest('.hit');

@@ -27,7 +27,7 @@ const WORKED_EXAMPLE: &str = "W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB,i5=B";
 /// exhaustive search with emergo-core): every line ends with Black out of pieces at ply 5.
 const WHITE_WINS_IN_THREE: &str = "W:0:0:c4=WWW,c5=B,d6=WWW,e7=WW,f7=BB";
 /// A middle game with tall columns and a shadowpiece pending (Black has no men in hand).
-const TALL_COLUMNS: &str = "W:2:0:c4=WWWBBBBBBB,d7=B,e5=BBWW,e8=B,f3=W,g5=WWWW";
+const TALL_COLUMNS: &str = "W:2:0:b5=B,c4=WWWBBBBBBB,d7=B,e5=BBWW,e8=B,f3=W,g5=WWWW";
 
 /// Every test takes this first: two cores cannot run several browsers at once in good time.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -259,12 +259,30 @@ async fn click_square(c: &Client, sq: &str) {
     click(c, &format!("#board rect.hit[data-sq='{sq}']")).await;
 }
 
+/// Moves the mouse over a square (a real pointer move, so the page sees it as hovering).
+async fn hover(c: &Client, sq: &str) {
+    let element = find(c, &format!("#board rect.hit[data-sq='{sq}']")).await;
+    c.perform_actions(
+        MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        }),
+    )
+    .await
+    .expect("the mouse moves");
+}
+
 async fn game_data(c: &Client, key: &str) -> String {
-    js(c, &format!("return document.querySelector('#game').dataset.{key} || ''"))
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    js(
+        c,
+        &format!("return document.querySelector('#game').dataset.{key} || ''"),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
 }
 
 async fn ply(c: &Client) -> u64 {
@@ -320,7 +338,13 @@ async fn game_id(c: &Client) -> String {
 }
 
 /// Fills one of the lobby's new-game forms and submits it; waits for the game's page.
-async fn new_game(c: &Client, form: &str, color: &str, level: Option<u8>, position: Option<&str>) -> String {
+async fn new_game(
+    c: &Client,
+    form: &str,
+    color: &str,
+    level: Option<u8>,
+    position: Option<&str>,
+) -> String {
     find(c, &format!("#{form}")).await;
     if let Some(level) = level {
         find(c, "#engine-level")
@@ -340,8 +364,29 @@ async fn new_game(c: &Client, form: &str, color: &str, level: Option<u8>, positi
     }
     click(c, &format!("#{form} button[type=submit]")).await;
     let id = game_id(c).await;
-    wait_until(c, "document.querySelector('#game').dataset.ply !== undefined", "the game").await;
+    wait_until(
+        c,
+        "document.querySelector('#game').dataset.ply !== undefined",
+        "the game",
+    )
+    .await;
     id
+}
+
+/// Moves the mouse off the board (so no column's contents cover it).
+async fn unhover(c: &Client) {
+    let element = find(c, "#status").await;
+    c.perform_actions(
+        MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        }),
+    )
+    .await
+    .expect("the mouse moves");
+    wait_until(c, "document.querySelector('#tip').hidden", "no tooltip").await;
 }
 
 async fn save_screenshot(c: &Client, name: &str) {
@@ -360,7 +405,9 @@ async fn play_one_move_by_clicking(c: &Client) {
         click_square(c, sq).await;
     } else {
         let starts = marks(c, "start").await;
-        let start = starts.first().expect("a marked start: the side to move has a legal move");
+        let start = starts
+            .first()
+            .expect("a marked start: the side to move has a legal move");
         click_square(c, start).await;
         // then landing squares until the move is on its way (a capture completes itself when
         // one route is left)
@@ -397,47 +444,96 @@ async fn the_page_loads_and_shows_the_start_screen_and_the_empty_board() {
     assert_eq!(c.title().await.expect("a title"), "Emergo");
     find(&c, "#lobby:not([hidden])").await;
     for form in ["#new-engine", "#new-human", "#import"] {
-        assert!(find(&c, form).await.is_displayed().await.expect("displayed"));
+        assert!(find(&c, form)
+            .await
+            .is_displayed()
+            .await
+            .expect("displayed"));
     }
-    wait_until(&c, "document.querySelector('#game-list li')", "the list of games").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game-list li')",
+        "the list of games",
+    )
+    .await;
 
     let id = new_game(&c, "new-engine", "white", Some(1), None).await;
     let seat = local_seat(&c, &id).await;
-    assert_eq!(seat["seat"], "white", "the seat is kept in localStorage by game id");
+    assert_eq!(
+        seat["seat"], "white",
+        "the seat is kept in localStorage by game id"
+    );
     assert!(seat["token"].as_str().is_some_and(|t| !t.is_empty()));
 
     // R1: 41 playable squares, named the designers' way; e1 bottom-left, a5 top-left, e9
     // top-right, i5 bottom-right with White at the bottom.
-    let squares = js(&c, "return document.querySelectorAll('#board rect.hit').length").await;
+    let squares = js(
+        &c,
+        "return document.querySelectorAll('#board rect.hit').length",
+    )
+    .await;
     assert_eq!(squares, json!(41));
     let corner = |sq: &str| {
         format!("(() => {{ const r = document.querySelector(\"#board rect.hit[data-sq='{sq}']\").getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; }})()")
     };
-    let e1: Vec<f64> = serde_json::from_value(js(&c, &format!("return {}", corner("e1"))).await).expect("xy");
-    let a5: Vec<f64> = serde_json::from_value(js(&c, &format!("return {}", corner("a5"))).await).expect("xy");
-    let e9: Vec<f64> = serde_json::from_value(js(&c, &format!("return {}", corner("e9"))).await).expect("xy");
-    let i5: Vec<f64> = serde_json::from_value(js(&c, &format!("return {}", corner("i5"))).await).expect("xy");
-    assert!(e1[0] == a5[0] && e1[1] > a5[1], "e1 below a5 on the left edge");
-    assert!(e9[0] == i5[0] && e9[1] < i5[1], "e9 above i5 on the right edge");
-    assert!(e1[1] == i5[1] && e1[0] < i5[0], "e1 and i5 along the bottom");
+    let e1: Vec<f64> =
+        serde_json::from_value(js(&c, &format!("return {}", corner("e1"))).await).expect("xy");
+    let a5: Vec<f64> =
+        serde_json::from_value(js(&c, &format!("return {}", corner("a5"))).await).expect("xy");
+    let e9: Vec<f64> =
+        serde_json::from_value(js(&c, &format!("return {}", corner("e9"))).await).expect("xy");
+    let i5: Vec<f64> =
+        serde_json::from_value(js(&c, &format!("return {}", corner("i5"))).await).expect("xy");
+    assert!(
+        e1[0] == a5[0] && e1[1] > a5[1],
+        "e1 below a5 on the left edge"
+    );
+    assert!(
+        e9[0] == i5[0] && e9[1] < i5[1],
+        "e9 above i5 on the right edge"
+    );
+    assert!(
+        e1[1] == i5[1] && e1[0] < i5[0],
+        "e1 and i5 along the bottom"
+    );
 
     // White to move, every empty square but e5 is a legal entry (R9.3): 40 marks.
-    wait_until(&c, "document.querySelectorAll('#board .target').length === 40", "the 40 entries").await;
+    wait_until(
+        &c,
+        "document.querySelectorAll('#board .target').length === 40",
+        "the 40 entries",
+    )
+    .await;
     let entries = marks(&c, "target").await;
-    assert!(!entries.contains(&"e5".to_string()), "R9.3: no first entry on e5");
+    assert!(
+        !entries.contains(&"e5".to_string()),
+        "R9.3: no first entry on e5"
+    );
     assert_eq!(
-        find(&c, "#bar-bottom .hand .count").await.text().await.expect("text"),
+        find(&c, "#bar-bottom .hand .count")
+            .await
+            .text()
+            .await
+            .expect("text"),
         "12",
         "White has 12 men in hand"
     );
     let status = find(&c, "#status").await.text().await.expect("text");
-    assert!(status.contains("White to move") && status.contains("Entering"), "{status}");
+    assert!(
+        status.contains("White to move") && status.contains("Entering"),
+        "{status}"
+    );
+    unhover(&c).await;
     save_screenshot(&c, "start.png").await;
 
     // Flipping turns the board round: e1 goes to the top right.
     click(&c, "#flip").await;
-    let e1_flipped: Vec<f64> = serde_json::from_value(js(&c, &format!("return {}", corner("e1"))).await).expect("xy");
-    assert!(e1_flipped[0] > e1[0] && e1_flipped[1] < e1[1], "flipped: e1 at the top right");
+    let e1_flipped: Vec<f64> =
+        serde_json::from_value(js(&c, &format!("return {}", corner("e1"))).await).expect("xy");
+    assert!(
+        e1_flipped[0] > e1[0] && e1_flipped[1] < e1[1],
+        "flipped: e1 at the top right"
+    );
 
     c.close().await.expect("the browser closes");
     rig.stop_server().await;
@@ -449,20 +545,48 @@ async fn a_whole_game_against_the_engine_is_played_by_clicking() {
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
-    new_game(&c, "new-engine", "white", Some(1), Some(WHITE_WINS_IN_THREE)).await;
+    let first_id = new_game(
+        &c,
+        "new-engine",
+        "white",
+        Some(1),
+        Some(WHITE_WINS_IN_THREE),
+    )
+    .await;
 
     // A hint: the engine's move for us, shown on the board and in words.
-    wait_until(&c, "document.querySelectorAll('#board .start').length > 0", "the legal starts").await;
+    wait_until(
+        &c,
+        "document.querySelectorAll('#board .start').length > 0",
+        "the legal starts",
+    )
+    .await;
     click(&c, "#hint").await;
     let hint = wait_until(&c, "!document.querySelector('#hint-text').hidden && document.querySelector('#hint-text').textContent", "a hint").await;
-    assert!(hint.as_str().is_some_and(|h| h.starts_with("Hint: ")), "{hint}");
-    assert!(js(&c, "return document.querySelectorAll('#board .hint-mark').length").await.as_u64() >= Some(2));
+    assert!(
+        hint.as_str().is_some_and(|h| h.starts_with("Hint: ")),
+        "{hint}"
+    );
+    assert!(
+        js(
+            &c,
+            "return document.querySelectorAll('#board .hint-mark').length"
+        )
+        .await
+        .as_u64()
+            >= Some(2)
+    );
 
     // One move and the engine's reply, then take them back.
     play_one_move_by_clicking(&c).await;
     wait_until(&c, "document.querySelector('#game').dataset.ply === '2' && document.querySelector('#game').dataset.thinking === 'false'", "the engine's reply over the WebSocket").await;
     click(&c, "#takeback").await;
-    wait_until(&c, "document.querySelector('#game').dataset.ply === '0'", "the takeback").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.ply === '0'",
+        "the takeback",
+    )
+    .await;
     assert!(moves_listed(&c).await.is_empty());
 
     // Now the whole game: every line from here ends with White winning at ply 5.
@@ -478,25 +602,48 @@ async fn a_whole_game_against_the_engine_is_played_by_clicking() {
         }
         play_one_move_by_clicking(&c).await;
     }
-    wait_until(&c, "document.querySelector('#game').dataset.status === 'finished'", "the end of the game").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.status === 'finished'",
+        "the end of the game",
+    )
+    .await;
     let result = find(&c, "#result").await;
-    assert_eq!(result.attr("data-result").await.expect("attr").as_deref(), Some("1-0"));
-    assert_eq!(result.attr("data-reason").await.expect("attr").as_deref(), Some("no pieces"));
+    assert_eq!(
+        result.attr("data-result").await.expect("attr").as_deref(),
+        Some("1-0")
+    );
+    assert_eq!(
+        result.attr("data-reason").await.expect("attr").as_deref(),
+        Some("no pieces")
+    );
     let words = result.text().await.expect("text");
-    assert!(words.contains("White wins") && words.contains("Black has no pieces left"), "{words}");
+    assert!(
+        words.contains("White wins") && words.contains("Black has no pieces left"),
+        "{words}"
+    );
     let moves = moves_listed(&c).await;
     assert_eq!(moves.len(), 5, "{moves:?}");
     // the last move was a capture: the men it took are marked where they stood
-    let captured = js(&c, "return document.querySelectorAll('#board [data-captured]').length").await;
+    let captured = js(
+        &c,
+        "return document.querySelectorAll('#board [data-captured]').length",
+    )
+    .await;
     assert!(captured.as_u64() >= Some(1), "the captured men are marked");
     assert!(marks(&c, "start").await.is_empty() && marks(&c, "target").await.is_empty());
+    unhover(&c).await;
     save_screenshot(&c, "end.png").await;
 
     // Stepping through the game: Home, arrows, End, and a click in the move list.
     let body = find(&c, "body").await;
     body.send_keys(&Key::Home).await.expect("Home");
     assert_eq!(game_data(&c, "viewPly").await, "0");
-    assert_eq!(stack_on(&c, "c4").await, "WWW", "the start position is shown again");
+    assert_eq!(
+        stack_on(&c, "c4").await,
+        "WWW",
+        "the start position is shown again"
+    );
     body.send_keys(&Key::Right).await.expect("→");
     body.send_keys(&Key::Right).await.expect("→");
     assert_eq!(game_data(&c, "viewPly").await, "2");
@@ -512,16 +659,57 @@ async fn a_whole_game_against_the_engine_is_played_by_clicking() {
     assert_eq!(game_data(&c, "viewPly").await, "5");
 
     // The finished game is in the list and opens for replay; its record downloads.
-    let href = find(&c, "#export").await.attr("href").await.expect("attr").unwrap_or_default();
+    let href = find(&c, "#export")
+        .await
+        .attr("href")
+        .await
+        .expect("attr")
+        .unwrap_or_default();
     assert!(href.ends_with("/record"), "{href}");
     let record = js(&c, &format!("return await (await fetch('{href}')).text()")).await;
-    assert!(record.as_str().is_some_and(|r| r.contains("1-0")), "{record}");
+    assert!(
+        record.as_str().is_some_and(|r| r.contains("1-0")),
+        "{record}"
+    );
     click(&c, "a.brand").await;
     click(&c, ".tabs button[data-status=finished]").await;
-    wait_until(&c, "document.querySelector('#game-list a[data-game]')", "the finished game listed").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game-list a[data-game]')",
+        "the finished game listed",
+    )
+    .await;
     click(&c, "#game-list a[data-game]").await;
-    wait_until(&c, "document.querySelector('#game').dataset.status === 'finished'", "the finished game reopened").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.status === 'finished'",
+        "the finished game reopened",
+    )
+    .await;
     assert_eq!(moves_listed(&c).await.len(), 5);
+
+    // The record imported again gives a game to replay with the same moves.
+    click(&c, "a.brand").await;
+    let text = record.as_str().expect("a record");
+    find(&c, "#import-text")
+        .await
+        .send_keys(text)
+        .await
+        .expect("the record is pasted");
+    click(&c, "#import-button").await;
+    let imported = game_id(&c).await;
+    wait_until(
+        &c,
+        "document.querySelectorAll('#moves .mv[data-ply]').length === 5",
+        "the imported moves",
+    )
+    .await;
+    assert_ne!(imported, first_id);
+    assert_eq!(moves_listed(&c).await, moves);
+    assert!(
+        marks(&c, "start").await.is_empty(),
+        "an imported game is for replay only"
+    );
 
     c.close().await.expect("the browser closes");
     rig.stop_server().await;
@@ -544,84 +732,158 @@ async fn two_browsers_play_through_an_invitation_link_with_captures_by_clicks() 
     .await;
     let invite = invite.as_str().expect("a link").to_string();
     assert!(invite.contains(&format!("/game/{id}?invite=")), "{invite}");
-    let own = find(&a, "#own-link").await.prop("value").await.expect("prop").unwrap_or_default();
+    let own = find(&a, "#own-link")
+        .await
+        .prop("value")
+        .await
+        .expect("prop")
+        .unwrap_or_default();
     assert!(own.ends_with(&format!("/game/{id}")), "{own}");
 
     // B first watches through the public link: no seat, nothing to click.
-    b.goto(&rig.url(&format!("/game/{id}"))).await.expect("the page loads");
-    wait_until(&b, "document.querySelector('#status').innerText.includes('You are watching')", "a spectator's view").await;
+    b.goto(&rig.url(&format!("/game/{id}")))
+        .await
+        .expect("the page loads");
+    wait_until(
+        &b,
+        "document.querySelector('#status').innerText.includes('You are watching')",
+        "a spectator's view",
+    )
+    .await;
     assert!(marks(&b, "start").await.is_empty());
 
     // B joins through the invitation and gets Black; A sees the opponent arrive.
     b.goto(&invite).await.expect("the invitation opens");
     wait_until(&b, "JSON.parse(localStorage.getItem('emergo.seat.' + location.pathname.split('/')[2]))?.seat === 'black'", "Black's seat kept in localStorage").await;
-    wait_until(&b, "location.search === ''", "the invitation code gone from the address").await;
-    wait_until(&a, "document.querySelector('#invite-box').hidden", "the opponent joined").await;
+    wait_until(
+        &b,
+        "location.search === ''",
+        "the invitation code gone from the address",
+    )
+    .await;
+    wait_until(
+        &a,
+        "document.querySelector('#invite-box').hidden",
+        "the opponent joined",
+    )
+    .await;
 
     // A (White) steps f4-e4: two clicks.
-    wait_until(&a, "document.querySelectorAll('#board .start').length > 0", "White's starts").await;
+    wait_until(
+        &a,
+        "document.querySelectorAll('#board .start').length > 0",
+        "White's starts",
+    )
+    .await;
     click_square(&a, "f4").await;
     assert_eq!(marks(&a, "target").await, ["e4", "f3", "f5"]);
     click_square(&a, "e4").await;
-    wait_until(&a, "document.querySelector('#game').dataset.ply === '1'", "White's step").await;
+    wait_until(
+        &a,
+        "document.querySelector('#game').dataset.ply === '1'",
+        "White's step",
+    )
+    .await;
 
     // B sees it live and must take two men: h4, then f4; the rest completes itself.
-    wait_until(&b, "document.querySelector('#game').dataset.ply === '1'", "White's move, live").await;
-    wait_until(&b, "document.querySelectorAll('#board .start').length > 0", "Black's starts").await;
-    assert_eq!(marks(&b, "start").await, ["h4"], "R7.3: only the two-man capture is legal");
+    wait_until(
+        &b,
+        "document.querySelector('#game').dataset.ply === '1'",
+        "White's move, live",
+    )
+    .await;
+    wait_until(
+        &b,
+        "document.querySelectorAll('#board .start').length > 0",
+        "Black's starts",
+    )
+    .await;
+    assert_eq!(
+        marks(&b, "start").await,
+        ["h4"],
+        "R7.3: only the two-man capture is legal"
+    );
     click_square(&b, "h4").await;
     assert_eq!(marks(&b, "target").await, ["f4"]);
     click_square(&b, "f4").await;
-    wait_until(&b, "document.querySelector('#game').dataset.ply === '2'", "Black's capture").await;
+    wait_until(
+        &b,
+        "document.querySelector('#game').dataset.ply === '2'",
+        "Black's capture",
+    )
+    .await;
     assert_eq!(stack_on(&b, "d4").await, "BBWW");
 
     // A must take five: e4, then c4, and the one route left completes itself.
-    wait_until(&a, "document.querySelector('#game').dataset.ply === '2'", "Black's capture, live").await;
+    wait_until(
+        &a,
+        "document.querySelector('#game').dataset.ply === '2'",
+        "Black's capture, live",
+    )
+    .await;
     assert_eq!(marks(&a, "start").await, ["e4"]);
     click_square(&a, "e4").await;
     assert_eq!(marks(&a, "target").await, ["c4"]);
     click_square(&a, "c4").await;
-    wait_until(&a, "document.querySelector('#game').dataset.ply === '3'", "White's capture").await;
-    wait_until(&b, "document.querySelector('#game').dataset.ply === '3'", "White's capture, live").await;
+    wait_until(
+        &a,
+        "document.querySelector('#game').dataset.ply === '3'",
+        "White's capture",
+    )
+    .await;
+    wait_until(
+        &b,
+        "document.querySelector('#game').dataset.ply === '3'",
+        "White's capture, live",
+    )
+    .await;
     let expected = ["f4-e4", "h4xf4xd4", "e4xc4xc6xe6xe4xc4"];
     assert_eq!(moves_listed(&a).await, expected);
     assert_eq!(moves_listed(&b).await, expected);
     for page in [&a, &b] {
-        assert_eq!(stack_on(page, "c4").await, "WWWBBBBB", "three White over five Black");
+        assert_eq!(
+            stack_on(page, "c4").await,
+            "WWWBBBBB",
+            "three White over five Black"
+        );
         assert_eq!(stack_on(page, "d4").await, "WW", "two White men liberated");
         let captured = js(page, "return [...new Set([...document.querySelectorAll('#board [data-captured]')].map(e => e.dataset.captured))].sort()").await;
-        assert_eq!(captured, json!(["c5", "d4", "d6", "e5"]), "the jumped squares are marked");
+        assert_eq!(
+            captured,
+            json!(["c5", "d4", "d6", "e5"]),
+            "the jumped squares are marked"
+        );
     }
 
     // A tooltip tells a column's men from the top down (the mouse leaves c4, where it clicked
     // last, and comes back).
-    let elsewhere = find(&a, "#board rect.hit[data-sq='i5']").await;
-    let c4 = find(&a, "#board rect.hit[data-sq='c4']").await;
-    a.perform_actions(
-        MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement {
-                element: elsewhere,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::MoveToElement {
-                element: c4,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            }),
+    hover(&a, "i5").await;
+    hover(&a, "c4").await;
+    let tip = wait_until(
+        &a,
+        "!document.querySelector('#tip').hidden && document.querySelector('#tip').innerText",
+        "the column's contents",
     )
-    .await
-    .expect("the mouse moves");
-    let tip = wait_until(&a, "!document.querySelector('#tip').hidden && document.querySelector('#tip').innerText", "the column's contents").await;
+    .await;
     let tip = tip.as_str().unwrap_or_default();
-    assert!(tip.contains("c4") && tip.contains("3 White over 5 Black"), "{tip}");
-    let men = js(&a, "return [...document.querySelectorAll('#tip .man')].map(m => m.classList[1]).join('')").await;
+    assert!(
+        tip.contains("c4") && tip.contains("3 White over 5 Black"),
+        "{tip}"
+    );
+    let men = js(
+        &a,
+        "return [...document.querySelectorAll('#tip .man')].map(m => m.classList[1]).join('')",
+    )
+    .await;
     assert_eq!(men, json!("WWWBBBBB"), "the men from the top down");
 
     // A bad typed move is refused in plain words and changes nothing.
-    wait_until(&b, "!document.querySelector('#move-input').disabled", "Black's move box").await;
+    wait_until(
+        &b,
+        "!document.querySelector('#move-input').disabled",
+        "Black's move box",
+    )
+    .await;
     let input = find(&b, "#move-input").await;
     input.send_keys("a5-a6").await.expect("typed");
     click(&b, "#move-submit").await;
@@ -630,15 +892,28 @@ async fn two_browsers_play_through_an_invitation_link_with_captures_by_clicks() 
 
     // Draw offered by Black and declined by White; then White resigns.
     click(&b, "#draw-offer").await;
-    wait_until(&a, "!document.querySelector('#draw-accept').hidden", "the draw offer").await;
+    wait_until(
+        &a,
+        "!document.querySelector('#draw-accept').hidden",
+        "the draw offer",
+    )
+    .await;
     click(&a, "#draw-decline").await;
     wait_until(&b, "document.querySelector('#draw-offer').textContent === 'Offer draw' && !document.querySelector('#draw-offer').disabled", "the offer declined").await;
     click(&a, "#resign").await;
     click(&a, "#resign").await; // confirm
     for page in [&a, &b] {
-        wait_until(page, "document.querySelector('#game').dataset.status === 'finished'", "the resignation").await;
+        wait_until(
+            page,
+            "document.querySelector('#game').dataset.status === 'finished'",
+            "the resignation",
+        )
+        .await;
         let words = find(page, "#result").await.text().await.expect("text");
-        assert!(words.contains("Black wins") && words.contains("White resigned"), "{words}");
+        assert!(
+            words.contains("Black wins") && words.contains("White resigned"),
+            "{words}"
+        );
     }
 
     a.close().await.expect("the browser closes");
@@ -653,30 +928,78 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
     let a = rig.browser(1100, 860).await;
     a.goto(&rig.url("/")).await.expect("the page loads");
     let id = new_game(&a, "new-human", "white", None, Some(TALL_COLUMNS)).await;
-    wait_until(&a, "document.querySelector('#conn').dataset.state === 'live'", "the live connection").await;
+    wait_until(
+        &a,
+        "document.querySelector('#conn').dataset.state === 'live'",
+        "the live connection",
+    )
+    .await;
 
     assert_eq!(stack_on(&a, "c4").await, "WWWBBBBBBB");
     let badge = js(&a, "return [...document.querySelectorAll(\"#board .column[data-col='c4'] .badge-text\")].map(t => t.textContent)").await;
-    assert_eq!(badge, json!(["3", "7"]), "3 men of the owner over 7 prisoners");
-    let shadow = wait_until(&a, "document.querySelector('#status .shadow')?.dataset.shadow", "the pending shadowpiece").await;
+    assert_eq!(
+        badge,
+        json!(["3", "7"]),
+        "3 men of the owner over 7 prisoners"
+    );
+    let shadow = wait_until(
+        &a,
+        "document.querySelector('#status .shadow')?.dataset.shadow",
+        "the pending shadowpiece",
+    )
+    .await;
     assert_eq!(shadow, json!("2"), "R9.2: White enters its 2 men at once");
+    hover(&a, "c4").await;
+    let tip = wait_until(
+        &a,
+        "!document.querySelector('#tip').hidden && document.querySelector('#tip').innerText",
+        "the tall column's contents",
+    )
+    .await;
+    assert!(
+        tip.as_str()
+            .unwrap_or_default()
+            .contains("3 White over 7 Black"),
+        "{tip}"
+    );
     save_screenshot(&a, "midgame.png").await;
+    hover(&a, "a5").await;
 
     // The same on a phone's screen.
-    a.set_window_size(390, 844).await.expect("a phone-sized window");
-    wait_until(&a, "document.querySelector('#board').getBoundingClientRect().width < 400", "the narrow layout").await;
-    let fits = js(&a, "return document.documentElement.scrollWidth <= window.innerWidth").await;
+    a.set_window_size(390, 844)
+        .await
+        .expect("a phone-sized window");
+    wait_until(
+        &a,
+        "document.querySelector('#board').getBoundingClientRect().width < 400",
+        "the narrow layout",
+    )
+    .await;
+    let fits = js(
+        &a,
+        "return document.documentElement.scrollWidth <= window.innerWidth",
+    )
+    .await;
     assert_eq!(fits, json!(true), "nothing wider than a phone's screen");
     save_screenshot(&a, "phone.png").await;
     a.set_window_size(1100, 860).await.expect("the window back");
 
     // The server goes away; the page says so, and when it is back, catches up by itself with
     // the move the opponent made meanwhile.
-    let invite = js(&a, &format!("return JSON.parse(localStorage.getItem('emergo.invite.{id}'))")).await;
+    let invite = js(
+        &a,
+        &format!("return JSON.parse(localStorage.getItem('emergo.invite.{id}'))"),
+    )
+    .await;
     let invite = invite.as_str().expect("the invite code kept").to_string();
     let white = local_seat(&a, &id).await;
     rig.stop_server().await;
-    wait_until(&a, "document.querySelector('#conn').dataset.state === 'down'", "the lost connection").await;
+    wait_until(
+        &a,
+        "document.querySelector('#conn').dataset.state === 'down'",
+        "the lost connection",
+    )
+    .await;
     rig.restart_server().await;
     let http = reqwest::Client::new();
     let grant: Value = http
@@ -690,8 +1013,18 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
         .expect("a seat");
     let black = grant["token"].as_str().expect("a token").to_string();
     // White moves (through the API with the page's own token), then Black.
-    let game: Value = http.get(rig.url(&format!("/api/games/{id}"))).send().await.expect("get").json().await.expect("json");
-    let first = game["legal_moves"][0].as_str().expect("a legal move").to_string();
+    let game: Value = http
+        .get(rig.url(&format!("/api/games/{id}")))
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    let first = game["legal_moves"][0]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
     let res = http
         .post(rig.url(&format!("/api/games/{id}/moves")))
         .json(&json!({ "token": white["token"], "ply": 0, "move": first }))
@@ -710,8 +1043,18 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
             .expect("move");
         assert!(res.status().is_success(), "{:?}", res.text().await);
     }
-    wait_until(&a, "document.querySelector('#conn').dataset.state === 'live'", "the connection back").await;
-    wait_until(&a, "Number(document.querySelector('#game').dataset.ply) >= 2", "the moves made while away").await;
+    wait_until(
+        &a,
+        "document.querySelector('#conn').dataset.state === 'live'",
+        "the connection back",
+    )
+    .await;
+    wait_until(
+        &a,
+        "Number(document.querySelector('#game').dataset.ply) >= 2",
+        "the moves made while away",
+    )
+    .await;
     assert_eq!(moves_listed(&a).await.len(), 2);
 
     a.close().await.expect("the browser closes");
