@@ -2,6 +2,14 @@
 // Plain modern JavaScript, no build step, no outside resources.
 'use strict';
 
+// A script error is noted on the page (the browser tests check that there is none).
+window.addEventListener('error', (e) => {
+  document.documentElement.dataset.scriptError = String(e.message || e.error || 'error');
+});
+window.addEventListener('unhandledrejection', (e) => {
+  document.documentElement.dataset.scriptError = String((e.reason && e.reason.message) || e.reason || 'rejection');
+});
+
 /* ------------------------------------------------------------------ squares (RULES.md R1) */
 
 const LETTERS = 'abcdefghi';

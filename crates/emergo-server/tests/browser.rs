@@ -373,6 +373,16 @@ async fn new_game(
     id
 }
 
+/// Fails if a script error happened on the page (the page notes them on `<html>`).
+async fn assert_no_script_errors(c: &Client) {
+    let error = js(
+        c,
+        "return document.documentElement.dataset.scriptError || null",
+    )
+    .await;
+    assert_eq!(error, Value::Null, "a script error on the page");
+}
+
 /// Moves the mouse off the board (so no column's contents cover it).
 async fn unhover(c: &Client) {
     let element = find(c, "#status").await;
@@ -535,6 +545,7 @@ async fn the_page_loads_and_shows_the_start_screen_and_the_empty_board() {
         "flipped: e1 at the top right"
     );
 
+    assert_no_script_errors(&c).await;
     c.close().await.expect("the browser closes");
     rig.stop_server().await;
 }
@@ -711,6 +722,7 @@ async fn a_whole_game_against_the_engine_is_played_by_clicking() {
         "an imported game is for replay only"
     );
 
+    assert_no_script_errors(&c).await;
     c.close().await.expect("the browser closes");
     rig.stop_server().await;
 }
@@ -916,7 +928,9 @@ async fn two_browsers_play_through_an_invitation_link_with_captures_by_clicks() 
         );
     }
 
+    assert_no_script_errors(&a).await;
     a.close().await.expect("the browser closes");
+    assert_no_script_errors(&b).await;
     b.close().await.expect("the browser closes");
     rig.stop_server().await;
 }
@@ -1057,6 +1071,7 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
     .await;
     assert_eq!(moves_listed(&a).await.len(), 2);
 
+    assert_no_script_errors(&a).await;
     a.close().await.expect("the browser closes");
     rig.stop_server().await;
 }
