@@ -11,6 +11,8 @@ use emergo_core::{Color, Game, Move, Position};
 pub const PLAYOUT_PLY_CAP: usize = 400;
 /// Playouts per move when the limits give neither playouts nor time.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+/// The search stops when the tree holds this many nodes (about 300 MB).
+pub const MAX_TREE_NODES: usize = 500_000;
 /// The UCT exploration constant (rewards are in 0..=1).
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
@@ -155,7 +157,7 @@ impl MctsPlayer {
         let mut moves = Vec::with_capacity(64);
         let mut done = 0u64;
         while done < playouts {
-            if done & 63 == 0 && tc.out_of_time() {
+            if (done & 63 == 0 && tc.out_of_time()) || nodes.len() >= MAX_TREE_NODES {
                 break;
             }
             done += 1;
