@@ -60,6 +60,9 @@ pub struct GameSlot {
     pub state: tokio::sync::Mutex<LiveGame>,
     /// Every new state, as the JSON text of a WebSocket message.
     pub updates: broadcast::Sender<Arc<str>>,
+    /// A hint is being computed (one at a time per game, so that hints cannot crowd the
+    /// engine's workers).
+    pub hinting: AtomicBool,
     last_used: Mutex<Instant>,
 }
 
@@ -68,6 +71,7 @@ impl GameSlot {
         GameSlot {
             state: tokio::sync::Mutex::new(live),
             updates: broadcast::channel(64).0,
+            hinting: AtomicBool::new(false),
             last_used: Mutex::new(Instant::now()),
         }
     }

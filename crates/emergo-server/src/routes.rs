@@ -21,6 +21,7 @@ use axum::{Json, Router};
 use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Every route of the server.
@@ -462,7 +463,19 @@ async fn hint(
         }
         live.game.clone()
     };
-    drop(slot);
+    if slot.hinting.swap(true, Ordering::SeqCst) {
+        return Err(ApiError::NotAllowed(
+            "a hint for this game is being computed already".to_string(),
+        ));
+    }
+    // Cleared however this request ends, even when the client goes away.
+    struct Hinting(Arc<GameSlot>);
+    impl Drop for Hinting {
+        fn drop(&mut self) {
+            self.0.hinting.store(false, Ordering::SeqCst);
+        }
+    }
+    let _hinting = Hinting(slot);
     let analysis = state
         .pool
         .run(move || engine::hint(&game))

@@ -18,7 +18,11 @@ pub async fn handler(
     let slot = state.slot(&id).await?;
     let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let shutdown = state.shutdown.clone();
-    Ok(upgrade.on_upgrade(move |socket| follow(socket, slot, shutdown)))
+    // The client sends nothing: anything bigger than a small frame is not ours.
+    Ok(upgrade
+        .max_message_size(4096)
+        .max_frame_size(4096)
+        .on_upgrade(move |socket| follow(socket, slot, shutdown)))
 }
 
 async fn current(slot: &GameSlot) -> Arc<str> {
