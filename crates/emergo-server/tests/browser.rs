@@ -963,6 +963,7 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
     )
     .await;
     assert_eq!(shadow, json!("2"), "R9.2: White enters its 2 men at once");
+    save_screenshot(&a, "midgame.png").await;
     hover(&a, "c4").await;
     let tip = wait_until(
         &a,
@@ -976,7 +977,6 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
             .contains("3 White over 7 Black"),
         "{tip}"
     );
-    save_screenshot(&a, "midgame.png").await;
     hover(&a, "a5").await;
 
     // The same on a phone's screen.
