@@ -572,3 +572,34 @@ async fn a_takeback_while_the_engine_thinks_or_after_it_replied_returns_the_move
     assert_eq!(srv.game(&id).await["moves"], game["moves"]);
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_the_engine_to_move_replies_when_the_game_is_opened() {
+    let (_dir, path, url) = temp_db();
+    let srv = TestServer::start_on(&url, path.clone()).await;
+    let grant = srv
+        .create(json!({"mode": "engine", "color": "white", "level": 10}))
+        .await;
+    let id = id_of(&grant);
+    let (status, moved) = srv.play(&id, &grant["token"], 0, "e1").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(moved["engine_thinking"], true);
+    // Stopped while the engine thinks (level 10 thinks for up to 2 s): its reply is lost with
+    // the server, the person's acknowledged move is not.
+    srv.stop().await;
+
+    let srv = TestServer::start_on(&url, path).await;
+    let reopened = srv.game(&id).await;
+    assert_eq!(reopened["moves"][0], "e1");
+    if reopened["ply"] == 1 {
+        assert_eq!(
+            reopened["engine_thinking"], true,
+            "the engine is at it again"
+        );
+    }
+    let mut socket = srv.socket(&id).await;
+    let replied = state_where(&mut socket, |g| g["ply"] == 2).await;
+    assert_eq!(replied["turn"], "white");
+    assert_eq!(replied["engine_thinking"], false);
+    srv.stop().await;
+}
