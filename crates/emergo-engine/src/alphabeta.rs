@@ -30,15 +30,15 @@ impl Level {
     /// The settings of level `level` (clamped to 1..=10). See docs/engine.md.
     pub fn of(level: u8) -> Level {
         let (depth, nodes, noise) = match level.clamp(1, MAX_LEVEL) {
-            1 => (Some(1), Some(2_000), 400),
-            2 => (Some(1), Some(2_000), 150),
-            3 => (Some(2), Some(5_000), 90),
-            4 => (Some(2), Some(10_000), 45),
-            5 => (Some(3), Some(20_000), 30),
-            6 => (Some(4), Some(50_000), 20),
-            7 => (Some(5), Some(100_000), 12),
-            8 => (Some(6), Some(250_000), 6),
-            9 => (Some(7), Some(500_000), 0),
+            1 => (Some(1), Some(1_000), 1000),
+            2 => (Some(1), Some(2_000), 300),
+            3 => (Some(1), Some(3_000), 50),
+            4 => (Some(2), Some(8_000), 30),
+            5 => (Some(3), Some(20_000), 20),
+            6 => (Some(4), Some(50_000), 12),
+            7 => (Some(5), Some(120_000), 8),
+            8 => (Some(6), Some(300_000), 4),
+            9 => (Some(7), Some(600_000), 0),
             _ => (None, None, 0),
         };
         Level {
