@@ -123,8 +123,16 @@ impl Shared {
 
     /// The game `id`, from the cache or else from the database; `not_found` when unknown.
     pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ApiError> {
-        if let Some(slot) = self.games().get(id).cloned() {
+        let cached = self.games().get(id).cloned();
+        if let Some(slot) = cached {
             slot.touch();
+            // An engine whose reply could not be stored tries again (never waits on the lock:
+            // whoever holds it is already working on the game).
+            if let Ok(mut live) = slot.state.try_lock() {
+                if live.engine_to_move() && !live.engine_thinking {
+                    self.schedule_engine(&slot, &mut live);
+                }
+            }
             return Ok(slot);
         }
         if id.len() > 64 {

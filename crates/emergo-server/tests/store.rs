@@ -1,0 +1,56 @@
+//! The database alone: the last line of defence against two moves for one ply.
+
+use emergo_core::{Game, Status};
+use emergo_server::model::{GameMeta, Mode, Seat, SeatKind};
+use emergo_server::store::{Store, StoreError};
+
+#[tokio::test]
+async fn the_moves_key_refuses_a_second_move_for_one_ply() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("store.db").display());
+    let store = Store::open(&url).await.expect("opens and migrates");
+    let seat = || Seat {
+        kind: SeatKind::Human,
+        token_hash: None,
+    };
+    let meta = GameMeta {
+        id: "g1".to_string(),
+        mode: Mode::Human,
+        level: None,
+        seats: [seat(), seat()],
+        invite_hash: None,
+        tags: Vec::new(),
+        draw_offer: None,
+        created_at: "2026-11-30T00:00:00Z".to_string(),
+        updated_at: "2026-11-30T00:00:00Z".to_string(),
+    };
+    store
+        .insert_game(&meta, &Game::default())
+        .await
+        .expect("stored");
+    let now = "2026-11-30T00:00:01Z";
+    store
+        .append_move("g1", 0, "d3", Status::Ongoing, now)
+        .await
+        .expect("the first move of ply 0");
+    let second = store.append_move("g1", 0, "e1", Status::Ongoing, now).await;
+    assert!(matches!(second, Err(StoreError::Conflict(_))), "{second:?}");
+    let skipped = store.append_move("g1", 5, "e1", Status::Ongoing, now).await;
+    assert!(
+        matches!(skipped, Err(StoreError::Conflict(_))),
+        "a ply cannot be skipped"
+    );
+    assert_eq!(store.moves("g1").await.expect("read"), ["d3"]);
+    let again = store.insert_game(&meta, &Game::default()).await;
+    assert!(
+        matches!(again, Err(StoreError::Conflict(_))),
+        "one game per id"
+    );
+
+    // Reopened (migrations already applied), the game replays.
+    store.close().await;
+    let store = Store::open(&url).await.expect("reopens");
+    let game = store.load("g1").await.expect("read").expect("found");
+    assert_eq!(game.game.ply(), 1);
+    assert!(store.load("nope").await.expect("read").is_none());
+}
