@@ -298,8 +298,13 @@ window.addEventListener('popstate', route);
 
 /* ------------------------------------------------------------------ the start screen */
 
+let listTimer = null;
 function showLobby() {
   closeWs();
+  clearInterval(listTimer);
+  listTimer = setInterval(() => {
+    if ($('#game').hidden && document.visibilityState === 'visible') loadGameList();
+  }, 15000);
   st.id = null;
   st.game = null;
   document.title = 'Emergo';
@@ -383,6 +388,7 @@ async function loadGameList() {
 
 async function openGame(id) {
   closeWs();
+  clearInterval(listTimer);
   $('#lobby').hidden = true;
   $('#game').hidden = false;
   $('#conn').hidden = false;
@@ -1006,6 +1012,9 @@ function renderMoves() {
     list.append(el('li', { class: 'num', text: `${n}.` }), cell(i + 1));
     if (i + 1 < g.moves.length) list.append(cell(i + 2));
     n++;
+  }
+  if (g.status === 'finished') {
+    list.append(el('li', { class: 'end', text: `${resultWords(g.result)}${g.reason ? ` · ${g.reason}` : ''}` }));
   }
   if (current) current.scrollIntoView({ block: 'nearest' });
   else if (atLatest()) list.scrollTop = list.scrollHeight;
