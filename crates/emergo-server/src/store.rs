@@ -76,8 +76,17 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
+        // An in-memory database lives in one connection; a file is shared by several.
+        let connections = if url.contains(":memory:") || url.contains("mode=memory") {
+            1
+        } else {
+            4
+        };
         let pool = SqlitePoolOptions::new()
-            .max_connections(4)
+            .max_connections(connections)
+            .min_connections(connections.min(1))
+            .idle_timeout(None)
+            .max_lifetime(None)
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations")

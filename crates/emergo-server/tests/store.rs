@@ -4,17 +4,13 @@ use emergo_core::{Game, Status};
 use emergo_server::model::{GameMeta, Mode, Seat, SeatKind};
 use emergo_server::store::{Store, StoreError};
 
-#[tokio::test]
-async fn the_moves_key_refuses_a_second_move_for_one_ply() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}", dir.path().join("store.db").display());
-    let store = Store::open(&url).await.expect("opens and migrates");
+fn human_game(id: &str) -> GameMeta {
     let seat = || Seat {
         kind: SeatKind::Human,
         token_hash: None,
     };
-    let meta = GameMeta {
-        id: "g1".to_string(),
+    GameMeta {
+        id: id.to_string(),
         mode: Mode::Human,
         level: None,
         seats: [seat(), seat()],
@@ -23,7 +19,15 @@ async fn the_moves_key_refuses_a_second_move_for_one_ply() {
         draw_offer: None,
         created_at: "2026-11-30T00:00:00Z".to_string(),
         updated_at: "2026-11-30T00:00:00Z".to_string(),
-    };
+    }
+}
+
+#[tokio::test]
+async fn the_moves_key_refuses_a_second_move_for_one_ply() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("store.db").display());
+    let store = Store::open(&url).await.expect("opens and migrates");
+    let meta = human_game("g1");
     store
         .insert_game(&meta, &Game::default())
         .await
@@ -53,4 +57,17 @@ async fn the_moves_key_refuses_a_second_move_for_one_ply() {
     let game = store.load("g1").await.expect("read").expect("found");
     assert_eq!(game.game.ply(), 1);
     assert!(store.load("nope").await.expect("read").is_none());
+}
+
+#[tokio::test]
+async fn an_in_memory_database_keeps_its_games_across_requests() {
+    let store = Store::open("sqlite::memory:").await.expect("opens");
+    let meta = human_game("m1");
+    store
+        .insert_game(&meta, &Game::default())
+        .await
+        .expect("stored");
+    for _ in 0..3 {
+        assert!(store.load("m1").await.expect("read").is_some());
+    }
 }
