@@ -143,6 +143,15 @@ pub fn random_text(len: usize) -> String {
     out
 }
 
+/// A fair coin.
+pub fn random_bit() -> bool {
+    // 62 characters, 31 of them with an even code: as fair as the text itself.
+    random_text(1)
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b % 2 == 0)
+}
+
 /// A new game id: 8 URL-safe characters.
 pub fn new_game_id() -> String {
     random_text(8)

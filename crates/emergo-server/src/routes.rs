@@ -5,7 +5,7 @@ use crate::engine;
 use crate::error::ApiError;
 use crate::live::{AppState, GameSlot, LiveGame};
 use crate::model::{
-    color_name, hash_secret, new_game_id, new_invite, new_token, now_text, random_text, GameMeta,
+    color_name, hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta,
     Mode, Seat, SeatKind,
 };
 use crate::store::{StatusFilter, StoreError};
@@ -116,10 +116,11 @@ fn parse_color(text: &str) -> Result<Color, ApiError> {
     match text {
         "white" => Ok(Color::White),
         "black" => Ok(Color::Black),
-        "random" => {
-            let bit = random_text(1).as_bytes()[0] & 1;
-            Ok(if bit == 0 { Color::White } else { Color::Black })
-        }
+        "random" => Ok(if random_bit() {
+            Color::White
+        } else {
+            Color::Black
+        }),
         other => Err(ApiError::BadRequest(format!(
             "color must be \"white\", \"black\" or \"random\", not {other:?}"
         ))),

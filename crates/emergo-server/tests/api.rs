@@ -603,3 +603,21 @@ async fn after_a_restart_the_engine_to_move_replies_when_the_game_is_opened() {
     assert_eq!(replied["engine_thinking"], false);
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_random_colour_gives_either_seat() {
+    let (_dir, path, url) = temp_db();
+    let srv = TestServer::start_on(&url, path).await;
+    let mut seats = std::collections::BTreeSet::new();
+    // Both colours come up; the chance that 40 fair draws agree is 2^-39.
+    for _ in 0..40 {
+        let grant = srv
+            .create(json!({"mode": "human", "color": "random"}))
+            .await;
+        let seat = grant["seat"].as_str().expect("a seat").to_string();
+        assert_eq!(grant["game"][seat.as_str()]["joined"], true);
+        seats.insert(seat);
+    }
+    assert_eq!(seats.into_iter().collect::<Vec<_>>(), ["black", "white"]);
+    srv.stop().await;
+}
