@@ -422,11 +422,13 @@ async function openGame(id) {
   try {
     setGame(await api('GET', `/api/games/${id}`), 'load');
   } catch (err) {
-    toast(plainError(err));
     if (err.code === 'not_found') {
-      $('#status').textContent = 'There is no game at this address.';
+      history.replaceState(null, '', '/');
+      showLobby();
+      toast(`There is no game at the address /game/${id}. It may have been typed wrong, or the game is on another server.`);
       return;
     }
+    toast(plainError(err));
   }
   connectWs(id);
 }

@@ -467,6 +467,17 @@ async fn the_page_loads_and_shows_the_start_screen_and_the_empty_board() {
     )
     .await;
 
+    // An unknown game: back to the start screen, with the reason in words.
+    c.goto(&rig.url("/game/no-such-game"))
+        .await
+        .expect("the page loads");
+    wait_until(
+        &c,
+        "location.pathname === '/' && !document.querySelector('#lobby').hidden && document.querySelector('#toast-text').innerText.includes('no game at the address')",
+        "the unknown game refused in words",
+    )
+    .await;
+
     let id = new_game(&c, "new-engine", "white", Some(1), None).await;
     let seat = local_seat(&c, &id).await;
     assert_eq!(
