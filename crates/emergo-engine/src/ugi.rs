@@ -43,6 +43,9 @@ struct Engine {
     level: u8,
     /// Whether the running search is `go infinite`.
     infinite: bool,
+    /// Set by the search thread just before it sends `bestmove`: the search is over, though its
+    /// thread may take a moment more to end.
+    answered: Arc<AtomicBool>,
 }
 
 /// Runs the protocol until `quit` or the end of `input`.
@@ -60,6 +63,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
         threads: 1,
         level: MAX_LEVEL,
         infinite: false,
+        answered: Arc::new(AtomicBool::new(false)),
     };
     for line in input.lines() {
         let line = line?;
@@ -160,8 +164,11 @@ impl Engine {
     }
 
     fn searching(&mut self) -> bool {
-        // A finished search thread is collected here, so its player is ready again.
-        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+        // A search that has answered is collected here (its thread is ending), so its player is
+        // ready again for the next command.
+        if self.search.as_ref().is_some_and(|h| h.is_finished())
+            || self.answered.load(Ordering::Acquire)
+        {
             self.finish_search();
         }
         self.search.is_some()
@@ -259,7 +266,9 @@ impl Engine {
             return;
         };
         self.stop.store(false, Ordering::Relaxed);
+        self.answered.store(false, Ordering::Release);
         self.infinite = limits.infinite;
+        let answered = Arc::clone(&self.answered);
         let game = self.game.clone();
         let out = Arc::clone(&self.out);
         let stop = Arc::clone(&self.stop);
@@ -280,6 +289,9 @@ impl Engine {
                 while limits.infinite && !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(2));
                 }
+                // Marked before it is sent, so a command that follows `bestmove` always finds the
+                // search over (and waits the moment the thread needs to end).
+                answered.store(true, Ordering::Release);
                 match best {
                     Some(m) => say(&out, &format!("bestmove {m}")),
                     None => say(&out, "bestmove 0000"),
