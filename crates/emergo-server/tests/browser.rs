@@ -107,8 +107,8 @@ impl Driver {
                 .await
             {
                 Ok(client) => return client,
-                Err(e) if Instant::now() < deadline => {
-                    let _ = e;
+                // chromedriver may not listen yet
+                Err(_) if Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(150)).await;
                 }
                 Err(e) => panic!("cannot start a Chromium session through chromedriver: {e}"),
@@ -192,8 +192,7 @@ async fn start_server(addr: SocketAddr, db_url: &str) -> Server {
         match Server::start(config.clone()).await {
             Ok(server) => return server,
             // the port of a server just stopped may take a moment to be free again
-            Err(e) if Instant::now() < deadline => {
-                let _ = e;
+            Err(_) if Instant::now() < deadline => {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             Err(e) => panic!("the server does not start on {addr}: {e:#}"),
