@@ -3,7 +3,7 @@
 //! server started in-process on a free loopback port over a SQLite file in a temporary directory.
 //!
 //! These tests fail, never skip, when Chromium is missing. They save screenshots of the board in
-//! `docs/screenshots/`. They run one at a time (each starts its own chromedriver and browsers).
+//! `target/screenshots/` (`EMERGO_SCREENSHOTS=docs/screenshots` refreshes the committed ones). They run one at a time (each starts its own chromedriver and browsers).
 
 use emergo_server::{Config, Server};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
@@ -37,8 +37,15 @@ fn free_port() -> u16 {
     l.local_addr().expect("its address").port()
 }
 
+/// Where screenshots go: `target/screenshots` in an ordinary run, so that running the tests
+/// leaves the work tree alone; `EMERGO_SCREENSHOTS=docs/screenshots` (relative to the repo) to
+/// refresh the committed ones.
 fn screenshots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots")
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match std::env::var_os("EMERGO_SCREENSHOTS") {
+        Some(dir) => repo.join(dir),
+        None => repo.join("target/screenshots"),
+    }
 }
 
 /// chromedriver on a free loopback port; killed (with the browsers it started) when dropped.
@@ -401,7 +408,7 @@ async fn unhover(c: &Client) {
 async fn save_screenshot(c: &Client, name: &str) {
     let png = c.screenshot().await.expect("a screenshot");
     let dir = screenshots_dir();
-    std::fs::create_dir_all(&dir).expect("docs/screenshots");
+    std::fs::create_dir_all(&dir).expect("the screenshots directory");
     std::fs::write(dir.join(name), png).expect("the screenshot is saved");
 }
 
