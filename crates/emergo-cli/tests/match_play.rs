@@ -320,8 +320,6 @@ fn a_game_record_read_back_replays_to_its_status() {
 }
 
 #[test]
-#[ignore = "emergo ugi drops a position/go sent right after its bestmove (its search thread is \
-            not finished yet: 'cannot set the position while searching'); run with --ignored once fixed"]
 fn match_against_the_emergo_ugi_engine_over_pipes_has_no_forfeits() {
     // Two builds can be matched: here `emergo ugi` itself as the external engine, with a clock.
     let spec = format!("ugi:{EMERGO} ugi");
