@@ -271,7 +271,7 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
         ms(lat.last().copied())
     );
     println!(
-        "an engine's reply, the person's answer to the reply on the WebSocket: median {}, p99 {}, max {}",
+        "an engine's reply, from the person's move to the reply on the WebSocket: median {}, p99 {}, max {}",
         ms(percentile(&wait, 0.5)),
         ms(percentile(&wait, 0.99)),
         ms(wait.last().copied())
@@ -283,6 +283,14 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
             mib(rss_before),
             mib(peak),
             mib(rss_kb(pid).or(rss.last().copied()))
+        );
+    }
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        let load: Vec<&str> = load.split_whitespace().take(3).collect();
+        println!(
+            "machine load average (1, 5, 15 min) at the end: {} on {} cores",
+            load.join(" "),
+            std::thread::available_parallelism().map_or(1, |n| n.get())
         );
     }
     if t.errors.is_empty() {
