@@ -122,9 +122,17 @@ impl Server {
         self.addr
     }
 
-    /// `http://<addr>/`.
+    /// `http://<addr>/`; when listening on every interface, the loopback address, which a
+    /// browser on this machine can open.
     pub fn url(&self) -> String {
-        format!("http://{}/", self.addr)
+        let mut addr = self.addr;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(match addr {
+                SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        format!("http://{addr}/")
     }
 
     /// The shared state (the store, the live games), for tests and tools.
