@@ -3,7 +3,7 @@
 //! - [`AlphaBetaPlayer`]: iterative-deepening PVS ([`search`]) with the Emergo evaluation
 //!   ([`eval`]), levels 1..=10.
 //! - [`MctsPlayer`]: plain UCT with uniformly random playouts, the baseline.
-//! - [`ugi`]: the UGI protocol loop; [`bench`]: the fixed node-count benchmark.
+//! - [`ugi`]: the UGI protocol loop; [`mod@bench`]: the fixed node-count benchmark.
 
 pub mod alphabeta;
 pub mod arena;
