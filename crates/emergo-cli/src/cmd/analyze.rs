@@ -87,3 +87,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use emergo_engine::search::MATE;
+
+    #[test]
+    fn scores_print_in_men_or_as_mate_in_moves() {
+        assert_eq!(score_text(125), "+1.25");
+        assert_eq!(score_text(-8), "-0.08");
+        assert_eq!(score_text(MATE - 3), "mate 2");
+        assert_eq!(score_text(-(MATE - 2)), "mate -1");
+    }
+}
