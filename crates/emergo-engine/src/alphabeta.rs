@@ -30,15 +30,15 @@ impl Level {
     /// The settings of level `level` (clamped to 1..=10). See docs/engine.md.
     pub fn of(level: u8) -> Level {
         let (depth, nodes, noise) = match level.clamp(1, MAX_LEVEL) {
-            1 => (Some(1), Some(1_000), 1000),
-            2 => (Some(1), Some(2_000), 300),
-            3 => (Some(1), Some(3_000), 50),
-            4 => (Some(2), Some(8_000), 30),
-            5 => (Some(3), Some(20_000), 20),
-            6 => (Some(4), Some(50_000), 12),
-            7 => (Some(5), Some(120_000), 8),
-            8 => (Some(6), Some(300_000), 4),
-            9 => (Some(7), Some(600_000), 0),
+            1 => (Some(1), Some(2_000), 1000),
+            2 => (Some(1), Some(3_000), 300),
+            3 => (Some(1), Some(5_000), 50),
+            4 => (Some(2), Some(20_000), 30),
+            5 => (Some(3), Some(60_000), 40),
+            6 => (Some(4), Some(150_000), 10),
+            7 => (Some(5), Some(400_000), 8),
+            8 => (Some(6), Some(1_000_000), 4),
+            9 => (Some(7), Some(2_000_000), 0),
             _ => (None, None, 0),
         };
         Level {
@@ -196,6 +196,7 @@ impl Player for AlphaBetaPlayer {
         let limits = self.level_limits(limits);
         let options = SearchOptions {
             exact_root: true,
+            root_margin: level.noise,
             ..self.options.clone()
         };
         let full = search::search(game, &limits, &options, &self.tt, &self.stop, &mut |_| {});

@@ -82,8 +82,12 @@ pub struct SearchOptions {
     pub weights: Weights,
     /// Lazy SMP threads (1 = single-threaded).
     pub threads: usize,
-    /// Search every root move with a full window, so that all root scores are exact (for levels).
+    /// Search every root move without alpha-beta cutoffs at the root, so that root scores are
+    /// exact (for levels): exact for every move within `root_margin` of the best, and at most
+    /// `best - root_margin - 1` for the others.
     pub exact_root: bool,
+    /// See `exact_root`; `INFINITY` makes every root score exact.
+    pub root_margin: i32,
     /// In quiescence, search every reply once per line when the opponent threatens a capture.
     pub threat_evasions: bool,
 }
@@ -94,6 +98,7 @@ impl Default for SearchOptions {
             weights: Weights::default(),
             threads: 1,
             exact_root: false,
+            root_margin: INFINITY,
             threat_evasions: true,
         }
     }
@@ -534,7 +539,17 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + extension;
             let exact = root && self.options.exact_root;
             let score = if exact {
-                -self.search(&child, new_depth, -INFINITY, INFINITY, ply + 1)
+                // Only moves that can still come within the margin of the best need an exact
+                // score; the others may fail low.
+                let lower = if best_score > -INFINITY {
+                    best_score
+                        .saturating_sub(self.options.root_margin.max(0))
+                        .saturating_sub(1)
+                        .max(-INFINITY)
+                } else {
+                    -INFINITY
+                };
+                -self.search(&child, new_depth, -INFINITY, -lower, ply + 1)
             } else if searched == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1)
             } else {

@@ -231,6 +231,35 @@ fn info_is_reported_per_depth_with_a_playable_pv() {
     }
 }
 
+/// With a margin, the root moves within it of the best keep their exact scores and the others
+/// are bounded below the margin, so none of them could be chosen by a level's noise.
+#[test]
+fn a_root_margin_keeps_exact_scores_near_the_best() {
+    let game = game_of("B:0:0:b5=BW,c3=BW,c4=BB,d3=BWW,d6=B,e5=B,e9=WBB,f8=W,g7=W,h4=WWW,i5=WWBBB");
+    let run = |margin: i32| {
+        let tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        let options = SearchOptions {
+            exact_root: true,
+            root_margin: margin,
+            ..SearchOptions::default()
+        };
+        search(&game, &Limits::depth(3), &options, &tt, &stop, &mut |_| {}).root_scores
+    };
+    let all = run(INFINITY);
+    let near = run(30);
+    let best = all.iter().map(|&(_, s)| s).max().unwrap();
+    assert_eq!(near.iter().map(|&(_, s)| s).max(), Some(best));
+    for (m, s) in all {
+        let t = near.iter().find(|(n, _)| *n == m).map(|&(_, t)| t).unwrap();
+        if s >= best - 30 {
+            assert_eq!(s, t, "{m}");
+        } else {
+            assert!(t < best - 30, "{m}: {t}");
+        }
+    }
+}
+
 /// Lazy SMP threads give a legal move and the same mate as one thread.
 #[test]
 fn threads_agree_on_the_worked_example() {
