@@ -32,7 +32,7 @@ impl Level {
         let (depth, nodes, noise) = match level.clamp(1, MAX_LEVEL) {
             1 => (Some(1), Some(2_000), 1000),
             2 => (Some(1), Some(3_000), 300),
-            3 => (Some(1), Some(5_000), 50),
+            3 => (Some(2), Some(5_000), 400),
             4 => (Some(2), Some(20_000), 30),
             5 => (Some(3), Some(60_000), 40),
             6 => (Some(4), Some(150_000), 10),
