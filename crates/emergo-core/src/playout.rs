@@ -27,9 +27,15 @@ impl Totals {
 
 /// A small, fast generator (SplitMix64): one per game, seeded from the run's seed and the game's
 /// number, so results do not depend on how games are shared among threads.
+#[derive(Clone, Debug)]
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

@@ -4,27 +4,12 @@
 
 use emergo_core::{Game, Move, Position};
 
-/// A small deterministic generator (splitmix64), enough for openings and seeds.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
+/// Openings draw from the core's SplitMix64 generator.
+pub use emergo_core::playout::SplitMix;
 
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+/// A number in `0..n` (`n > 0`), by remainder (kept so that recorded matches replay).
+fn below(rng: &mut SplitMix, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
 }
 
 /// One random sequence of `plies` entries (R9) from the start, or `None` when the walk reached a
@@ -45,7 +30,7 @@ pub fn random_opening(plies: usize, rng: &mut SplitMix) -> Option<Vec<Move>> {
         if entries.is_empty() {
             return None;
         }
-        let mv = entries[rng.below(entries.len())];
+        let mv = entries[below(rng, entries.len())];
         game.play(mv).ok()?;
     }
     (!game.is_over()).then(|| game.moves().to_vec())
