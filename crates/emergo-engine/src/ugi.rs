@@ -156,6 +156,22 @@ impl Engine {
         }
     }
 
+    /// Commands that change the engine's state wait for a limited search to end first (as
+    /// Stockfish does with UCI), so a script may send its lines without waiting for `bestmove`.
+    /// During `go infinite` only `stop` ends the search, so they are refused there.
+    fn ready_for_change(&mut self, what: &str) -> bool {
+        if self.searching() {
+            if self.infinite {
+                self.error(&format!(
+                    "cannot {what} during 'go infinite'; send 'stop' first"
+                ));
+                return false;
+            }
+            self.wait_search();
+        }
+        true
+    }
+
     fn fresh_player(&self) -> AlphaBetaPlayer {
         let mut p = AlphaBetaPlayer::new(self.level);
         p.set_hash_mb(self.hash_mb);
@@ -184,8 +200,7 @@ impl Engine {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
-        if self.searching() {
-            self.error("cannot change an option while searching");
+        if !self.ready_for_change("change an option") {
             return;
         }
         let number = value.parse::<u64>();
@@ -243,16 +258,14 @@ impl Engine {
                 return self.error(&format!("move '{text}': {e}"));
             }
         }
-        if self.searching() {
-            self.error("cannot set the position while searching");
+        if !self.ready_for_change("set the position") {
             return;
         }
         self.game = game;
     }
 
     fn go(&mut self, args: &[&str]) {
-        if self.searching() {
-            self.error("already searching; send 'stop' first");
+        if !self.ready_for_change("start another search") {
             return;
         }
         if args.first() == Some(&"perft") {
@@ -572,5 +585,32 @@ mod tests {
         let ready = lines.iter().position(|l| l == "readyok").unwrap();
         assert!(ready < best);
         assert_eq!(lines.last().unwrap(), "response true");
+    }
+
+    #[test]
+    fn commands_sent_during_a_limited_search_wait_for_its_bestmove() {
+        let lines = session(
+            "position fen W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB\ngo depth 3\n\
+             position startpos moves d3\nsetoption name Level value 3\ngo perft 1\nquit\n",
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{lines:?}"
+        );
+        let best = lines.iter().position(|l| l == "bestmove f4-e4").unwrap();
+        let perft = lines.iter().position(|l| l == "nodes 38").unwrap();
+        assert!(best < perft, "{lines:?}");
+    }
+
+    #[test]
+    fn commands_that_change_state_are_refused_during_go_infinite() {
+        let lines = session("position startpos\ngo infinite\nposition startpos moves d3\nstop\n");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("during 'go infinite'; send 'stop' first")),
+            "{lines:?}"
+        );
+        assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
     }
 }
