@@ -507,8 +507,7 @@ impl<'a> Worker<'a> {
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
         let mut best_move: Option<(Move, usize)> = None;
-        let mut seen = [0u64; 32];
-        let mut seen_len = 0;
+        let mut seen = CaptureResults::default();
         let mut searched = 0usize;
         for k in 0..n {
             // Selection sort: the next best-ordered move.
@@ -524,16 +523,8 @@ impl<'a> Worker<'a> {
             let m = moves[k];
             let mut child = *pos;
             child.play_unchecked(m);
-            if m.is_capture() {
-                // Two routes to the same position (R7.4) need one search.
-                let h = child.hash();
-                if seen[..seen_len].contains(&h) {
-                    continue;
-                }
-                if seen_len < seen.len() {
-                    seen[seen_len] = h;
-                    seen_len += 1;
-                }
+            if m.is_capture() && !seen.first_time(child.hash()) {
+                continue;
             }
             self.push(&child);
             let new_depth = depth - 1 + extension;
@@ -658,21 +649,13 @@ impl<'a> Worker<'a> {
         }
         let next_qply = if forced { qply } else { qply + 1 };
         let mut best = -INFINITY;
-        let mut seen = [0u64; 32];
-        let mut seen_len = 0;
+        let mut seen = CaptureResults::default();
         for k in 0..moves.len() {
             let m = moves[k];
             let mut child = *pos;
             child.play_unchecked(m);
-            if m.is_capture() {
-                let h = child.hash();
-                if seen[..seen_len].contains(&h) {
-                    continue;
-                }
-                if seen_len < seen.len() {
-                    seen[seen_len] = h;
-                    seen_len += 1;
-                }
+            if m.is_capture() && !seen.first_time(child.hash()) {
+                continue;
             }
             self.push(&child);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_qply);
@@ -707,3 +690,25 @@ impl<'a> Worker<'a> {
 
 #[cfg(test)]
 mod tests;
+
+/// The positions that captures at one node have led to: two routes to the same position (R7.4)
+/// need one search. Remembers the first 32; beyond that a repeat is merely searched again.
+#[derive(Default)]
+struct CaptureResults {
+    hashes: [u64; 32],
+    len: usize,
+}
+
+impl CaptureResults {
+    /// Whether no earlier capture at this node led to the position with `hash`; remembers it.
+    fn first_time(&mut self, hash: u64) -> bool {
+        if self.hashes[..self.len].contains(&hash) {
+            return false;
+        }
+        if self.len < self.hashes.len() {
+            self.hashes[self.len] = hash;
+            self.len += 1;
+        }
+        true
+    }
+}
