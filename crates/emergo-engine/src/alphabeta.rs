@@ -2,6 +2,7 @@
 
 use crate::eval::Weights;
 use crate::player::{Limits, Player};
+use crate::rng::XorShift;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, SearchInfo, SearchOptions, SearchResult};
 use emergo_core::{Game, Move};
@@ -56,7 +57,7 @@ pub struct AlphaBetaPlayer {
     options: SearchOptions,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
-    rng: u64,
+    rng: XorShift,
 }
 
 impl AlphaBetaPlayer {
@@ -67,16 +68,13 @@ impl AlphaBetaPlayer {
             options: SearchOptions::default(),
             tt: TranspositionTable::new(DEFAULT_HASH_MB),
             stop: Arc::new(AtomicBool::new(false)),
-            rng: 0x5EED_0000_0000_0001,
+            rng: XorShift::new(0x5EED_0000_0000_0001),
         }
     }
 
     /// The same player with another seed for its randomness (levels below 10).
     pub fn with_seed(mut self, seed: u64) -> AlphaBetaPlayer {
-        self.rng = seed ^ 0x9E37_79B9_7F4A_7C15;
-        if self.rng == 0 {
-            self.rng = 1;
-        }
+        self.rng = XorShift::new(seed ^ 0x9E37_79B9_7F4A_7C15);
         self
     }
 
@@ -170,13 +168,6 @@ impl AlphaBetaPlayer {
         )
         .result
     }
-
-    fn next_random(&mut self) -> u64 {
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
 }
 
 impl Player for AlphaBetaPlayer {
@@ -207,7 +198,7 @@ impl Player for AlphaBetaPlayer {
         let mut best = i32::MIN;
         for &(m, score) in &full.root_scores {
             let noisy =
-                score.saturating_add((self.next_random() % (level.noise as u64 + 1)) as i32);
+                score.saturating_add((self.rng.next_u64() % (level.noise as u64 + 1)) as i32);
             if noisy > best {
                 best = noisy;
                 choice = Some(m);

@@ -7,6 +7,7 @@
 //! liberation changes.
 
 use crate::player::{Limits, Player};
+use emergo_core::playout::SplitMix;
 use emergo_core::{Color, Game, Move, Position};
 
 /// The men `color` controls in `pos`: the men of its columns (prisoners included) and its hand.
@@ -27,24 +28,15 @@ pub fn material(pos: &Position, color: Color) -> i32 {
 /// Picks the move that maximises [`material`] after it, ties broken at random.
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
-    state: u64,
+    rng: SplitMix,
 }
 
 impl GreedyPlayer {
     /// A greedy player whose tie-breaks follow from `seed`.
     pub fn new(seed: u64) -> GreedyPlayer {
         GreedyPlayer {
-            state: seed ^ 0xD1B5_4A32_D192_ED03,
+            rng: SplitMix::new(seed ^ 0xD1B5_4A32_D192_ED03),
         }
-    }
-
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 
     /// The best moves of `pos` by material after the move, in generation order.
@@ -78,7 +70,7 @@ impl Player for GreedyPlayer {
         if best.is_empty() {
             return None;
         }
-        let i = (self.next() % best.len() as u64) as usize;
+        let i = (self.rng.next_u64() % best.len() as u64) as usize;
         Some(best[i])
     }
 }

@@ -12,6 +12,7 @@ pub mod eval;
 pub mod greedy;
 pub mod mcts;
 pub mod player;
+pub mod rng;
 pub mod search;
 pub mod ugi;
 

@@ -4,6 +4,7 @@
 //! by playouts.
 
 use crate::player::{Limits, Player};
+use crate::rng::XorShift;
 use crate::search::time::TimeControl;
 use emergo_core::{Color, Game, Move, Position};
 
@@ -32,26 +33,19 @@ struct Node {
 
 /// The UCT player.
 pub struct MctsPlayer {
-    rng: u64,
+    rng: XorShift,
 }
 
 impl MctsPlayer {
     /// A player whose choices depend only on `seed` and the limits (when limited by playouts).
     pub fn new(seed: u64) -> MctsPlayer {
         MctsPlayer {
-            rng: (seed ^ 0xA076_1D64_78BD_642F) | 1,
+            rng: XorShift::new((seed ^ 0xA076_1D64_78BD_642F) | 1),
         }
     }
 
-    fn next(&mut self) -> u64 {
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
     fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
+        (((self.rng.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 

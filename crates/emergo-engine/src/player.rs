@@ -1,5 +1,6 @@
 //! The one interface every player offers: given a game and limits, choose a legal move.
 
+use crate::rng::XorShift;
 use emergo_core::{Game, Move};
 use std::time::Duration;
 
@@ -68,22 +69,14 @@ pub trait Player: Send {
 /// Picks uniformly among the legal moves; deterministic for a seed.
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
-    state: u64,
+    rng: XorShift,
 }
 
 impl RandomPlayer {
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
-            state: seed ^ 0x9E37_79B9_7F4A_7C15,
+            rng: XorShift::new(seed ^ 0x9E37_79B9_7F4A_7C15),
         }
-    }
-
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.state ^= self.state >> 12;
-        self.state ^= self.state << 25;
-        self.state ^= self.state >> 27;
-        self.state.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 }
 
@@ -97,7 +90,7 @@ impl Player for RandomPlayer {
         if moves.is_empty() {
             return None;
         }
-        let i = (self.next() % moves.len() as u64) as usize;
+        let i = (self.rng.next_u64() % moves.len() as u64) as usize;
         Some(moves[i])
     }
 }
