@@ -6,7 +6,8 @@
 use crate::player::{Limits, Player};
 use crate::rng::XorShift;
 use crate::search::time::TimeControl;
-use emergo_core::{Color, Game, Move, Position};
+use emergo_core::playout::{is_third_occurrence, RepetitionKey};
+use emergo_core::{Game, Move, Position};
 
 /// A playout that reaches this many plies is scored as a draw.
 pub const PLAYOUT_PLY_CAP: usize = 400;
@@ -49,42 +50,11 @@ impl MctsPlayer {
     }
 }
 
-/// `(hash, hands)` keys for repetition counting.
-fn key(pos: &Position) -> (u64, u16) {
-    (
-        pos.hash(),
-        (pos.hand(Color::White) as u16) << 8 | pos.hand(Color::Black) as u16,
-    )
-}
-
-/// R10.3: the last key occurs for the third time in `keys`.
-fn third_occurrence(keys: &[(u64, u16)]) -> bool {
-    let Some(&last) = keys.last() else {
-        return false;
-    };
-    let mut count = 1;
-    let mut i = keys.len() as isize - 3;
-    while i >= 0 {
-        let k = keys[i as usize];
-        if k.1 != last.1 {
-            break;
-        }
-        if k.0 == last.0 {
-            count += 1;
-            if count >= 3 {
-                return true;
-            }
-        }
-        i -= 2;
-    }
-    false
-}
-
 /// The game result at `pos` (last of `keys`) for the side that just moved, if it is over.
-fn terminal_reward(pos: &Position, keys: &[(u64, u16)]) -> Option<f64> {
+fn terminal_reward(pos: &Position, keys: &[RepetitionKey]) -> Option<f64> {
     if pos.is_lost() {
         Some(1.0)
-    } else if third_occurrence(keys) || pos.has_no_moves() {
+    } else if is_third_occurrence(keys) || pos.has_no_moves() {
         Some(0.5)
     } else {
         None
@@ -96,7 +66,7 @@ impl MctsPlayer {
     fn playout(
         &mut self,
         pos: &Position,
-        keys: &mut Vec<(u64, u16)>,
+        keys: &mut Vec<RepetitionKey>,
         moves: &mut Vec<Move>,
     ) -> f64 {
         let mover = pos.turn().other();
@@ -108,7 +78,7 @@ impl MctsPlayer {
                 result = if pos.turn() == mover { 0.0 } else { 1.0 };
                 break;
             }
-            if third_occurrence(keys) {
+            if is_third_occurrence(keys) {
                 break;
             }
             pos.legal_moves_into(moves);
@@ -117,7 +87,7 @@ impl MctsPlayer {
             }
             let m = moves[self.below(moves.len())];
             pos.play_unchecked(m);
-            keys.push(key(&pos));
+            keys.push(RepetitionKey::of(&pos));
         }
         keys.truncate(base);
         result
@@ -136,7 +106,7 @@ impl MctsPlayer {
             (None, Some(_)) => u64::MAX,
             (None, None) => DEFAULT_PLAYOUTS,
         };
-        let mut keys: Vec<(u64, u16)> = game.positions().iter().map(key).collect();
+        let mut keys: Vec<RepetitionKey> = game.positions().iter().map(RepetitionKey::of).collect();
         let base = keys.len();
         let mut nodes = vec![Node {
             mv: None,
@@ -176,7 +146,7 @@ impl MctsPlayer {
                     break;
                 }
                 at = best;
-                keys.push(key(&nodes[at].pos));
+                keys.push(RepetitionKey::of(&nodes[at].pos));
             }
             // Expansion.
             if nodes[at].terminal.is_none() && !nodes[at].untried.is_empty() {
@@ -184,7 +154,7 @@ impl MctsPlayer {
                 let m = nodes[at].untried.swap_remove(i);
                 let mut pos = nodes[at].pos;
                 pos.play_unchecked(m);
-                keys.push(key(&pos));
+                keys.push(RepetitionKey::of(&pos));
                 let terminal = terminal_reward(&pos, &keys);
                 let untried = if terminal.is_some() {
                     Vec::new()
@@ -265,14 +235,5 @@ mod tests {
             assert!(game.position().is_legal(m), "{m} in {}", game.position());
             game.play(m).unwrap();
         }
-    }
-
-    #[test]
-    fn a_third_occurrence_is_detected() {
-        let a = (1u64, 0u16);
-        let b = (2u64, 0u16);
-        assert!(third_occurrence(&[a, b, a, b, a]));
-        assert!(!third_occurrence(&[a, b, a, b, b]));
-        assert!(!third_occurrence(&[a, b, a]));
     }
 }
