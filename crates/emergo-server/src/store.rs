@@ -66,9 +66,16 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating when missing) the database at `url` and applies the migrations.
+    /// Opens (creating when missing) the database at `url`, an `sqlite:` URL or a file name, and
+    /// applies the migrations.
     pub async fn open(url: &str) -> Result<Store, sqlx::Error> {
-        let options = SqliteConnectOptions::from_str(url)?
+        // A URL (`sqlite://games.db`, `sqlite::memory:`) or a plain file name (`games.db`).
+        let options = if url.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(url)?
+        } else {
+            SqliteConnectOptions::new().filename(url)
+        };
+        let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             // FULL: a commit is on disk before it returns, so an acknowledged move survives a

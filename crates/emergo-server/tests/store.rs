@@ -71,3 +71,25 @@ async fn an_in_memory_database_keeps_its_games_across_requests() {
         assert!(store.load("m1").await.expect("read").is_some());
     }
 }
+
+#[tokio::test]
+async fn a_plain_file_name_opens_the_same_database_as_its_url() {
+    // A plain name is taken as it is: characters that mean something in a URL are just bytes.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("what? #1");
+    std::fs::create_dir(&folder).expect("folder");
+    let path = folder.join("games.db");
+    let store = Store::open(path.to_str().expect("utf-8"))
+        .await
+        .expect("opens");
+    store
+        .insert_game(&human_game("g1"), &Game::default())
+        .await
+        .expect("stored");
+    store.close().await;
+    assert!(path.exists(), "the file is where it was named");
+    let reopened = Store::open(path.to_str().expect("utf-8"))
+        .await
+        .expect("reopens");
+    assert!(reopened.load("g1").await.expect("read").is_some());
+}

@@ -8,7 +8,7 @@ pub struct Args {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The database (created when missing, migrated at start).
+    /// The database: a file name or an `sqlite://` URL (created when missing, migrated at start).
     #[arg(long, default_value = "sqlite://emergo.db")]
     pub db: String,
     /// Engine worker threads (default: one per core).
