@@ -98,6 +98,8 @@ pub enum GameError {
     Move(#[from] MoveError),
     #[error("{0} is not a legal move here")]
     Illegal(Move),
+    #[error("{} ending in {} is not one players declare (R10.4: resignation wins, agreement draws)", .reason.name(), .outcome.token())]
+    NotDeclarable { outcome: Outcome, reason: EndReason },
 }
 
 /// A game from some start: its positions and moves, with repetition detection (R10.3) and
@@ -242,8 +244,16 @@ impl Game {
         self.declare(Outcome::Draw, EndReason::Agreement)
     }
 
-    /// Ends an ongoing game by resignation or agreement.
+    /// Ends an ongoing game by resignation (a win) or agreement (a draw); the endings the
+    /// rules decide (R10.1-R10.3) come from the position, never from a declaration.
     pub fn declare(&mut self, outcome: Outcome, reason: EndReason) -> Result<(), GameError> {
+        let declarable = matches!(
+            (outcome, reason),
+            (Outcome::Win(_), EndReason::Resignation) | (Outcome::Draw, EndReason::Agreement)
+        );
+        if !declarable {
+            return Err(GameError::NotDeclarable { outcome, reason });
+        }
         let status = self.status();
         if status != Status::Ongoing {
             return Err(GameError::Over(status));

@@ -106,7 +106,10 @@ impl GameRecord {
         record
     }
 
-    /// Replays the record into a game, with a resignation or agreement from its tags.
+    /// Replays the record into a game. A result on a game the rules have not ended is kept as
+    /// the ending R10.4 gives it: a win by resignation, a draw by agreement (whatever the
+    /// `Termination` tag says, since records from elsewhere name time forfeits, adjudications
+    /// and the like, or nothing).
     pub fn to_game(&self) -> Result<Game, RecordError> {
         let mut game = Game::new(self.start()?);
         for (i, m) in self.moves.iter().enumerate() {
@@ -116,11 +119,17 @@ impl GameRecord {
                 message: format!("move {}: {e}", i + 1),
             })?;
         }
-        if let Some(reason) = self.tag("Termination").and_then(EndReason::from_name) {
-            if let Some(outcome) = Outcome::from_token(&self.result) {
-                if game.status() == Status::Ongoing {
-                    let _ = game.declare(outcome, reason);
-                }
+        if let Some(outcome) = Outcome::from_token(&self.result) {
+            if game.status() == Status::Ongoing {
+                let reason = match outcome {
+                    Outcome::Win(_) => EndReason::Resignation,
+                    Outcome::Draw => EndReason::Agreement,
+                };
+                game.declare(outcome, reason).map_err(|e| RecordError {
+                    line: 0,
+                    column: 0,
+                    message: format!("result {}: {e}", self.result),
+                })?;
             }
         }
         Ok(game)
@@ -288,6 +297,18 @@ impl<'a> Parser<'a> {
                 Some(_) => {
                     let token = self.token();
                     if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+                        if let Some(ended) = rules_outcome(&position, &positions) {
+                            if token != "*" && token != ended.token() {
+                                return Err(self.error(
+                                    line,
+                                    column,
+                                    format!(
+                                        "result {token}, but by the rules the game ended {}",
+                                        ended.token()
+                                    ),
+                                ));
+                            }
+                        }
                         record.result = token.to_string();
                         break;
                     }
@@ -422,6 +443,17 @@ fn is_move_number(token: &str) -> bool {
     let digits = token.trim_end_matches('.');
     let dots = token.len() - digits.len();
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (dots == 1 || dots == 3)
+}
+
+/// How the rules ended the game at `position` (the last of `positions`), if they did.
+fn rules_outcome(position: &Position, positions: &[Position]) -> Option<Outcome> {
+    if repeated_thrice(positions) {
+        return Some(Outcome::Draw);
+    }
+    match Game::new(*position).status() {
+        Status::Finished { outcome, .. } => Some(outcome),
+        Status::Ongoing => None,
+    }
 }
 
 fn repeated_thrice(positions: &[Position]) -> bool {

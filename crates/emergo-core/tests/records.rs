@@ -1,7 +1,7 @@
 //! Game records: the PGN-style format reads and writes losslessly and rejects bad records with a
 //! line and column.
 
-use emergo_core::{Color, EndReason, Game, GameRecord, Outcome, Position, Status};
+use emergo_core::{Color, EndReason, Game, GameError, GameRecord, Outcome, Position, Status};
 
 const SAMPLE: &str = r#"[Event "Club match"]
 [Date "2026.11.30"]
@@ -80,5 +80,85 @@ fn r10_moves_after_the_end_are_rejected() {
     assert!(
         err.to_string().contains("after the game has ended"),
         "{err}"
+    );
+}
+
+#[test]
+fn r10_4_a_result_on_an_unfinished_game_is_kept_as_resignation_or_agreement() {
+    let cases = [
+        (
+            "1. d3 e1 0-1",
+            Outcome::Win(Color::Black),
+            EndReason::Resignation,
+        ),
+        (
+            "[Termination \"time forfeit\"]\n\n1. d3 e1 1-0",
+            Outcome::Win(Color::White),
+            EndReason::Resignation,
+        ),
+        ("1. d3 1/2-1/2", Outcome::Draw, EndReason::Agreement),
+    ];
+    for (text, outcome, reason) in cases {
+        let game = GameRecord::parse(text).unwrap().to_game().unwrap();
+        assert_eq!(
+            game.status(),
+            Status::Finished { outcome, reason },
+            "{text}"
+        );
+        let again = GameRecord::from_game(&game, &[]).to_string();
+        assert!(again.trim_end().ends_with(outcome.token()), "{again}");
+    }
+    let open = GameRecord::parse("1. d3 e1 *").unwrap().to_game().unwrap();
+    assert_eq!(open.status(), Status::Ongoing);
+}
+
+#[test]
+fn r10_a_result_the_rules_contradict_is_rejected_where_it_stands() {
+    // After d4xf4 Black has nothing left: White has won (R10.1).
+    let start = "[Position \"W:0:0:d4=W,e4=B\"]\n\n1. d4xf4 ";
+    for token in ["1-0", "*"] {
+        let record = GameRecord::parse(&format!("{start}{token}\n")).unwrap();
+        let game = record.to_game().unwrap();
+        assert_eq!(
+            game.status(),
+            Status::Finished {
+                outcome: Outcome::Win(Color::White),
+                reason: EndReason::NoPieces
+            }
+        );
+    }
+    for token in ["0-1", "1/2-1/2"] {
+        let err = GameRecord::parse(&format!("{start}{token}\n")).unwrap_err();
+        assert_eq!((err.line, err.column), (3, 10), "{err}");
+        assert!(err.to_string().contains("ended 1-0"), "{err}");
+    }
+}
+
+#[test]
+fn r10_4_only_resignation_and_agreement_are_declared() {
+    let mut game = Game::default();
+    for (outcome, reason) in [
+        (Outcome::Draw, EndReason::Blocked),
+        (Outcome::Win(Color::White), EndReason::NoPieces),
+        (Outcome::Draw, EndReason::Repetition),
+        (Outcome::Win(Color::Black), EndReason::Agreement),
+        (Outcome::Draw, EndReason::Resignation),
+    ] {
+        assert!(
+            matches!(
+                game.declare(outcome, reason),
+                Err(GameError::NotDeclarable { .. })
+            ),
+            "{outcome:?} {reason:?}"
+        );
+        assert_eq!(game.status(), Status::Ongoing);
+    }
+    game.declare(Outcome::Draw, EndReason::Agreement).unwrap();
+    assert_eq!(
+        game.status(),
+        Status::Finished {
+            outcome: Outcome::Draw,
+            reason: EndReason::Agreement
+        }
     );
 }

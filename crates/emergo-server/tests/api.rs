@@ -95,6 +95,15 @@ async fn a_game_between_people_from_invitation_to_agreed_draw_and_export() {
     assert_eq!(imported["moves"], agreed["moves"]);
     assert_eq!(imported["result"], "1/2-1/2");
     assert_eq!(imported["reason"], "agreement");
+    // A record from elsewhere that names no ending keeps its result.
+    let (status, resigned) = srv
+        .post_raw("/api/games/import", "text/plain", "1. d3 e1 0-1\n")
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{resigned}");
+    assert_eq!(
+        (&resigned["result"], &resigned["reason"]),
+        (&json!("0-1"), &json!("resignation"))
+    );
     let new_id = imported["id"].as_str().expect("id");
     assert_ne!(new_id, id);
     let (_, _, again) = srv.get_text(&format!("/api/games/{new_id}/record")).await;
@@ -223,6 +232,17 @@ async fn every_bad_request_gets_a_json_error_and_changes_nothing() {
         "bad_request",
     );
     assert!(message.contains("line 3"), "{message}");
+    let message = refused(
+        srv.post_raw(
+            "/api/games/import",
+            "text/plain",
+            "[Position \"W:0:0:d4=W,e4=B\"]\n\n1. d4xf4 0-1\n",
+        )
+        .await,
+        bad,
+        "bad_request",
+    );
+    assert!(message.contains("ended 1-0"), "{message}");
 
     // Tokens.
     let forbidden = StatusCode::FORBIDDEN;
