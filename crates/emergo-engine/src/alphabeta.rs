@@ -124,6 +124,13 @@ impl AlphaBetaPlayer {
         Arc::clone(&self.stop)
     }
 
+    /// The same player stopped by `flag` instead of a flag of its own: a caller that already
+    /// has a cancellation flag (a server's takeback, say) ends the search by setting it.
+    pub fn with_stop_flag(mut self, flag: Arc<AtomicBool>) -> AlphaBetaPlayer {
+        self.stop = flag;
+        self
+    }
+
     /// Forgets everything learnt (the transposition table).
     pub fn clear(&mut self) {
         self.tt.clear();

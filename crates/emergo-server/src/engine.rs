@@ -3,6 +3,7 @@
 
 use emergo_core::{Game, Move};
 use emergo_engine::{AlphaBetaPlayer, Limits, Player};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,9 +31,12 @@ fn seed() -> u64 {
     u64::from_le_bytes(buf)
 }
 
-/// The engine's move in `game` at `level`; `None` when there is no legal move.
-pub fn choose_move(game: &Game, level: u8) -> Option<Move> {
-    player(level).choose_move(game, &Limits::movetime(movetime(level)))
+/// The engine's move in `game` at `level`; `None` when there is no legal move. Setting `cancel`
+/// (a takeback, a resignation) ends the search at once; its move is then not wanted.
+pub fn choose_move(game: &Game, level: u8, cancel: Arc<AtomicBool>) -> Option<Move> {
+    player(level)
+        .with_stop_flag(cancel)
+        .choose_move(game, &Limits::movetime(movetime(level)))
 }
 
 /// The engine's best move for the side to move and its score (for that side, in centimen):
@@ -149,10 +153,28 @@ mod tests {
     #[test]
     fn the_engine_plays_and_hints_legal_moves() {
         let game = Game::default();
-        let mv = choose_move(&game, 1).expect("the start has moves");
+        let mv = choose_move(&game, 1, Arc::default()).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&mv));
         let (hint, _) = hint(&game).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&hint));
+    }
+
+    #[test]
+    fn a_cancelled_search_ends_long_before_its_time_is_up() {
+        // Level 10 may think for 2 s; a takeback 50 ms in frees the worker at once.
+        let cancel = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                cancel.store(true, Ordering::SeqCst);
+            })
+        };
+        let started = std::time::Instant::now();
+        let _ = choose_move(&Game::default(), 10, cancel);
+        let took = started.elapsed();
+        setter.join().expect("the setter ends");
+        assert!(took < movetime(10) / 2, "the search went on for {took:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -246,7 +246,7 @@ impl Shared {
                     if cancel.load(Ordering::SeqCst) {
                         None
                     } else {
-                        engine::choose_move(&game, level)
+                        engine::choose_move(&game, level, cancel)
                     }
                 })
                 .await;
