@@ -36,12 +36,16 @@ pub enum ArenaError {
     NoGames,
 }
 
-/// A built-in player for an engine kind, seeded. `None` for external engines.
-fn builtin_player(kind: &EngineKind, seed: u64) -> Option<Box<dyn Player>> {
-    Some(match kind {
+/// The built-in player of a spec, seeded. `None` for external engines.
+fn builtin_player(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player>> {
+    Some(match &spec.kind {
         EngineKind::Random => Box::new(RandomPlayer::new(seed)),
         EngineKind::Greedy => Box::new(GreedyPlayer::new(seed)),
-        EngineKind::AlphaBeta { level } => Box::new(AlphaBetaPlayer::new(*level).with_seed(seed)),
+        EngineKind::AlphaBeta { level } => {
+            let mut player = AlphaBetaPlayer::new(*level).with_seed(seed);
+            player.set_threads(spec.threads);
+            Box::new(player)
+        }
         EngineKind::Mcts => Box::new(MctsPlayer::new(seed)),
         EngineKind::Ugi { .. } => return None,
     })
@@ -67,7 +71,7 @@ pub enum Answer {
 impl Contestant {
     /// Builds the player of `spec`; an external engine is started and greeted.
     pub fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
-        let player = builtin_player(&spec.kind, seed);
+        let player = builtin_player(spec, seed);
         let mut contestant = Contestant {
             spec: spec.clone(),
             player,
@@ -109,7 +113,7 @@ impl Contestant {
         }
         if self.player.is_some() {
             // Seeded per game, so that a match replays the same for a seed.
-            self.player = builtin_player(&self.spec.kind, seed);
+            self.player = builtin_player(&self.spec, seed);
         }
         Ok(())
     }

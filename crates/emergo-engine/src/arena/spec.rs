@@ -114,6 +114,8 @@ pub struct EngineSpec {
     pub depth: Option<u32>,
     /// `nodes=<n>` (for `mcts`, `playouts=<n>`).
     pub nodes: Option<u64>,
+    /// `threads=<n>`: Lazy SMP search threads of `alphabeta` (1 unless given).
+    pub threads: usize,
     /// The name used in reports and records: `name=<text>`, or the spec text.
     pub name: String,
 }
@@ -140,6 +142,7 @@ impl FromStr for EngineSpec {
             movetime: None,
             depth: None,
             nodes: None,
+            threads: 1,
             name: text.to_string(),
         };
         let known: &'static str = match head {
@@ -153,7 +156,7 @@ impl FromStr for EngineSpec {
             }
             "alphabeta" | "ab" => {
                 spec.kind = EngineKind::AlphaBeta { level: 10 };
-                "level, time, depth, nodes, name"
+                "level, time, depth, nodes, threads, name"
             }
             "mcts" => {
                 spec.kind = EngineKind::Mcts;
@@ -206,6 +209,12 @@ impl FromStr for EngineSpec {
                             .map_err(|_| bad("a positive depth"))?,
                     )
                 }
+                ("alphabeta" | "ab", "threads") => {
+                    spec.threads = usize::try_from(positive("a number of threads from 1 to 256")?)
+                        .ok()
+                        .filter(|&n| n <= 256)
+                        .ok_or_else(|| bad("a number of threads from 1 to 256"))?
+                }
                 ("alphabeta" | "ab", "nodes") | ("mcts", "playouts") => {
                     spec.nodes = Some(positive("a positive count")?)
                 }
@@ -254,6 +263,9 @@ mod tests {
         assert_eq!(s.kind, EngineKind::AlphaBeta { level: 3 });
         assert_eq!(s.movetime, Some(Duration::from_millis(50)));
         assert_eq!(s.name, "alphabeta:level=3,time=50");
+        assert_eq!(s.threads, 1);
+        let s: EngineSpec = "ab:threads=2".parse().unwrap();
+        assert_eq!((s.kind, s.threads), (EngineKind::AlphaBeta { level: 10 }, 2));
         let s: EngineSpec = "mcts:playouts=500,name=uct".parse().unwrap();
         assert_eq!((s.kind.clone(), s.nodes), (EngineKind::Mcts, Some(500)));
         assert_eq!(s.name, "uct");
@@ -281,6 +293,16 @@ mod tests {
         assert!(matches!(
             "alphabeta:level=11".parse::<EngineSpec>(),
             Err(SpecError::BadValue { .. })
+        ));
+        for threads in ["0", "257", "two"] {
+            assert!(matches!(
+                format!("alphabeta:threads={threads}").parse::<EngineSpec>(),
+                Err(SpecError::BadValue { .. })
+            ));
+        }
+        assert!(matches!(
+            "mcts:threads=2".parse::<EngineSpec>(),
+            Err(SpecError::UnknownOption { .. })
         ));
         assert!(matches!(
             "greedy:level=1".parse::<EngineSpec>(),
