@@ -37,6 +37,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Run the web app.
     Serve(cmd::serve::Args),
+    /// Fit the evaluation weights to the results of recorded games (Texel tuning).
+    Tune(cmd::tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Ugi(args) => cmd::ugi::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Tune(args) => cmd::tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,6 @@
 //! `emergo match` and `emergo play` driven through pipes, as a script or a person would.
 
-use emergo_core::{GameRecord, Status};
+use emergo_core::{split_records, GameRecord, Status};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -32,18 +32,11 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Splits a file of records written one after the other.
+/// Reads a file of records written one after the other.
 fn records(text: &str) -> Vec<GameRecord> {
-    text.split("\n\n[Event")
-        .enumerate()
-        .map(|(i, part)| {
-            let part = if i == 0 {
-                part.to_string()
-            } else {
-                format!("[Event{part}")
-            };
-            GameRecord::parse(&part).unwrap_or_else(|e| panic!("{e}\n{part}"))
-        })
+    split_records(text)
+        .into_iter()
+        .map(|(_, part)| GameRecord::parse(part).unwrap_or_else(|e| panic!("{e}\n{part}")))
         .collect()
 }
 
@@ -355,4 +348,61 @@ fn match_against_the_emergo_ugi_engine_over_pipes_has_no_forfeits() {
     assert_eq!(games.len(), 2);
     assert!(games.iter().all(|r| r.tag("TimeControl") == Some("5+0.05")));
     assert!(games.iter().all(|r| r.to_game().is_ok()));
+}
+
+#[test]
+fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
+    let pgn = temp("tune.pgn");
+    let made = run(
+        &[
+            "match", "--engine", "greedy", "--engine", "random", "--games", "6", "--seed", "5",
+            "--pgn",
+        ]
+        .into_iter()
+        .chain([pgn.to_str().unwrap()])
+        .collect::<Vec<_>>(),
+        "",
+    );
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let out = run(
+        &[
+            "tune",
+            "--iterations",
+            "5",
+            "--fix",
+            "tempo",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("games: 6\n"), "{text}");
+    assert!(text.contains("\nman 100 (was 100)\n"), "{text}");
+    assert!(text.contains("\ntempo 8 (was 8)\n"), "{text}");
+    assert_eq!(text.lines().count(), 4 + 14, "{text}");
+
+    let bad = run(
+        &["tune", "--fix", "speed", "--pgn", pgn.to_str().unwrap()],
+        "",
+    );
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no weight 'speed'"));
+    let broken = temp("broken.pgn");
+    std::fs::write(
+        &broken,
+        "[Event \"x\"]\n\n1. d3 *\n\n[Event \"y\"]\n\n1. zz *\n",
+    )
+    .unwrap();
+    let bad = run(&["tune", "--pgn", broken.to_str().unwrap()], "");
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr).into_owned();
+    assert!(err.contains("the record at line 5"), "{err}");
+    let _ = std::fs::remove_file(pgn);
+    let _ = std::fs::remove_file(broken);
 }

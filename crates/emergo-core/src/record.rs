@@ -469,6 +469,32 @@ fn repeated_thrice(positions: &[Position]) -> bool {
         >= 3
 }
 
+/// Splits a file of records written one after another (as `emergo match --pgn` writes them)
+/// into the text of each, with the line it starts on: a record begins at a tag line that
+/// follows movetext, or at the top of the file. Read each with [`GameRecord::parse`].
+pub fn split_records(text: &str) -> Vec<(usize, &str)> {
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let mut in_movetext = true;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        if starts.is_empty() || (trimmed.starts_with('[') && in_movetext) {
+            starts.push((i + 1, offset));
+        }
+        if !trimmed.is_empty() {
+            in_movetext = !trimmed.starts_with('[');
+        }
+        offset += line.len();
+    }
+    let ends = starts.iter().skip(1).map(|&(_, at)| at).chain([text.len()]);
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(&(line, start), end)| (line, &text[start..end]))
+        .filter(|(_, record)| !record.trim().is_empty())
+        .collect()
+}
+
 /// Writes a record of `game` as text (a convenience over [`GameRecord::from_game`]).
 pub fn write_game(game: &Game, tags: &[(&str, &str)]) -> String {
     let mut out = String::new();

@@ -1,7 +1,9 @@
 //! Game records: the PGN-style format reads and writes losslessly and rejects bad records with a
 //! line and column.
 
-use emergo_core::{Color, EndReason, Game, GameError, GameRecord, Outcome, Position, Status};
+use emergo_core::{
+    split_records, Color, EndReason, Game, GameError, GameRecord, Outcome, Position, Status,
+};
 
 const SAMPLE: &str = r#"[Event "Club match"]
 [Date "2026.11.30"]
@@ -161,4 +163,17 @@ fn r10_4_only_resignation_and_agreement_are_declared() {
             reason: EndReason::Agreement
         }
     );
+}
+
+#[test]
+fn a_file_of_records_splits_at_each_first_tag_line() {
+    let text = "\n[Event \"a\"]\n[Result \"*\"]\n\n1. d3 *\n\n[Event \"b\"]\n\n1. d3 e1\n2. f2 *";
+    let records = split_records(text);
+    let lines: Vec<usize> = records.iter().map(|(line, _)| *line).collect();
+    assert_eq!(lines, [2, 7]);
+    assert!(records[1].1.starts_with("[Event \"b\"]"));
+    let b = GameRecord::parse(records[1].1).unwrap();
+    assert_eq!(b.moves.len(), 3);
+    assert_eq!(split_records("1. d3 *\n").len(), 1, "a record without tags");
+    assert!(split_records("\n \n").is_empty());
 }

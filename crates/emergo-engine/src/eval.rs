@@ -194,6 +194,102 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
     s
 }
 
+/// The evaluation's terms for the side to move, one per weight in the order of
+/// [`Weights::NAMES`]: [`evaluate`] is their dot product with the weights. Tuning fits weights
+/// to these; the search uses [`evaluate`], which is faster.
+pub fn features(pos: &Position) -> [i32; 14] {
+    let mut f = [0; 14];
+    let sign = |c: Color| if c == pos.turn() { 1 } else { -1 };
+    for me in [Color::White, Color::Black] {
+        let side = side_features(pos, me);
+        for (total, term) in f.iter_mut().zip(side) {
+            *total += sign(me) * term;
+        }
+    }
+    f[13] = 1;
+    f
+}
+
+/// One side's terms (tempo excluded), in the order of [`Weights::NAMES`].
+fn side_features(pos: &Position, me: Color) -> [i32; 14] {
+    let [mut man, mut hand, mut prisoner, mut thin, mut medium, mut exposed, mut attacked_n] =
+        [0; 7];
+    let [mut column, mut height, mut shadow, mut mobility] = [0; 4];
+    let own = pos.owned(me);
+    let opp = pos.owned(me.other());
+    let empty = pos.empty();
+    let in_hand = pos.hand(me) as i32;
+    let under_attack = attacked(own, opp, empty);
+    let free = next_to_empty(empty);
+    hand += in_hand;
+    if in_hand > 0 && pos.hand(me.other()) == 0 {
+        shadow += in_hand;
+    }
+    for sq in SquareIter(own) {
+        let Some(col) = pos.column(sq) else { continue };
+        let men = col.men as i32;
+        let pris = col.prisoners as i32;
+        man += men;
+        prisoner += pris;
+        column += 1;
+        height += men - 1;
+        match men {
+            1 => thin -= pris,
+            2 => medium -= pris,
+            _ => {}
+        }
+        if under_attack & sq.bit() != 0 {
+            attacked_n -= 1;
+            if men == 1 {
+                exposed -= pris;
+            }
+        }
+    }
+    let edge = -((own & EDGE).count_ones() as i32);
+    let blocked = -((own & !free).count_ones() as i32);
+    if pos.hand(me) == 0 {
+        mobility = Direction::ALL
+            .iter()
+            .map(|&d| (shift(own, d) & empty).count_ones() as i32)
+            .sum();
+    }
+    [
+        man, hand, prisoner, thin, medium, exposed, attacked_n, column, height, shadow, mobility,
+        blocked, edge, 0,
+    ]
+}
+
+impl Weights {
+    /// The weights in the order of [`Weights::NAMES`].
+    pub fn to_array(&self) -> [i32; 14] {
+        [
+            self.man,
+            self.hand,
+            self.prisoner,
+            self.thin_cap,
+            self.medium_cap,
+            self.exposed_prisoner,
+            self.attacked_column,
+            self.column,
+            self.height,
+            self.shadow,
+            self.mobility,
+            self.blocked,
+            self.edge,
+            self.tempo,
+        ]
+    }
+
+    /// Weights from values in the order of [`Weights::NAMES`].
+    pub fn from_array(values: [i32; 14]) -> Weights {
+        let mut w = Weights::default();
+        for (name, value) in Weights::NAMES.iter().zip(values) {
+            w.set(name, value);
+        }
+        w
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +307,40 @@ mod tests {
         assert_eq!(w.man, 1000);
         assert_eq!(w.tempo, 1013);
         assert!(!w.set("nothing", 1));
+    }
+
+    #[test]
+    fn the_evaluation_is_the_dot_product_of_its_features_and_weights() {
+        let mut rng = emergo_core::playout::SplitMix::new(7);
+        let weights: Vec<Weights> = (0..4)
+            .map(|k| {
+                let mut values = Weights::default().to_array();
+                for v in values.iter_mut().skip(k) {
+                    *v += (rng.next_u64() % 41) as i32 - 20;
+                }
+                Weights::from_array(values)
+            })
+            .collect();
+        assert_eq!(
+            Weights::from_array(Weights::default().to_array()),
+            Weights::default()
+        );
+        let mut positions = 0;
+        for game in 0..40 {
+            let mut pos = Position::start();
+            let mut rng = emergo_core::playout::SplitMix::new(game);
+            while !pos.legal_moves().is_empty() && positions < 4000 {
+                let f = features(&pos);
+                for w in &weights {
+                    let dot: i32 = f.iter().zip(w.to_array()).map(|(a, b)| a * b).sum();
+                    assert_eq!(dot, evaluate(&pos, w), "{pos}");
+                }
+                let moves = pos.legal_moves();
+                pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                positions += 1;
+            }
+        }
+        assert!(positions > 1000);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod mcts;
 pub mod player;
 pub mod rng;
 pub mod search;
+pub mod tune;
 pub mod ugi;
 
 pub use alphabeta::{AlphaBetaPlayer, Level};

@@ -10,6 +10,7 @@ pub mod play;
 pub mod random;
 pub mod serve;
 pub mod show;
+pub mod tune;
 pub mod ugi;
 
 use anyhow::Context;

@@ -265,7 +265,10 @@ mod tests {
         assert_eq!(s.name, "alphabeta:level=3,time=50");
         assert_eq!(s.threads, 1);
         let s: EngineSpec = "ab:threads=2".parse().unwrap();
-        assert_eq!((s.kind, s.threads), (EngineKind::AlphaBeta { level: 10 }, 2));
+        assert_eq!(
+            (s.kind, s.threads),
+            (EngineKind::AlphaBeta { level: 10 }, 2)
+        );
         let s: EngineSpec = "mcts:playouts=500,name=uct".parse().unwrap();
         assert_eq!((s.kind.clone(), s.nodes), (EngineKind::Mcts, Some(500)));
         assert_eq!(s.name, "uct");

@@ -1,0 +1,58 @@
+//! `emergo tune --pgn FILE...`: fits the evaluation weights to the results of recorded games
+//! (the Texel method, see `emergo_engine::tune`) and prints them.
+
+use anyhow::Context;
+use emergo_core::{split_records, GameRecord};
+use emergo_engine::eval::Weights;
+use emergo_engine::tune;
+use std::path::PathBuf;
+
+/// Arguments of `emergo tune`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Files of game records (as `emergo match --pgn` writes them), one game after another.
+    #[arg(long, required = true, num_args = 1..)]
+    pgn: Vec<PathBuf>,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 1000)]
+    iterations: usize,
+    /// Weights to leave as they are, comma-separated (`man` always stays at 100).
+    #[arg(long, value_delimiter = ',')]
+    fix: Vec<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    for name in &args.fix {
+        anyhow::ensure!(
+            Weights::NAMES.contains(&name.as_str()),
+            "--fix: no weight '{name}' (the weights: {})",
+            Weights::NAMES.join(", ")
+        );
+    }
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for path in &args.pgn {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for (line, record) in split_records(&text) {
+            let game = GameRecord::parse(record)
+                .and_then(|r| r.to_game())
+                .with_context(|| format!("{}: the record at line {line}", path.display()))?;
+            let found = tune::samples(&game);
+            games += usize::from(!found.is_empty());
+            samples.extend(found);
+        }
+    }
+    anyhow::ensure!(!samples.is_empty(), "no finished game in the records");
+    let fixed: Vec<&str> = args.fix.iter().map(String::as_str).collect();
+    let fit = tune::fit(&samples, &Weights::default(), &fixed, args.iterations);
+    println!("games: {games}");
+    println!("samples: {}", samples.len());
+    println!("scale: {:.4}", fit.scale);
+    println!("error: {:.6} -> {:.6}", fit.error_before, fit.error_after);
+    let old = Weights::default().to_array();
+    for ((name, new), old) in Weights::NAMES.iter().zip(fit.weights.to_array()).zip(old) {
+        println!("{name} {new} (was {old})");
+    }
+    Ok(())
+}

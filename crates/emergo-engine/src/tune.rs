@@ -1,0 +1,210 @@
+//! Tuning the evaluation weights on self-play games (the Texel method).
+//!
+//! Every quiet position of the games (no capture for the side to move, so the static evaluation
+//! is what the search would see) becomes a sample: its [`features`] and the game's result for the
+//! side to move. The evaluation, squashed by a logistic curve, predicts that result; tuning first
+//! fits the curve's scale to the current weights, then moves the weights down the gradient of the
+//! mean squared error. The evaluation is linear in its weights, so this is a logistic regression.
+
+use crate::eval::{features, Weights};
+use emergo_core::{Color, Game, Outcome, Status};
+
+/// Number of weights.
+const N: usize = Weights::NAMES.len();
+
+/// A position's evaluation terms and the result its side to move went on to get.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub features: [i32; N],
+    /// 1 for a win of the side to move, 0.5 for a draw, 0 for a loss.
+    pub result: f64,
+}
+
+/// The samples of a finished game: its quiet positions, labelled with the outcome. A game still
+/// going has none.
+pub fn samples(game: &Game) -> Vec<Sample> {
+    let Status::Finished { outcome, .. } = game.status() else {
+        return Vec::new();
+    };
+    let score = |turn: Color| match outcome {
+        Outcome::Draw => 0.5,
+        Outcome::Win(c) if c == turn => 1.0,
+        Outcome::Win(_) => 0.0,
+    };
+    game.positions()
+        .iter()
+        .filter(|pos| {
+            let moves = pos.legal_moves();
+            !moves.is_empty() && !moves[0].is_capture()
+        })
+        .map(|pos| Sample {
+            features: features(pos),
+            result: score(pos.turn()),
+        })
+        .collect()
+}
+
+fn eval(weights: &[f64; N], f: &[i32; N]) -> f64 {
+    weights.iter().zip(f).map(|(w, &x)| w * f64::from(x)).sum()
+}
+
+fn sigmoid(scale: f64, centimen: f64) -> f64 {
+    1.0 / (1.0 + (-scale * centimen / 100.0).exp())
+}
+
+/// The mean squared error of the predictions of `weights` with curve scale `scale`.
+pub fn mean_error(samples: &[Sample], weights: &Weights, scale: f64) -> f64 {
+    let w = as_f64(weights);
+    mean_error_f64(samples, &w, scale)
+}
+
+fn mean_error_f64(samples: &[Sample], w: &[f64; N], scale: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| (sigmoid(scale, eval(w, &s.features)) - s.result).powi(2))
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+fn as_f64(weights: &Weights) -> [f64; N] {
+    weights.to_array().map(f64::from)
+}
+
+/// The curve scale that fits `weights` best (golden-section search over 0.01..10).
+pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
+    let w = as_f64(weights);
+    let (mut lo, mut hi) = (0.01f64, 10.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if mean_error_f64(samples, &w, a) < mean_error_f64(samples, &w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// What [`fit`] found.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub weights: Weights,
+    pub scale: f64,
+    pub error_before: f64,
+    pub error_after: f64,
+}
+
+/// Fits the weights to the samples by `iterations` steps of Adam on the mean squared error,
+/// starting from `start`, leaving the weights named in `fixed` (at least `man`, which sets the
+/// scale of a man = 100) as they are. The result is rounded to whole centimen.
+pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usize) -> Fit {
+    let scale = fit_scale(samples, start);
+    let error_before = mean_error(samples, start, scale);
+    let free: Vec<bool> = Weights::NAMES
+        .iter()
+        .map(|name| *name != "man" && !fixed.contains(name))
+        .collect();
+    let mut w = as_f64(start);
+    let (mut m, mut v) = ([0f64; N], [0f64; N]);
+    let (rate, beta1, beta2) = (0.5, 0.9, 0.999);
+    for t in 1..=iterations {
+        let mut grad = [0f64; N];
+        for s in samples {
+            let p = sigmoid(scale, eval(&w, &s.features));
+            let common = (p - s.result) * p * (1.0 - p) * scale / 100.0;
+            for (g, &x) in grad.iter_mut().zip(&s.features) {
+                *g += common * f64::from(x);
+            }
+        }
+        for i in (0..N).filter(|&i| free[i]) {
+            let g = 2.0 * grad[i] / samples.len().max(1) as f64;
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let m_hat = m[i] / (1.0 - beta1.powi(t as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(t as i32));
+            w[i] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+    }
+    let weights = Weights::from_array(w.map(|x| x.round() as i32));
+    let error_after = mean_error(samples, &weights, scale);
+    Fit {
+        weights,
+        scale,
+        error_before,
+        error_after,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use emergo_core::playout::SplitMix;
+
+    /// Random positions labelled by a known evaluation: 1 when it says the side to move is
+    /// ahead, 0 when behind.
+    fn labelled_by(weights: &Weights, count: usize) -> Vec<Sample> {
+        let mut out = Vec::new();
+        let mut game_seed = 0;
+        while out.len() < count {
+            let mut rng = SplitMix::new(game_seed);
+            game_seed += 1;
+            let mut pos = emergo_core::Position::start();
+            loop {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let f = features(&pos);
+                let e = eval(&as_f64(weights), &f);
+                if e.abs() > 50.0 {
+                    out.push(Sample {
+                        features: f,
+                        result: if e > 0.0 { 1.0 } else { 0.0 },
+                    });
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_finished_game_gives_its_quiet_positions_labelled_for_the_side_to_move() {
+        let mut game = Game::default();
+        for mv in ["d3", "e1", "f2"] {
+            game.play_text(mv).unwrap();
+        }
+        assert!(samples(&game).is_empty(), "an ongoing game teaches nothing");
+        game.resign(Color::Black).unwrap();
+        let s = samples(&game);
+        assert_eq!(s.len(), 4, "four positions, no capture in any");
+        let results: Vec<f64> = s.iter().map(|s| s.result).collect();
+        assert_eq!(results, [1.0, 0.0, 1.0, 0.0], "White to move, Black, ...");
+    }
+
+    #[test]
+    fn fitting_moves_a_wrong_weight_towards_the_one_that_made_the_labels() {
+        let mut truth = Weights::default();
+        truth.hand = 60;
+        let samples = labelled_by(&truth, 3000);
+        let start = Weights::default();
+        let fit = fit(&samples, &start, &[], 200);
+        assert!(fit.error_after < fit.error_before, "{fit:?}");
+        assert!(
+            (fit.weights.hand - truth.hand).abs() < (start.hand - truth.hand).abs(),
+            "{fit:?}"
+        );
+        assert_eq!(fit.weights.man, 100, "man stays fixed");
+    }
+
+    #[test]
+    fn fixed_weights_stay_as_they_are() {
+        let samples = labelled_by(&Weights::default(), 500);
+        let mut start = Weights::default();
+        start.tempo = 50;
+        let fit = fit(&samples, &start, &["tempo", "edge"], 20);
+        assert_eq!((fit.weights.tempo, fit.weights.edge), (50, start.edge));
+    }
+}
