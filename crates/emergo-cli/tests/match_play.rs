@@ -355,7 +355,7 @@ fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
     let pgn = temp("tune.pgn");
     let made = run(
         &[
-            "match", "--engine", "greedy", "--engine", "random", "--games", "6", "--seed", "5",
+            "match", "--engine", "greedy", "--engine", "random", "--games", "10", "--seed", "5",
             "--pgn",
         ]
         .into_iter()
@@ -382,10 +382,11 @@ fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
     );
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("games: 6\n"), "{text}");
+    assert!(text.contains("games: 10\n"), "{text}");
     assert!(text.contains("\nman 100 (was 100)\n"), "{text}");
     assert!(text.contains("\ntempo 8 (was 8)\n"), "{text}");
-    assert_eq!(text.lines().count(), 4 + 14, "{text}");
+    assert!(text.contains("\nheld-out error: "), "{text}");
+    assert_eq!(text.lines().count(), 5 + 14, "{text}");
 
     let bad = run(
         &["tune", "--fix", "speed", "--pgn", pgn.to_str().unwrap()],

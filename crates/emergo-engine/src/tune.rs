@@ -70,21 +70,21 @@ fn as_f64(weights: &Weights) -> [f64; N] {
     weights.to_array().map(f64::from)
 }
 
-/// The curve scale that fits `weights` best (golden-section search over 0.01..10).
+/// The curve scale that fits `weights` best (golden-section search over 0.001..1000).
 pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
     let w = as_f64(weights);
-    let (mut lo, mut hi) = (0.01f64, 10.0f64);
+    let (mut lo, mut hi) = (0.001f64.ln(), 1000f64.ln());
     let phi = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = hi - phi * (hi - lo);
         let b = lo + phi * (hi - lo);
-        if mean_error_f64(samples, &w, a) < mean_error_f64(samples, &w, b) {
+        if mean_error_f64(samples, &w, a.exp()) < mean_error_f64(samples, &w, b.exp()) {
             hi = b;
         } else {
             lo = a;
         }
     }
-    (lo + hi) / 2.0
+    ((lo + hi) / 2.0).exp()
 }
 
 /// What [`fit`] found.
@@ -142,8 +142,7 @@ mod tests {
     use super::*;
     use emergo_core::playout::SplitMix;
 
-    /// Random positions labelled by a known evaluation: 1 when it says the side to move is
-    /// ahead, 0 when behind.
+    /// Positions of random games labelled by a known evaluation: the result it expects.
     fn labelled_by(weights: &Weights, count: usize) -> Vec<Sample> {
         let mut out = Vec::new();
         let mut game_seed = 0;
@@ -157,13 +156,10 @@ mod tests {
                     break;
                 }
                 let f = features(&pos);
-                let e = eval(&as_f64(weights), &f);
-                if e.abs() > 50.0 {
-                    out.push(Sample {
-                        features: f,
-                        result: if e > 0.0 { 1.0 } else { 0.0 },
-                    });
-                }
+                out.push(Sample {
+                    features: f,
+                    result: sigmoid(1.0, eval(&as_f64(weights), &f)),
+                });
                 pos.play_unchecked(moves[rng.below(moves.len())]);
             }
         }

@@ -29,7 +29,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Weights::NAMES.join(", ")
         );
     }
-    let mut samples = Vec::new();
+    // Every tenth game is held out, to see whether the fit carries over to games it did not see.
+    let (mut samples, mut held_out) = (Vec::new(), Vec::new());
     let mut games = 0;
     for path in &args.pgn {
         let text = std::fs::read_to_string(path)
@@ -39,8 +40,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .and_then(|r| r.to_game())
                 .with_context(|| format!("{}: the record at line {line}", path.display()))?;
             let found = tune::samples(&game);
-            games += usize::from(!found.is_empty());
-            samples.extend(found);
+            if found.is_empty() {
+                continue;
+            }
+            games += 1;
+            if games % 10 == 0 {
+                held_out.extend(found);
+            } else {
+                samples.extend(found);
+            }
         }
     }
     anyhow::ensure!(!samples.is_empty(), "no finished game in the records");
@@ -50,6 +58,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("samples: {}", samples.len());
     println!("scale: {:.4}", fit.scale);
     println!("error: {:.6} -> {:.6}", fit.error_before, fit.error_after);
+    if !held_out.is_empty() {
+        println!(
+            "held-out error: {:.6} -> {:.6} ({} samples of every tenth game)",
+            tune::mean_error(&held_out, &Weights::default(), fit.scale),
+            tune::mean_error(&held_out, &fit.weights, fit.scale),
+            held_out.len()
+        );
+    }
     let old = Weights::default().to_array();
     for ((name, new), old) in Weights::NAMES.iter().zip(fit.weights.to_array()).zip(old) {
         println!("{name} {new} (was {old})");
