@@ -44,6 +44,13 @@ fn builtin_player(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player>> {
         EngineKind::AlphaBeta { level } => {
             let mut player = AlphaBetaPlayer::new(*level).with_seed(seed);
             player.set_threads(spec.threads);
+            if !spec.weights.is_empty() {
+                let mut weights = player.weights().clone();
+                for (name, value) in &spec.weights {
+                    weights.set(name, *value);
+                }
+                player.set_weights(weights);
+            }
             Box::new(player)
         }
         EngineKind::Mcts => Box::new(MctsPlayer::new(seed)),

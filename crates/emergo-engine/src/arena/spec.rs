@@ -116,6 +116,9 @@ pub struct EngineSpec {
     pub nodes: Option<u64>,
     /// `threads=<n>`: Lazy SMP search threads of `alphabeta` (1 unless given).
     pub threads: usize,
+    /// `w.<weight>=<centimen>`: evaluation weights of `alphabeta` that differ from the defaults
+    /// (for tuning: `alphabeta:w.hand=80,w.edge=0`).
+    pub weights: Vec<(String, i32)>,
     /// The name used in reports and records: `name=<text>`, or the spec text.
     pub name: String,
 }
@@ -143,6 +146,7 @@ impl FromStr for EngineSpec {
             depth: None,
             nodes: None,
             threads: 1,
+            weights: Vec::new(),
             name: text.to_string(),
         };
         let known: &'static str = match head {
@@ -156,7 +160,7 @@ impl FromStr for EngineSpec {
             }
             "alphabeta" | "ab" => {
                 spec.kind = EngineKind::AlphaBeta { level: 10 };
-                "level, time, depth, nodes, threads, name"
+                "level, time, depth, nodes, threads, w.<weight>, name"
             }
             "mcts" => {
                 spec.kind = EngineKind::Mcts;
@@ -208,6 +212,18 @@ impl FromStr for EngineSpec {
                         u32::try_from(positive("a positive depth")?)
                             .map_err(|_| bad("a positive depth"))?,
                     )
+                }
+                ("alphabeta" | "ab", _)
+                    if key
+                        .strip_prefix("w.")
+                        .is_some_and(|w| crate::eval::Weights::NAMES.contains(&w)) =>
+                {
+                    let value = value
+                        .parse::<i32>()
+                        .ok()
+                        .filter(|v| v.abs() <= 100_000)
+                        .ok_or_else(|| bad("a whole number of centimen"))?;
+                    spec.weights.push((key[2..].to_string(), value));
                 }
                 ("alphabeta" | "ab", "threads") => {
                     spec.threads = usize::try_from(positive("a number of threads from 1 to 256")?)
@@ -264,6 +280,11 @@ mod tests {
         assert_eq!(s.movetime, Some(Duration::from_millis(50)));
         assert_eq!(s.name, "alphabeta:level=3,time=50");
         assert_eq!(s.threads, 1);
+        let s: EngineSpec = "ab:w.hand=-40,w.edge=0".parse().unwrap();
+        assert_eq!(
+            s.weights,
+            [("hand".to_string(), -40), ("edge".to_string(), 0)]
+        );
         let s: EngineSpec = "ab:threads=2".parse().unwrap();
         assert_eq!(
             (s.kind, s.threads),
@@ -296,6 +317,16 @@ mod tests {
         assert!(matches!(
             "alphabeta:level=11".parse::<EngineSpec>(),
             Err(SpecError::BadValue { .. })
+        ));
+        for bad in ["w.hand=x", "w.hand=1.5", "w.hand=9999999"] {
+            assert!(matches!(
+                format!("alphabeta:{bad}").parse::<EngineSpec>(),
+                Err(SpecError::BadValue { .. })
+            ));
+        }
+        assert!(matches!(
+            "alphabeta:w.speed=3".parse::<EngineSpec>(),
+            Err(SpecError::UnknownOption { .. })
         ));
         for threads in ["0", "257", "two"] {
             assert!(matches!(

@@ -223,3 +223,14 @@ fn an_engine_that_cannot_start_is_an_error_before_the_match() {
         Err(ArenaError::Ugi { .. })
     ));
 }
+
+#[test]
+fn weights_in_a_spec_reach_the_engine() {
+    // An engine that thinks its men are worth nothing (or less) loses to the default one.
+    let (report, _) = collect(&config(
+        "alphabeta:depth=2",
+        "alphabeta:depth=2,w.man=-100,w.prisoner=-60,w.hand=0",
+        8,
+    ));
+    assert!(report.tally.wdl.score() >= 0.75, "{:?}", report.tally);
+}
