@@ -386,7 +386,7 @@ fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
     assert!(text.contains("\nman 100 (was 100)\n"), "{text}");
     assert!(text.contains("\ntempo 8 (was 8)\n"), "{text}");
     assert!(text.contains("\nheld-out error: "), "{text}");
-    assert_eq!(text.lines().count(), 5 + 14, "{text}");
+    assert_eq!(text.lines().count(), 6 + 14, "{text}");
 
     let bad = run(
         &["tune", "--fix", "speed", "--pgn", pgn.to_str().unwrap()],

@@ -5,6 +5,11 @@
 //! side to move. The evaluation, squashed by a logistic curve, predicts that result; tuning first
 //! fits the curve's scale to the current weights, then moves the weights down the gradient of the
 //! mean squared error. The evaluation is linear in its weights, so this is a logistic regression.
+//!
+//! White wins more often than Black (the first move is worth something), and in the entering
+//! phase the side to move's hand count follows the colour, so the fit also learns one number
+//! for "White is to move" that the evaluation does not use: without it, that edge would be
+//! credited to the hand and shadowpiece weights.
 
 use crate::eval::{features, Weights};
 use emergo_core::{Color, Game, Outcome, Status};
@@ -16,6 +21,7 @@ const N: usize = Weights::NAMES.len();
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub features: [i32; N],
+    pub white_to_move: bool,
     /// 1 for a win of the side to move, 0.5 for a draw, 0 for a loss.
     pub result: f64,
 }
@@ -39,6 +45,7 @@ pub fn samples(game: &Game) -> Vec<Sample> {
         })
         .map(|pos| Sample {
             features: features(pos),
+            white_to_move: pos.turn() == Color::White,
             result: score(pos.turn()),
         })
         .collect()
@@ -48,29 +55,47 @@ fn eval(weights: &[f64; N], f: &[i32; N]) -> f64 {
     weights.iter().zip(f).map(|(w, &x)| w * f64::from(x)).sum()
 }
 
+/// +1 when White is to move, -1 when Black is: the colour term's feature.
+fn colour(s: &Sample) -> f64 {
+    if s.white_to_move {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
 fn sigmoid(scale: f64, centimen: f64) -> f64 {
     1.0 / (1.0 + (-scale * centimen / 100.0).exp())
 }
 
 /// The mean squared error of the predictions of `weights` with curve scale `scale`.
-pub fn mean_error(samples: &[Sample], weights: &Weights, scale: f64) -> f64 {
+/// `white` is the colour term in centimen (see the module's text).
+pub fn mean_error(samples: &[Sample], weights: &Weights, white: f64, scale: f64) -> f64 {
     let w = as_f64(weights);
-    mean_error_f64(samples, &w, scale)
+    mean_error_f64(samples, &w, white, scale)
 }
 
-fn mean_error_f64(samples: &[Sample], w: &[f64; N], scale: f64) -> f64 {
+fn mean_error_f64(samples: &[Sample], w: &[f64; N], white: f64, scale: f64) -> f64 {
     let total: f64 = samples
         .iter()
-        .map(|s| (sigmoid(scale, eval(w, &s.features)) - s.result).powi(2))
+        .map(|s| (sigmoid(scale, eval(w, &s.features) + white * colour(s)) - s.result).powi(2))
         .sum();
     total / samples.len().max(1) as f64
+}
+
+/// The prediction in centimen of weights-and-colour-term `w` for `s`.
+fn predicted(w: &[f64; N + 1], s: &Sample) -> f64 {
+    let mut weights = [0f64; N];
+    weights.copy_from_slice(&w[..N]);
+    eval(&weights, &s.features) + w[N] * colour(s)
 }
 
 fn as_f64(weights: &Weights) -> [f64; N] {
     weights.to_array().map(f64::from)
 }
 
-/// The curve scale that fits `weights` best (golden-section search over 0.001..1000).
+/// The curve scale that fits `weights` (with no colour term) best: a golden-section search
+/// over 0.001..1000.
 pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
     let w = as_f64(weights);
     let (mut lo, mut hi) = (0.001f64.ln(), 1000f64.ln());
@@ -78,7 +103,7 @@ pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
     for _ in 0..60 {
         let a = hi - phi * (hi - lo);
         let b = lo + phi * (hi - lo);
-        if mean_error_f64(samples, &w, a.exp()) < mean_error_f64(samples, &w, b.exp()) {
+        if mean_error_f64(samples, &w, 0.0, a.exp()) < mean_error_f64(samples, &w, 0.0, b.exp()) {
             hi = b;
         } else {
             lo = a;
@@ -91,6 +116,8 @@ pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
 #[derive(Clone, Debug)]
 pub struct Fit {
     pub weights: Weights,
+    /// The colour term, in centimen: what being White is worth, as the games tell it.
+    pub white: f64,
     pub scale: f64,
     pub error_before: f64,
     pub error_after: f64,
@@ -101,24 +128,29 @@ pub struct Fit {
 /// scale of a man = 100) as they are. The result is rounded to whole centimen.
 pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usize) -> Fit {
     let scale = fit_scale(samples, start);
-    let error_before = mean_error(samples, start, scale);
+    let error_before = mean_error(samples, start, 0.0, scale);
     let free: Vec<bool> = Weights::NAMES
         .iter()
         .map(|name| *name != "man" && !fixed.contains(name))
         .collect();
-    let mut w = as_f64(start);
-    let (mut m, mut v) = ([0f64; N], [0f64; N]);
+    // The weights, then the colour term, as one vector.
+    let mut w = [0f64; N + 1];
+    w[..N].copy_from_slice(&as_f64(start));
+    let mut free = free;
+    free.push(true);
+    let (mut m, mut v) = ([0f64; N + 1], [0f64; N + 1]);
     let (rate, beta1, beta2) = (0.5, 0.9, 0.999);
     for t in 1..=iterations {
-        let mut grad = [0f64; N];
+        let mut grad = [0f64; N + 1];
         for s in samples {
-            let p = sigmoid(scale, eval(&w, &s.features));
+            let p = sigmoid(scale, predicted(&w, s));
             let common = (p - s.result) * p * (1.0 - p) * scale / 100.0;
             for (g, &x) in grad.iter_mut().zip(&s.features) {
                 *g += common * f64::from(x);
             }
+            grad[N] += common * colour(s);
         }
-        for i in (0..N).filter(|&i| free[i]) {
+        for i in (0..=N).filter(|&i| free[i]) {
             let g = 2.0 * grad[i] / samples.len().max(1) as f64;
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
@@ -127,10 +159,16 @@ pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usiz
             w[i] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
         }
     }
-    let weights = Weights::from_array(w.map(|x| x.round() as i32));
-    let error_after = mean_error(samples, &weights, scale);
+    let mut rounded = [0i32; N];
+    for (r, x) in rounded.iter_mut().zip(&w) {
+        *r = x.round() as i32;
+    }
+    let weights = Weights::from_array(rounded);
+    let white = w[N];
+    let error_after = mean_error(samples, &weights, white, scale);
     Fit {
         weights,
+        white,
         scale,
         error_before,
         error_after,
@@ -158,6 +196,7 @@ mod tests {
                 let f = features(&pos);
                 out.push(Sample {
                     features: f,
+                    white_to_move: pos.turn() == Color::White,
                     result: sigmoid(1.0, eval(&as_f64(weights), &f)),
                 });
                 pos.play_unchecked(moves[rng.below(moves.len())]);

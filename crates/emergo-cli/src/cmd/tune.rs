@@ -58,11 +58,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("samples: {}", samples.len());
     println!("scale: {:.4}", fit.scale);
     println!("error: {:.6} -> {:.6}", fit.error_before, fit.error_after);
+    println!(
+        "white to move: {:+.1} centimen (fitted, not part of the evaluation)",
+        fit.white
+    );
     if !held_out.is_empty() {
         println!(
             "held-out error: {:.6} -> {:.6} ({} samples of every tenth game)",
-            tune::mean_error(&held_out, &Weights::default(), fit.scale),
-            tune::mean_error(&held_out, &fit.weights, fit.scale),
+            tune::mean_error(&held_out, &Weights::default(), 0.0, fit.scale),
+            tune::mean_error(&held_out, &fit.weights, fit.white, fit.scale),
             held_out.len()
         );
     }
