@@ -123,10 +123,16 @@ pub struct Fit {
     pub error_after: f64,
 }
 
-/// Fits the weights to the samples by `iterations` steps of Adam on the mean squared error,
-/// starting from `start`, leaving the weights named in `fixed` (at least `man`, which sets the
-/// scale of a man = 100) as they are. The result is rounded to whole centimen.
-pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usize) -> Fit {
+/// Fits the weights to the samples by `iterations` steps of Adam on the mean squared error plus
+/// `l2` times the squared distance from `start` in men (sum of ((w - start) / 100)^2), starting
+/// from `start`, leaving the weights named in `fixed` (and `man`, which sets the scale: a man is
+/// 100) as they are. The result is rounded to whole centimen.
+///
+/// Some terms are tied to others in every position (a side's men on top, in hand and imprisoned
+/// add up to 12; `height` is men on top less columns), so the error alone leaves directions free
+/// along which the weights wander without changing any prediction: the `l2` term, or fixing one
+/// weight of each tie, picks the fit nearest the start.
+pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usize, l2: f64) -> Fit {
     let scale = fit_scale(samples, start);
     let error_before = mean_error(samples, start, 0.0, scale);
     let free: Vec<bool> = Weights::NAMES
@@ -150,8 +156,12 @@ pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usiz
             }
             grad[N] += common * colour(s);
         }
+        let origin = as_f64(start);
         for i in (0..=N).filter(|&i| free[i]) {
-            let g = 2.0 * grad[i] / samples.len().max(1) as f64;
+            let mut g = 2.0 * grad[i] / samples.len().max(1) as f64;
+            if i < N {
+                g += 2.0 * l2 * (w[i] - origin[i]) / 10_000.0;
+            }
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let m_hat = m[i] / (1.0 - beta1.powi(t as i32));
@@ -225,7 +235,7 @@ mod tests {
         truth.hand = 60;
         let samples = labelled_by(&truth, 3000);
         let start = Weights::default();
-        let fit = fit(&samples, &start, &[], 200);
+        let fit = fit(&samples, &start, &[], 200, 0.0);
         assert!(fit.error_after < fit.error_before, "{fit:?}");
         assert!(
             (fit.weights.hand - truth.hand).abs() < (start.hand - truth.hand).abs(),
@@ -239,7 +249,7 @@ mod tests {
         let samples = labelled_by(&Weights::default(), 500);
         let mut start = Weights::default();
         start.tempo = 50;
-        let fit = fit(&samples, &start, &["tempo", "edge"], 20);
+        let fit = fit(&samples, &start, &["tempo", "edge"], 20, 0.0);
         assert_eq!((fit.weights.tempo, fit.weights.edge), (50, start.edge));
     }
 }

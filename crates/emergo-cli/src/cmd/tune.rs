@@ -17,8 +17,12 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     iterations: usize,
     /// Weights to leave as they are, comma-separated (`man` always stays at 100).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', default_value = "height")]
     fix: Vec<String>,
+    /// Pull towards the current weights: this times the squared distance in men is added to the
+    /// error (0 for none).
+    #[arg(long, default_value_t = 0.001)]
+    l2: f64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -53,7 +57,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     anyhow::ensure!(!samples.is_empty(), "no finished game in the records");
     let fixed: Vec<&str> = args.fix.iter().map(String::as_str).collect();
-    let fit = tune::fit(&samples, &Weights::default(), &fixed, args.iterations);
+    let fit = tune::fit(
+        &samples,
+        &Weights::default(),
+        &fixed,
+        args.iterations,
+        args.l2,
+    );
     println!("games: {games}");
     println!("samples: {}", samples.len());
     println!("scale: {:.4}", fit.scale);

@@ -248,6 +248,10 @@ impl<'a> Worker<'a> {
     /// Counts a node; every so often checks the stop flags, the clock and the node limit.
     #[inline]
     fn tick(&mut self) -> bool {
+        // A stopped search counts no more nodes: callers unwinding may still ask.
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         self.unflushed += 1;
         if let Some(max) = self.tc.max_nodes {

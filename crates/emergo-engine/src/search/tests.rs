@@ -62,7 +62,9 @@ fn finds_a_sacrifice_that_liberates_six_men_r6() {
 }
 
 /// A feeder — a step next to an enemy column with an empty square behind — lets Black take two
-/// men (e7xe5xe3). The search declines it and leaves Black no capture at all.
+/// men (e7xe5xe3) and win. The search declines it at every depth; from depth 2 on it also
+/// leaves Black no capture at all (at depth 1 the evaluation alone judges `d6-d7 e7xc7`, a man
+/// for a thin cap on the rim, as fair).
 #[test]
 fn declines_a_feeder_that_loses_two_men() {
     let game = game_of("W:0:0:a5=B,d6=W,e4=W,e7=B");
@@ -72,7 +74,10 @@ fn declines_a_feeder_that_loses_two_men() {
         let best = r.result.best.unwrap();
         assert_ne!(best, feeder, "depth {depth}");
         let after = game.position().play(best).unwrap();
-        assert!(!after.can_capture(Color::Black), "depth {depth}: {best}");
+        assert!(
+            depth == 1 || !after.can_capture(Color::Black),
+            "depth {depth}: {best}"
+        );
         let feeder_score = r
             .root_scores
             .iter()
@@ -185,7 +190,7 @@ fn node_limits_and_the_stop_flag_end_the_search() {
         &stop,
         &mut |_| {},
     );
-    assert!(r.result.nodes <= 5000);
+    assert!(r.result.nodes <= 5000, "{} nodes", r.result.nodes);
     assert!(r.result.best.is_some());
     stop.store(true, Ordering::Relaxed);
     let mut limits = Limits::depth(50);
