@@ -199,8 +199,9 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
 }
 
 /// The evaluation's terms for the side to move, one per weight in the order of
-/// [`Weights::NAMES`]: [`evaluate`] is their dot product with the weights. Tuning fits weights
-/// to these; the search uses [`evaluate`], which is faster.
+/// [`Weights::NAMES`]: [`evaluate`] is their dot product with the weights (a test checks it on
+/// thousands of positions). Tuning fits weights to these; the search uses [`evaluate`], which
+/// sums as it goes: writing it as this dot product made `emergo bench` 20-25% slower.
 pub fn features(pos: &Position) -> [i32; 14] {
     let mut f = [0; 14];
     let sign = |c: Color| if c == pos.turn() { 1 } else { -1 };
