@@ -26,6 +26,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.l2.is_finite() && args.l2 >= 0.0,
+        "--l2: {} is not a weight of zero or more",
+        args.l2
+    );
     for name in &args.fix {
         anyhow::ensure!(
             Weights::NAMES.contains(&name.as_str()),
