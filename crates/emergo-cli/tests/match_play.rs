@@ -390,6 +390,13 @@ fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
     assert!(text.contains("\nheld-out error: "), "{text}");
     assert_eq!(text.lines().count(), 6 + 14, "{text}");
 
+    let bad = run(&["tune", "--l2=-1", "--pgn", pgn.to_str().unwrap()], "");
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr).into_owned();
+    assert!(
+        err.contains("--l2: -1 is not a weight of zero or more"),
+        "{err}"
+    );
     let bad = run(
         &["tune", "--fix", "speed", "--pgn", pgn.to_str().unwrap()],
         "",
