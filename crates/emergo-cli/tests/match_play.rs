@@ -8,7 +8,8 @@ use std::process::{Command, Output, Stdio};
 const EMERGO: &str = env!("CARGO_BIN_EXE_emergo");
 
 fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("emergo-test-{}-{name}", std::process::id()))
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("emergo-test-{}-{name}", std::process::id()))
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {

@@ -63,7 +63,7 @@ fn post(
 
 #[test]
 fn a_killed_server_loses_no_acknowledged_move() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let db = dir.path().join("kill.db").display().to_string();
     let (mut server, base) = serve(&db, &dir.path().join("first.log"));
     let client = reqwest::blocking::Client::builder()

@@ -24,7 +24,7 @@ fn human_game(id: &str) -> GameMeta {
 
 #[tokio::test]
 async fn the_moves_key_refuses_a_second_move_for_one_ply() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("store.db").display());
     let store = Store::open(&url).await.expect("opens and migrates");
     let meta = human_game("g1");
@@ -75,7 +75,7 @@ async fn an_in_memory_database_keeps_its_games_across_requests() {
 #[tokio::test]
 async fn a_plain_file_name_opens_the_same_database_as_its_url() {
     // A plain name is taken as it is: characters that mean something in a URL are just bytes.
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let folder = dir.path().join("what? #1");
     std::fs::create_dir(&folder).expect("folder");
     let path = folder.join("games.db");

@@ -22,7 +22,7 @@ pub struct TestServer {
 
 /// A fresh temporary directory (kept alive by the caller) and a database URL in it.
 pub fn temp_db() -> (tempfile::TempDir, PathBuf, String) {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let path = dir.path().join("emergo-test.db");
     let url = format!("sqlite://{}", path.display());
     (dir, path, url)
