@@ -391,6 +391,28 @@ fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
     assert!(text.contains("\nheld-out error: "), "{text}");
     assert_eq!(text.lines().count(), 6 + 14, "{text}");
 
+    let out = run(
+        &[
+            "tune",
+            "--iterations",
+            "3",
+            "--fix",
+            "edge",
+            "--start",
+            "edge=7,hand=90",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("\nedge 7 (was 7)\n"), "{text}");
+    assert!(text.contains("(was 90)\n"), "{text}");
+    let bad = run(
+        &["tune", "--start", "hand", "--pgn", pgn.to_str().unwrap()],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("'hand' is not name=value"));
     let bad = run(&["tune", "--l2=-1", "--pgn", pgn.to_str().unwrap()], "");
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr).into_owned();

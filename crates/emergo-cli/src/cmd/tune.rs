@@ -19,7 +19,11 @@ pub struct Args {
     /// Weights to leave as they are, comma-separated (`man` always stays at 100).
     #[arg(long, value_delimiter = ',', default_value = "height")]
     fix: Vec<String>,
-    /// Pull towards the current weights: this times the squared distance in men is added to the
+    /// Start from these weights instead of the defaults, comma-separated `name=value` pairs
+    /// (`--start hand=95,edge=3`); the fit is pulled towards the start.
+    #[arg(long, value_delimiter = ',')]
+    start: Vec<String>,
+    /// Pull towards the starting weights: this times the squared distance in men is added to the
     /// error (0 for none).
     #[arg(long, default_value_t = 0.001)]
     l2: f64,
@@ -31,6 +35,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "--l2: {} is not a weight of zero or more",
         args.l2
     );
+    let mut start = Weights::default();
+    for pair in &args.start {
+        let (name, value) = pair
+            .split_once('=')
+            .with_context(|| format!("--start: '{pair}' is not name=value"))?;
+        let value: i32 = value
+            .parse()
+            .with_context(|| format!("--start: '{value}' is not a whole number of centimen"))?;
+        anyhow::ensure!(
+            start.set(name, value),
+            "--start: no weight '{name}' (the weights: {})",
+            Weights::NAMES.join(", ")
+        );
+    }
     for name in &args.fix {
         anyhow::ensure!(
             Weights::NAMES.contains(&name.as_str()),
@@ -62,13 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     anyhow::ensure!(!samples.is_empty(), "no finished game in the records");
     let fixed: Vec<&str> = args.fix.iter().map(String::as_str).collect();
-    let fit = tune::fit(
-        &samples,
-        &Weights::default(),
-        &fixed,
-        args.iterations,
-        args.l2,
-    );
+    let fit = tune::fit(&samples, &start, &fixed, args.iterations, args.l2);
     println!("games: {games}");
     println!("samples: {}", samples.len());
     println!("scale: {:.4}", fit.scale);
@@ -80,12 +92,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !held_out.is_empty() {
         println!(
             "held-out error: {:.6} -> {:.6} ({} samples of every tenth game)",
-            tune::mean_error(&held_out, &Weights::default(), 0.0, fit.scale),
+            tune::mean_error(&held_out, &start, 0.0, fit.scale),
             tune::mean_error(&held_out, &fit.weights, fit.white, fit.scale),
             held_out.len()
         );
     }
-    let old = Weights::default().to_array();
+    let old = start.to_array();
     for ((name, new), old) in Weights::NAMES.iter().zip(fit.weights.to_array()).zip(old) {
         println!("{name} {new} (was {old})");
     }
