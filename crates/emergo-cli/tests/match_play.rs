@@ -354,14 +354,12 @@ fn match_against_the_emergo_ugi_engine_over_pipes_has_no_forfeits() {
 #[test]
 fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
     let pgn = temp("tune.pgn");
+    let pgn_arg = pgn.to_str().unwrap();
     let made = run(
         &[
             "match", "--engine", "greedy", "--engine", "random", "--games", "10", "--seed", "5",
-            "--pgn",
-        ]
-        .into_iter()
-        .chain([pgn.to_str().unwrap()])
-        .collect::<Vec<_>>(),
+            "--pgn", pgn_arg,
+        ],
         "",
     );
     assert!(

@@ -39,10 +39,7 @@ pub fn samples(game: &Game) -> Vec<Sample> {
     };
     game.positions()
         .iter()
-        .filter(|pos| {
-            let moves = pos.legal_moves();
-            !moves.is_empty() && !moves[0].is_capture()
-        })
+        .filter(|pos| !pos.can_capture(pos.turn()) && !pos.has_no_moves())
         .map(|pos| Sample {
             features: features(pos),
             white_to_move: pos.turn() == Color::White,
@@ -51,7 +48,8 @@ pub fn samples(game: &Game) -> Vec<Sample> {
         .collect()
 }
 
-fn eval(weights: &[f64; N], f: &[i32; N]) -> f64 {
+/// The dot product of weights (the first N of `weights`) and terms.
+fn eval(weights: &[f64], f: &[i32; N]) -> f64 {
     weights.iter().zip(f).map(|(w, &x)| w * f64::from(x)).sum()
 }
 
@@ -85,9 +83,7 @@ fn mean_error_f64(samples: &[Sample], w: &[f64; N], white: f64, scale: f64) -> f
 
 /// The prediction in centimen of weights-and-colour-term `w` for `s`.
 fn predicted(w: &[f64; N + 1], s: &Sample) -> f64 {
-    let mut weights = [0f64; N];
-    weights.copy_from_slice(&w[..N]);
-    eval(&weights, &s.features) + w[N] * colour(s)
+    eval(&w[..N], &s.features) + w[N] * colour(s)
 }
 
 fn as_f64(weights: &Weights) -> [f64; N] {
@@ -135,15 +131,14 @@ pub struct Fit {
 pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usize, l2: f64) -> Fit {
     let scale = fit_scale(samples, start);
     let error_before = mean_error(samples, start, 0.0, scale);
-    let free: Vec<bool> = Weights::NAMES
-        .iter()
-        .map(|name| *name != "man" && !fixed.contains(name))
-        .collect();
-    // The weights, then the colour term, as one vector.
+    // The weights, then the colour term, as one vector; the colour term is always free.
+    let origin = as_f64(start);
     let mut w = [0f64; N + 1];
-    w[..N].copy_from_slice(&as_f64(start));
-    let mut free = free;
-    free.push(true);
+    w[..N].copy_from_slice(&origin);
+    let mut free = [true; N + 1];
+    for (f, name) in free.iter_mut().zip(Weights::NAMES) {
+        *f = name != "man" && !fixed.contains(&name);
+    }
     let (mut m, mut v) = ([0f64; N + 1], [0f64; N + 1]);
     let (rate, beta1, beta2) = (0.5, 0.9, 0.999);
     for t in 1..=iterations {
@@ -156,7 +151,6 @@ pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usiz
             }
             grad[N] += common * colour(s);
         }
-        let origin = as_f64(start);
         for i in (0..=N).filter(|&i| free[i]) {
             let mut g = 2.0 * grad[i] / samples.len().max(1) as f64;
             if i < N {
