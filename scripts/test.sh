@@ -7,5 +7,8 @@ export PATH="$HOME/.cargo/bin:$PATH"
 if [ -x scripts/install-browser.sh ]; then
   scripts/install-browser.sh
 fi
+# Formatting and lints first: a warning fails the run.
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --all-targets
 cargo test --workspace --doc

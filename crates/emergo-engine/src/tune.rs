@@ -225,8 +225,10 @@ mod tests {
 
     #[test]
     fn fitting_moves_a_wrong_weight_towards_the_one_that_made_the_labels() {
-        let mut truth = Weights::default();
-        truth.hand = 60;
+        let truth = Weights {
+            hand: 60,
+            ..Weights::default()
+        };
         let samples = labelled_by(&truth, 3000);
         let start = Weights::default();
         let fit = fit(&samples, &start, &[], 200, 0.0);
@@ -241,8 +243,10 @@ mod tests {
     #[test]
     fn fixed_weights_stay_as_they_are() {
         let samples = labelled_by(&Weights::default(), 500);
-        let mut start = Weights::default();
-        start.tempo = 50;
+        let start = Weights {
+            tempo: 50,
+            ..Weights::default()
+        };
         let fit = fit(&samples, &start, &["tempo", "edge"], 20, 0.0);
         assert_eq!((fit.weights.tempo, fit.weights.edge), (50, start.edge));
     }
