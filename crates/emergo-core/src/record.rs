@@ -8,9 +8,11 @@
 //!
 //! 1. d3 a5 2. f2 {a quiet move} e1 3. d6 ... 1-0
 //! ```
-//! A game that starts elsewhere has a `[Position "<N2 text>"]` tag; a game that ended by
-//! resignation or agreement has a `[Termination "resignation"]` tag. Records read and write
-//! losslessly; a bad record is rejected with its line and column.
+//! A game that starts elsewhere has a `[Position "<N2 text>"]` tag, written together with
+//! `[SetUp "1"]` and `[FEN "<N2 text>"]` so that other programs read it too; either tag is read
+//! as the start (N2 text or `startpos`), and two tags that give different starts are an error.
+//! A game that ended by resignation or agreement has a `[Termination "resignation"]` tag.
+//! Records read and write losslessly; a bad record is rejected with its line and column.
 
 use crate::board::Color;
 use crate::game::{EndReason, Game, Outcome, Status};
@@ -64,20 +66,33 @@ impl GameRecord {
         }
     }
 
-    /// The start position: the `Position` tag, or the start of the game.
+    /// The start position: the `Position` or `FEN` tag (N2 text or `startpos`), or the start of
+    /// the game. Both tags may be given if they agree.
     pub fn start(&self) -> Result<Position, RecordError> {
-        match self.tag("Position") {
-            None => Ok(Position::start()),
-            Some(text) => text.parse().map_err(|e| RecordError {
-                line: 1,
-                column: 1,
-                message: format!("Position tag: {e}"),
-            }),
+        let error = |message| RecordError {
+            line: 1,
+            column: 1,
+            message,
+        };
+        let mut start: Option<(&str, &str, Position)> = None;
+        for name in START_TAGS {
+            let Some(text) = self.tag(name) else {
+                continue;
+            };
+            let position = start_tag(name, text).map_err(error)?;
+            match start {
+                Some((first, first_text, first_position)) if first_position != position => {
+                    return Err(error(conflict(first, first_text, name, text)));
+                }
+                Some(_) => {}
+                None => start = Some((name, text, position)),
+            }
         }
+        Ok(start.map_or_else(Position::start, |(_, _, position)| position))
     }
 
-    /// A record of `game` with the given tags (Event, White, ...). `Position`, `Result` and
-    /// `Termination` are set from the game.
+    /// A record of `game` with the given tags (Event, White, ...). `Position` (with `SetUp` and
+    /// `FEN`), `Result` and `Termination` are set from the game.
     pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
         let mut record = GameRecord {
             tags: tags
@@ -93,7 +108,10 @@ impl GameRecord {
             result: "*".to_string(),
         };
         if *game.start() != Position::start() {
-            record.set_tag("Position", &game.start().to_string());
+            let text = game.start().to_string();
+            record.set_tag("Position", &text);
+            record.set_tag("SetUp", "1");
+            record.set_tag("FEN", &text);
         }
         if let Status::Finished { outcome, reason } = game.status() {
             record.result = outcome.token().to_string();
@@ -139,6 +157,24 @@ impl GameRecord {
     pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         Parser::new(text).record()
     }
+}
+
+/// The tags that give a start position: ours, then the one other programs write.
+const START_TAGS: [&str; 2] = ["Position", "FEN"];
+
+/// The start position a `Position` or `FEN` tag gives: N2 text, or `startpos`.
+fn start_tag(name: &str, text: &str) -> Result<Position, String> {
+    if text.trim() == "startpos" {
+        return Ok(Position::start());
+    }
+    text.trim().parse().map_err(|e| format!("{name} tag: {e}"))
+}
+
+fn conflict(first: &str, first_text: &str, second: &str, second_text: &str) -> String {
+    format!(
+        "the {first} tag \"{first_text}\" and the {second} tag \"{second_text}\" \
+         give different start positions"
+    )
 }
 
 fn escape(value: &str) -> String {
@@ -246,6 +282,7 @@ impl<'a> Parser<'a> {
 
     fn record(mut self) -> Result<GameRecord, RecordError> {
         let mut tags: Vec<(String, String)> = Vec::new();
+        let mut start: Option<(String, String, Position)> = None;
         self.skip_space();
         while self.peek() == Some('[') {
             let (line, column) = (self.line, self.column);
@@ -253,10 +290,16 @@ impl<'a> Parser<'a> {
             if tags.iter().any(|(k, _)| *k == name) {
                 return Err(self.error(line, column, format!("tag {name} is given twice")));
             }
-            if name == "Position" {
-                value
-                    .parse::<Position>()
-                    .map_err(|e| self.error(line, column, format!("Position tag: {e}")))?;
+            if START_TAGS.contains(&name.as_str()) {
+                let position = start_tag(&name, &value).map_err(|e| self.error(line, column, e))?;
+                match &start {
+                    Some((first, first_text, first_position)) if *first_position != position => {
+                        let message = conflict(first, first_text, &name, &value);
+                        return Err(self.error(line, column, message));
+                    }
+                    Some(_) => {}
+                    None => start = Some((name.clone(), value.clone(), position)),
+                }
             }
             tags.push((name, value));
             self.skip_space();

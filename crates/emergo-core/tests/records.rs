@@ -177,3 +177,52 @@ fn a_file_of_records_splits_at_each_first_tag_line() {
     assert_eq!(split_records("1. d3 *\n").len(), 1, "a record without tags");
     assert!(split_records("\n \n").is_empty());
 }
+
+#[test]
+fn a_fen_tag_from_another_program_is_the_start_and_is_written_back_with_position() {
+    // As cutegames writes it: SetUp + FEN, Black to move.
+    let text = "[Event \"cutegames\"]\n[SetUp \"1\"]\n[FEN \"B:11:12:d3=W\"]\n[Result \"*\"]\n\n\
+                1... a5 2. f2 e1 *\n";
+    let record = GameRecord::parse(text).unwrap();
+    let start: Position = "B:11:12:d3=W".parse().unwrap();
+    assert_eq!(record.start().unwrap(), start);
+    let game = record.to_game().unwrap();
+    assert_eq!(game.start(), &start);
+    assert_eq!(game.moves().len(), 3);
+    let written = GameRecord::from_game(&game, &[("Event", "cutegames")]).to_string();
+    assert!(written.contains("[Position \"B:11:12:d3=W\"]"), "{written}");
+    assert!(written.contains("[SetUp \"1\"]"), "{written}");
+    assert!(written.contains("[FEN \"B:11:12:d3=W\"]"), "{written}");
+    assert!(written.contains("1... a5 2. f2 e1 *"), "{written}");
+    let back = GameRecord::parse(&written).unwrap().to_game().unwrap();
+    assert_eq!(back.start(), game.start());
+    assert_eq!(back.moves(), game.moves());
+}
+
+#[test]
+fn a_fen_tag_may_say_startpos_and_may_repeat_the_position_tag() {
+    let record = GameRecord::parse("[SetUp \"1\"]\n[FEN \"startpos\"]\n\n1. d3 *").unwrap();
+    assert_eq!(record.start().unwrap(), Position::start());
+    let both = "[Position \"B:11:12:d3=W\"]\n[FEN \"B:11:12:d3=W\"]\n\n1... a5 *";
+    assert_eq!(GameRecord::parse(both).unwrap().moves.len(), 1);
+}
+
+#[test]
+fn two_start_tags_that_disagree_are_refused_naming_both() {
+    let text = "[Position \"W:12:12\"]\n[SetUp \"1\"]\n[FEN \"B:11:12:d3=W\"]\n\n1... a5 *";
+    let err = GameRecord::parse(text).unwrap_err();
+    assert_eq!((err.line, err.column), (3, 1), "{err}");
+    let message = err.to_string();
+    assert!(message.contains("Position tag \"W:12:12\""), "{message}");
+    assert!(message.contains("FEN tag \"B:11:12:d3=W\""), "{message}");
+    let bad = GameRecord::parse("[FEN \"W:13:0\"]\n*").unwrap_err();
+    assert!(bad.to_string().contains("FEN tag"), "{bad}");
+    // A record built in code is checked the same way when its start is asked for.
+    let mut record = GameRecord::parse("[FEN \"startpos\"]\n\n*").unwrap();
+    record.set_tag("Position", "B:11:12:d3=W");
+    let err = record.start().unwrap_err();
+    assert!(
+        err.to_string().contains("different start positions"),
+        "{err}"
+    );
+}
