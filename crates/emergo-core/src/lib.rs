@@ -27,4 +27,4 @@ pub use movegen::MoveList;
 pub use moves::{CapturePath, Move};
 pub use notation::{MoveError, MoveText, MoveTextError, PositionTextError};
 pub use position::{Column, IllegalMove, Position, PositionError, Setup};
-pub use record::{split_records, GameRecord, RecordError};
+pub use record::{split_records, GameRecord, RecordError, RecordLimit, RecordLimits};

@@ -18,6 +18,7 @@ use crate::board::Color;
 use crate::game::{EndReason, Game, Outcome, Status};
 use crate::moves::Move;
 use crate::position::Position;
+use std::collections::HashSet;
 use std::fmt::{self, Write as _};
 use thiserror::Error;
 
@@ -47,6 +48,53 @@ pub struct RecordError {
     pub line: usize,
     pub column: usize,
     pub message: String,
+    /// The cap of [`RecordLimits`] the record went over, when that is what is wrong.
+    pub limit: Option<RecordLimit>,
+}
+
+/// Caps on what a record may hold, for records from strangers (a server's import). Lengths are
+/// in bytes of UTF-8 text. [`GameRecord::parse`] reads without caps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordLimits {
+    /// Tag pairs.
+    pub tags: usize,
+    /// The length of a tag's value.
+    pub tag_length: usize,
+    /// The length of a comment.
+    pub comment_length: usize,
+    /// Moves in the movetext.
+    pub plies: usize,
+}
+
+impl RecordLimits {
+    /// No caps.
+    pub const NONE: RecordLimits = RecordLimits {
+        tags: usize::MAX,
+        tag_length: usize::MAX,
+        comment_length: usize::MAX,
+        plies: usize::MAX,
+    };
+}
+
+/// One cap of [`RecordLimits`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordLimit {
+    Tags,
+    TagLength,
+    CommentLength,
+    Plies,
+}
+
+impl RecordLimit {
+    /// `tags`, `tag_length`, `comment_length`, `plies`: the cap's field name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordLimit::Tags => "tags",
+            RecordLimit::TagLength => "tag_length",
+            RecordLimit::CommentLength => "comment_length",
+            RecordLimit::Plies => "plies",
+        }
+    }
 }
 
 impl GameRecord {
@@ -73,6 +121,7 @@ impl GameRecord {
             line: 1,
             column: 1,
             message,
+            limit: None,
         };
         let mut start: Option<(&str, &str, Position)> = None;
         for name in START_TAGS {
@@ -135,6 +184,7 @@ impl GameRecord {
                 line: 0,
                 column: 0,
                 message: format!("move {}: {e}", i + 1),
+                limit: None,
             })?;
         }
         if let Some(outcome) = Outcome::from_token(&self.result) {
@@ -147,6 +197,7 @@ impl GameRecord {
                     line: 0,
                     column: 0,
                     message: format!("result {}: {e}", self.result),
+                    limit: None,
                 })?;
             }
         }
@@ -155,7 +206,12 @@ impl GameRecord {
 
     /// Reads a record. Moves are checked against the rules as they are read.
     pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
-        Parser::new(text).record()
+        Parser::new(text, RecordLimits::NONE).record()
+    }
+
+    /// Reads a record within `limits`; going over one is an error that names it.
+    pub fn parse_within(text: &str, limits: RecordLimits) -> Result<GameRecord, RecordError> {
+        Parser::new(text, limits).record()
     }
 }
 
@@ -235,15 +291,17 @@ struct Parser<'a> {
     text: &'a str,
     line: usize,
     column: usize,
+    limits: RecordLimits,
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str) -> Parser<'a> {
+    fn new(text: &'a str, limits: RecordLimits) -> Parser<'a> {
         Parser {
             chars: text.char_indices().peekable(),
             text,
             line: 1,
             column: 1,
+            limits,
         }
     }
 
@@ -252,6 +310,20 @@ impl<'a> Parser<'a> {
             line,
             column,
             message: message.into(),
+            limit: None,
+        }
+    }
+
+    fn over(&self, line: usize, column: usize, limit: RecordLimit, cap: usize) -> RecordError {
+        let what = match limit {
+            RecordLimit::Tags => "tags",
+            RecordLimit::TagLength => "bytes in a tag value",
+            RecordLimit::CommentLength => "bytes in a comment",
+            RecordLimit::Plies => "moves",
+        };
+        RecordError {
+            limit: Some(limit),
+            ..self.error(line, column, format!("more than {cap} {what}"))
         }
     }
 
@@ -283,11 +355,15 @@ impl<'a> Parser<'a> {
     fn record(mut self) -> Result<GameRecord, RecordError> {
         let mut tags: Vec<(String, String)> = Vec::new();
         let mut start: Option<(String, String, Position)> = None;
+        let mut names = HashSet::new();
         self.skip_space();
         while self.peek() == Some('[') {
             let (line, column) = (self.line, self.column);
+            if tags.len() == self.limits.tags {
+                return Err(self.over(line, column, RecordLimit::Tags, self.limits.tags));
+            }
             let (name, value) = self.tag()?;
-            if tags.iter().any(|(k, _)| *k == name) {
+            if !names.insert(name.clone()) {
                 return Err(self.error(line, column, format!("tag {name} is given twice")));
             }
             if START_TAGS.contains(&name.as_str()) {
@@ -358,6 +434,9 @@ impl<'a> Parser<'a> {
                     if is_move_number(token) {
                         continue;
                     }
+                    if record.moves.len() == self.limits.plies {
+                        return Err(self.over(line, column, RecordLimit::Plies, self.limits.plies));
+                    }
                     if Game::new(position).is_over() || repeated_thrice(&positions) {
                         return Err(self.error(
                             line,
@@ -419,6 +498,10 @@ impl<'a> Parser<'a> {
                     self.bump();
                 }
             }
+            if self.offset() - start > self.limits.comment_length {
+                let cap = self.limits.comment_length;
+                return Err(self.over(line, column, RecordLimit::CommentLength, cap));
+            }
         }
         let end = self.offset();
         self.bump();
@@ -469,6 +552,10 @@ impl<'a> Parser<'a> {
                 },
                 Some('"') => break,
                 Some(c) => value.push(c),
+            }
+            if value.len() > self.limits.tag_length {
+                let cap = self.limits.tag_length;
+                return Err(self.over(line, column, RecordLimit::TagLength, cap));
             }
         }
         while self.peek() == Some(' ') {

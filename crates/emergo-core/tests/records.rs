@@ -226,3 +226,40 @@ fn two_start_tags_that_disagree_are_refused_naming_both() {
         "{err}"
     );
 }
+
+#[test]
+fn records_over_a_cap_are_refused_naming_the_cap() {
+    use emergo_core::{RecordLimit, RecordLimits};
+    let limits = RecordLimits {
+        tags: 2,
+        tag_length: 8,
+        comment_length: 5,
+        plies: 2,
+    };
+    let cases = [
+        ("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n\n*", RecordLimit::Tags),
+        ("[A \"123456789\"]\n\n*", RecordLimit::TagLength),
+        ("1. d3 {123456} *", RecordLimit::CommentLength),
+        ("1. d3 e1 2. d6 *", RecordLimit::Plies),
+    ];
+    for (text, limit) in cases {
+        let err = GameRecord::parse_within(text, limits).unwrap_err();
+        assert_eq!(err.limit, Some(limit), "{text}: {err}");
+        // Without caps, the same record reads.
+        GameRecord::parse(text).unwrap();
+    }
+    let within = "[A \"1\"]\n[B \"12345678\"]\n\n1. d3 {12345} e1 *";
+    assert_eq!(
+        GameRecord::parse_within(within, limits).unwrap(),
+        GameRecord::parse(within).unwrap()
+    );
+}
+
+#[test]
+fn many_tags_are_checked_for_twins_in_linear_time() {
+    // 100,000 distinct tags, then a twin of the first: found, and quickly (a hash set).
+    let mut text: String = (0..100_000).map(|i| format!("[T{i} \"v\"]\n")).collect();
+    text.push_str("[T0 \"again\"]\n\n*");
+    let err = GameRecord::parse(&text).unwrap_err();
+    assert!(err.message.contains("T0 is given twice"), "{err}");
+}
