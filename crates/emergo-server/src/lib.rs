@@ -15,8 +15,10 @@ pub mod engine;
 pub mod error;
 pub mod live;
 pub mod model;
+pub mod rating;
 pub mod routes;
 pub mod store;
+pub mod time_control;
 pub mod view;
 pub mod ws;
 
