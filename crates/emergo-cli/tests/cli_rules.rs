@@ -142,6 +142,27 @@ fn show_draws_the_board_with_hands_and_side_to_move() {
 }
 
 #[test]
+fn r5_show_prints_the_phase_line_as_capture_enter_or_step() {
+    for (position, word) in [
+        ("W:5:5:e4=W,e5=B", "capture"),
+        ("W:12:12", "enter"),
+        ("W:1:0:a5=W,i5=B", "enter"),
+        ("W:0:3:e5=W,a5=B", "step"),
+    ] {
+        let out = emergo(&["show", "--position", position]);
+        let text = stdout(&out);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("Phase: "))
+            .unwrap_or_else(|| panic!("no Phase line: {text}"));
+        assert!(
+            line.starts_with(&format!("Phase: {word} ")) || line == format!("Phase: {word}"),
+            "{position}: {line}"
+        );
+    }
+}
+
+#[test]
 fn random_reports_the_five_lines_scripts_read() {
     let out = emergo(&["random", "--games", "200", "--seed", "3", "--threads", "2"]);
     let text = stdout(&out);

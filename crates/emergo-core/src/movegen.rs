@@ -2,13 +2,15 @@
 
 use crate::board::{shift, Color, Direction, Square, SquareIter};
 use crate::moves::{CapturePath, Move};
+use crate::phase::Phase;
 use crate::position::Position;
 
 /// The legal moves of a position. A plain vector: capture routes have no useful upper bound.
 pub type MoveList = Vec<Move>;
 
 impl Position {
-    /// All legal moves (R5 precedence: captures of the greatest size, else entries, else steps).
+    /// All legal moves (R5 precedence, [`Position::phase`]: captures of the greatest size, else
+    /// entries, else steps).
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::with_capacity(48);
         self.legal_moves_into(&mut moves);
@@ -27,20 +29,22 @@ impl Position {
         if self.is_lost() {
             return;
         }
-        if self.jumpers(me) != 0 {
-            self.for_each_capture(&mut f);
-        } else if self.hand[me.index()] > 0 {
-            for sq in SquareIter(self.entry_squares()) {
-                f(Move::Enter(sq));
+        match self.phase() {
+            Phase::Capture => self.for_each_capture(&mut f),
+            Phase::Enter => {
+                for sq in SquareIter(self.entry_squares()) {
+                    f(Move::Enter(sq));
+                }
             }
-        } else {
-            let own = self.owned[me.index()];
-            let empty = self.empty();
-            for dir in Direction::ALL {
-                let back = dir.opposite();
-                for to in SquareIter(shift(own, dir) & empty) {
-                    if let Some(from) = to.neighbour(back) {
-                        f(Move::Step { from, to });
+            Phase::Step => {
+                let own = self.owned[me.index()];
+                let empty = self.empty();
+                for dir in Direction::ALL {
+                    let back = dir.opposite();
+                    for to in SquareIter(shift(own, dir) & empty) {
+                        if let Some(from) = to.neighbour(back) {
+                            f(Move::Step { from, to });
+                        }
                     }
                 }
             }
@@ -53,19 +57,21 @@ impl Position {
         if self.is_lost() {
             return 0;
         }
-        if self.jumpers(me) != 0 {
-            let mut n = 0;
-            self.for_each_capture(&mut |_| n += 1);
-            n
-        } else if self.hand[me.index()] > 0 {
-            self.entry_squares().count_ones() as usize
-        } else {
-            let own = self.owned[me.index()];
-            let empty = self.empty();
-            Direction::ALL
-                .iter()
-                .map(|&d| (shift(own, d) & empty).count_ones() as usize)
-                .sum()
+        match self.phase() {
+            Phase::Capture => {
+                let mut n = 0;
+                self.for_each_capture(&mut |_| n += 1);
+                n
+            }
+            Phase::Enter => self.entry_squares().count_ones() as usize,
+            Phase::Step => {
+                let own = self.owned[me.index()];
+                let empty = self.empty();
+                Direction::ALL
+                    .iter()
+                    .map(|&d| (shift(own, d) & empty).count_ones() as usize)
+                    .sum()
+            }
         }
     }
 

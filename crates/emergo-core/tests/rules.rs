@@ -2,7 +2,7 @@
 
 use emergo_core::notation::PositionTextErrorKind;
 use emergo_core::{
-    Color, Column, EndReason, Game, Move, Outcome, Position, PositionError, Square, Status,
+    Color, Column, EndReason, Game, Move, Outcome, Phase, Position, PositionError, Square, Status,
 };
 
 fn pos(text: &str) -> Position {
@@ -115,6 +115,22 @@ fn r5_2_with_men_in_hand_a_side_enters_and_may_not_step() {
 fn r5_3_with_no_capture_and_no_men_in_hand_a_side_steps() {
     let p = pos("W:0:3:e5=W,a5=B");
     assert_eq!(sorted_moves(&p), vec!["e5-d5", "e5-e4", "e5-e6", "e5-f5"]);
+}
+
+#[test]
+fn r5_phase_is_capture_first_then_enter_then_step() {
+    assert_eq!(pos("W:5:5:e4=W,e5=B").phase(), Phase::Capture);
+    assert_eq!(pos("W:1:0:a5=W,i5=B").phase(), Phase::Enter);
+    assert_eq!(pos("W:0:3:e5=W,a5=B").phase(), Phase::Step);
+    assert_eq!(Position::start().phase(), Phase::Enter);
+    for phase in Phase::ALL {
+        assert_eq!(phase.to_string().parse::<Phase>(), Ok(phase));
+    }
+    assert_eq!(
+        ["capture", "enter", "step"].map(|w| w.parse::<Phase>().ok()),
+        [Some(Phase::Capture), Some(Phase::Enter), Some(Phase::Step)]
+    );
+    assert!("Capture".parse::<Phase>().is_err());
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The shared test data (cross-checked between independent implementations): every position of
 //! 200 random games with its legal moves, the games themselves, and perft counts.
 
-use emergo_core::{perft::perft, Game, Move, Position, Status};
+use emergo_core::{perft::perft, Game, Move, Phase, Position, Status};
 
 const POSITIONS: &str = include_str!("data/positions.tsv");
 const GAMES: &str = include_str!("data/random-games.tsv");
@@ -28,6 +28,48 @@ fn r5_to_r9_legal_moves_match_every_position_of_the_data() {
         checked += 1;
     }
     assert_eq!(checked, 23_379);
+}
+
+/// R5 read from the data's move lists alone: captures contain `x`, steps `-`, entries neither.
+#[test]
+fn r5_phase_names_the_kind_of_the_legal_moves_of_every_position_of_the_data() {
+    let mut seen = [0usize; 3];
+    for (line_no, line) in POSITIONS.lines().enumerate() {
+        let (text, expected) = line.split_once('\t').expect("two fields");
+        let pos: Position = text.parse().expect("position text");
+        let phase = pos.phase();
+        let kinds: Vec<Phase> = expected
+            .split_whitespace()
+            .map(|m| {
+                if m.contains('x') {
+                    Phase::Capture
+                } else if m.contains('-') {
+                    Phase::Step
+                } else {
+                    Phase::Enter
+                }
+            })
+            .collect();
+        if kinds.is_empty() {
+            // No legal move (R10.1/R10.2): nothing to capture; entering if men are in hand.
+            let in_hand = pos.hand(pos.turn()) > 0;
+            let want = if in_hand { Phase::Enter } else { Phase::Step };
+            assert_eq!(phase, want, "line {}: {text}", line_no + 1);
+        } else {
+            assert!(
+                kinds.iter().all(|&k| k == phase),
+                "line {}: {text} is {phase} but moves are {expected}",
+                line_no + 1
+            );
+        }
+        assert_eq!(phase.to_string().parse::<Phase>(), Ok(phase));
+        seen[Phase::ALL
+            .iter()
+            .position(|&p| p == phase)
+            .expect("a phase")] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "every phase occurs: {seen:?}");
+    assert_eq!(seen.iter().sum::<usize>(), 23_379);
 }
 
 #[test]

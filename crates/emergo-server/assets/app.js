@@ -968,13 +968,13 @@ function renderStatus() {
     let main = `${cap(g.turn)} to move${mine ? ' — your move' : ''}`;
     if (g.engine_thinking) main = `${cap(g.turn)} to move — the engine is thinking…`;
     lines.push(el('div', { class: 'main', text: main }));
-    let detail = g.phase === 'entering' ? `Entering: ${g.hand[g.turn]} in hand.` : 'Movement: every man is on the board.';
+    let detail = g.hand[g.turn] > 0 ? `Entering: ${g.hand[g.turn]} in hand.` : 'Movement: every man is on the board.';
     if (captures) {
       const n = jumpedSquares(g.legal_moves[0]).length;
       detail += ` A capture is compulsory (${n} ${n === 1 ? 'man' : 'men'}).`;
     }
     if (mine && !g.engine_thinking) {
-      detail += st.sel.length ? ' Click the next marked square.' : g.phase === 'entering' && !captures ? ' Click a marked square to enter a man.' : ' Click a marked column.';
+      detail += st.sel.length ? ' Click the next marked square.' : g.phase === 'enter' ? ' Click a marked square to enter a man.' : ' Click a marked column.';
     }
     if (!st.seat && g.mode !== 'imported') detail += ' You are watching.';
     lines.push(el('div', { class: 'detail', text: detail }));

@@ -78,11 +78,7 @@ impl GameView {
             ply: game.ply(),
             position: pos.to_string(),
             turn: color_name(turn),
-            phase: if pos.hand(turn) > 0 {
-                "entering"
-            } else {
-                "movement"
-            },
+            phase: pos.phase().name(),
             hand: Hand {
                 white: pos.hand(Color::White),
                 black: pos.hand(Color::Black),

@@ -1,7 +1,7 @@
 //! `emergo show [--position <POS>]`: the board drawn the way the designers draw it.
 
 use super::parse_position;
-use emergo_core::{Color, Game, Position, Square, Status};
+use emergo_core::{Color, Game, Phase, Position, Square, Status};
 use std::fmt::Write as _;
 
 #[derive(clap::Args)]
@@ -23,7 +23,8 @@ const CELL: usize = 6;
 /// Draws `pos` as a 9×9 checkerboard (e1 bottom-left, a5 top-left, e9 top-right, i5
 /// bottom-right, R1). An empty dark square shows its name; a column shows its owner and height,
 /// then `/` and its prisoners when it holds any (`W3/5`: three White men over five Black). Light
-/// squares are shaded. Below: the men in hand, a pending shadowpiece, the side to move.
+/// squares are shaded. Below: the men in hand, a pending shadowpiece, the side to move, the
+/// phase (`Phase: capture`, `Phase: enter` or `Phase: step`, R5, then an explanation).
 pub fn draw(pos: &Position) -> String {
     let mut out = String::new();
     let rule = format!("   +{}+\n", "-".repeat(9 * CELL));
@@ -74,14 +75,7 @@ pub fn draw(pos: &Position) -> String {
     }
     match Game::new(*pos).status() {
         Status::Ongoing => {
-            let phase = if pos.can_capture(pos.turn()) {
-                "must capture"
-            } else if pos.hand(pos.turn()) > 0 {
-                "entering"
-            } else {
-                "moving"
-            };
-            let _ = writeln!(out, "{} to move ({phase})", capitalised(pos.turn()));
+            let _ = writeln!(out, "{} to move", capitalised(pos.turn()));
         }
         Status::Finished { outcome, reason } => {
             let _ = writeln!(
@@ -92,8 +86,21 @@ pub fn draw(pos: &Position) -> String {
             );
         }
     }
+    let phase = pos.phase();
+    let _ = writeln!(out, "Phase: {phase} ({})", explain(phase));
     let _ = writeln!(out, "Position: {pos}");
     out
+}
+
+/// Why the side to move is in `phase` (R5), for people.
+fn explain(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Capture => {
+            "R5.1: a capture is possible, so one of the greatest captures is compulsory"
+        }
+        Phase::Enter => "R5.2: no capture; men in hand are entered before any step",
+        Phase::Step => "R5.3: no capture and no men in hand; a column steps",
+    }
 }
 
 fn capitalised(color: Color) -> &'static str {
@@ -120,8 +127,32 @@ mod tests {
         let rank5 = rank(5);
         assert_eq!(&rank5[4 + 4 * CELL..4 + 5 * CELL], "  B1  ");
         assert!(text.contains("In hand: White 4, Black 6"));
-        assert!(text.contains("Black to move (entering)"));
+        assert!(text.contains("Black to move\n"));
+        assert!(text.contains("\nPhase: enter ("));
         let rank1 = rank(1);
         assert!(rank1[4..].starts_with("  e1  "));
+    }
+
+    /// The phase line of `draw`, e.g. `capture` from `Phase: capture (R5.1: ...)`.
+    fn phase_line(text: &str) -> Phase {
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Phase: "))
+            .expect("a Phase line");
+        let word = line.split_whitespace().next().expect("a word");
+        word.parse().expect("a phase word")
+    }
+
+    #[test]
+    fn r5_show_names_the_phase_of_position_phase_on_every_test_position() {
+        let data = include_str!("../../../emergo-core/tests/data/positions.tsv");
+        let mut n = 0;
+        for line in data.lines() {
+            let text = line.split('\t').next().expect("a field");
+            let pos: Position = text.parse().expect("position text");
+            assert_eq!(phase_line(&draw(&pos)), pos.phase(), "{text}");
+            n += 1;
+        }
+        assert_eq!(n, 23_379);
     }
 }
