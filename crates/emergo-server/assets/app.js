@@ -35,53 +35,10 @@ function squareName(x, y) {
 const SQUARES = [];
 for (let y = 1; y <= 9; y++) for (let x = 1; x <= 9; x++) if ((x + y) % 2 === 0) SQUARES.push(squareName(x, y));
 
-/** The squares of a move in N1 text: `e5` → [e5]; `e4-e5` → [e4, e5]; `e4xc4xc6` → [e4, c4, c6]. */
-function moveSquares(text) {
-  return String(text).toLowerCase().split(/[-x]/).filter((s) => s.length > 0);
-}
-/** The same, keeping only real squares (typed text may name squares that do not exist). */
-function realSquares(text) {
-  return moveSquares(text).filter((sq) => squareXY(sq));
-}
-function isCapture(text) {
-  return /x/i.test(text) || (moveSquares(text).length === 2 && isJump(moveSquares(text)));
-}
-function isJump(sqs) {
-  const a = squareXY(sqs[0]);
-  const b = squareXY(sqs[1]);
-  return a && b && Math.abs(a.x - b.x) === 2;
-}
-/** The squares a capture jumped over (the men it took), in order. */
-function jumpedSquares(text) {
-  const sqs = moveSquares(text);
-  if (sqs.length < 2 || !isCapture(text)) return [];
-  const out = [];
-  for (let i = 1; i < sqs.length; i++) {
-    const a = squareXY(sqs[i - 1]);
-    const b = squareXY(sqs[i]);
-    if (a && b) out.push(squareName((a.x + b.x) / 2, (a.y + b.y) / 2));
-  }
-  return out;
-}
+/* ------------------------------------------------------------------ what the server says */
 
-/* ------------------------------------------------------------------ positions (N2) */
-
-/** Reads N2 text into {turn, hand: {white, black}, board: {square: 'WWB' (top first)}}. */
-function parsePosition(text) {
-  const parts = String(text).split(':');
-  const pos = {
-    turn: parts[0] === 'B' ? 'black' : 'white',
-    hand: { white: Number(parts[1]) || 0, black: Number(parts[2]) || 0 },
-    board: {},
-  };
-  if (parts[3]) {
-    for (const item of parts[3].split(',')) {
-      const [sq, stack] = item.split('=');
-      if (sq && stack) pos.board[sq.toLowerCase()] = stack.toUpperCase();
-    }
-  }
-  return pos;
-}
+// The page knows no rule: every position it draws (`boards`), the squares of every move played
+// (`history`) and of every legal move (`legal`) come from the game view (docs/api.md).
 
 function otherColor(c) {
   return c === 'white' ? 'black' : 'white';
@@ -89,50 +46,15 @@ function otherColor(c) {
 function letterOf(c) {
   return c === 'white' ? 'W' : 'B';
 }
-function colorOfLetter(l) {
-  return l === 'W' ? 'white' : 'black';
+
+/** A column's men from the top as letters, for drawing: `WWWBB` is 3 White over 2 Black. */
+function stackLetters(col) {
+  return letterOf(col.owner).repeat(col.men) + letterOf(otherColor(col.owner)).repeat(col.prisoners);
 }
 
-/** Plays a (legal) move on a copy of `pos`, the way emergo-core does (R6, R9.2). */
-function applyMove(pos, text) {
-  const next = { turn: otherColor(pos.turn), hand: { ...pos.hand }, board: { ...pos.board } };
-  const me = pos.turn;
-  const sqs = moveSquares(text);
-  if (sqs.length === 1) {
-    const n = pos.hand[otherColor(me)] === 0 ? pos.hand[me] : Math.min(1, pos.hand[me]);
-    next.hand[me] -= n;
-    next.board[sqs[0]] = letterOf(me).repeat(Math.max(1, n));
-  } else if (!isCapture(text)) {
-    next.board[sqs[1]] = next.board[sqs[0]] || '';
-    delete next.board[sqs[0]];
-  } else {
-    let stack = next.board[sqs[0]] || '';
-    delete next.board[sqs[0]];
-    for (const over of jumpedSquares(text)) {
-      const jumped = next.board[over] || '';
-      stack += jumped.slice(0, 1);
-      if (jumped.length > 1) next.board[over] = jumped.slice(1);
-      else delete next.board[over];
-    }
-    next.board[sqs[sqs.length - 1]] = stack;
-  }
-  return next;
-}
-
-function positionText(pos) {
-  const items = Object.keys(pos.board)
-    .sort()
-    .map((sq) => `${sq}=${pos.board[sq]}`);
-  const head = `${pos.turn === 'white' ? 'W' : 'B'}:${pos.hand.white}:${pos.hand.black}`;
-  return items.length ? `${head}:${items.join(',')}` : head;
-}
-
-/** A column's owner, its men of the owner's colour and its prisoners. */
-function columnInfo(stack) {
-  const owner = stack[0];
-  let men = 0;
-  while (men < stack.length && stack[men] === owner) men++;
-  return { owner: colorOfLetter(owner), men, prisoners: stack.length - men, height: stack.length };
+/** The legal move whose text is `text`, if any. */
+function legalMove(text) {
+  return st.game ? st.game.legal.find((m) => m.move === text) || null : null;
 }
 
 /* ------------------------------------------------------------------ the API */
@@ -263,7 +185,7 @@ const st = {
   game: null,
   seat: null, // 'white' | 'black' | null (watching)
   token: null,
-  positions: [], // position after each ply, [0] = start
+  positions: [], // the board before each move and after the last, from the server
   viewPly: 0,
   flipped: false,
   sel: [], // squares clicked so far for a move
@@ -510,25 +432,13 @@ function setGame(g, source) {
   if (old && source === 'post' && g.ply < old.ply) return;
   const follow = !old || st.viewPly >= old.ply;
   st.game = g;
-  st.positions = replay(g);
+  st.positions = g.boards;
   if (!old || old.ply !== g.ply || old.moves[old.moves.length - 1] !== g.moves[g.moves.length - 1]) {
     st.sel = [];
     st.hint = null;
   }
   st.viewPly = follow ? g.ply : Math.min(st.viewPly, g.ply);
   render();
-}
-
-/** The position after every ply, from the start and the moves; the last one is the server's. */
-function replay(g) {
-  const out = [parsePosition(g.start)];
-  for (const mv of g.moves) out.push(applyMove(out[out.length - 1], mv));
-  const current = parsePosition(g.position);
-  if (positionText(out[out.length - 1]) !== positionText(current)) {
-    console.warn('replayed position differs from the server’s', positionText(out[out.length - 1]), g.position);
-  }
-  out[out.length - 1] = current;
-  return out;
 }
 
 /* ------------------------------------------------------------------ moving */
@@ -545,7 +455,7 @@ function canMove() {
 function clickable() {
   const out = { entries: new Set(), starts: new Set(), next: new Set() };
   if (!canMove()) return out;
-  const legal = st.game.legal_moves.map(moveSquares);
+  const legal = st.game.legal.map((m) => m.passed);
   if (st.sel.length === 0) {
     for (const sqs of legal) {
       if (sqs.length === 1) out.entries.add(sqs[0]);
@@ -574,9 +484,8 @@ function clickSquare(sq) {
   }
   if (c.next.has(sq)) {
     st.sel = [...st.sel, sq];
-    const legal = st.game.legal_moves.map((t) => ({ t, sqs: moveSquares(t) }));
-    const left = legal.filter(({ sqs }) => sqs.length >= st.sel.length && st.sel.every((s, i) => sqs[i] === s));
-    if (left.length === 1) return submitMove(left[0].t);
+    const left = st.game.legal.filter((m) => m.passed.length >= st.sel.length && st.sel.every((s, i) => m.passed[i] === s));
+    if (left.length === 1) return submitMove(left[0].move);
     return render();
   }
   if (c.starts.has(sq) && !(st.sel.length === 1 && st.sel[0] === sq)) {
@@ -594,7 +503,8 @@ async function submitMove(text) {
     return false;
   }
   st.busy = true;
-  st.sel = realSquares(text);
+  const known = legalMove(text);
+  st.sel = known ? known.passed : [];
   render();
   try {
     const next = await api('POST', `/api/games/${g.id}/moves`, { token: st.token, ply: g.ply, move: text });
@@ -711,7 +621,8 @@ const MAN = {
 };
 
 /** One column as a stack of discs, bottom man first; a badge gives men/prisoners. */
-function drawColumn(parent, sq, stack) {
+function drawColumn(parent, sq, col) {
+  const stack = stackLetters(col);
   const { cx, cy } = centre(sq);
   const g = svg('g', { class: 'column', 'data-col': sq, 'data-stack': stack }, parent);
   const h = stack.length;
@@ -735,8 +646,7 @@ function drawColumn(parent, sq, stack) {
   svg('ellipse', { cx, cy: topY, rx, ry, fill: top.face, stroke: top.edge, 'stroke-width': 1.4 }, g);
   svg('ellipse', { cx, cy: topY, rx: rx - 9, ry: ry - 4.5, fill: 'none', stroke: top.edge, 'stroke-opacity': 0.35, 'stroke-width': 1.5 }, g);
   if (h > 1) {
-    const info = columnInfo(stack);
-    drawBadge(g, cx, topY, info, stack[0]);
+    drawBadge(g, cx, topY, col, stack[0]);
   }
 }
 
@@ -773,7 +683,7 @@ function pathLine(parent, sqs, attrs) {
 
 function shade(parent, sq, fill, opacity, cls) {
   const { cx, cy } = centre(sq);
-  svg('rect', { class: cls, x: cx - SQ / 2, y: cy - SQ / 2, width: SQ, height: SQ, fill, 'fill-opacity': opacity }, parent);
+  svg('rect', { class: cls, 'data-sq': sq, x: cx - SQ / 2, y: cy - SQ / 2, width: SQ, height: SQ, fill, 'fill-opacity': opacity }, parent);
 }
 
 function renderBoard() {
@@ -787,8 +697,8 @@ function renderBoard() {
   if (!pos) return;
 
   // the last move (up to the ply on view) and the men it captured
-  const last = st.viewPly > 0 ? st.game.moves[st.viewPly - 1] : null;
-  const lastSqs = last ? realSquares(last) : [];
+  const last = st.viewPly > 0 ? st.game.history[st.viewPly - 1] : null;
+  const lastSqs = last ? last.passed : [];
   for (const sq of lastSqs) shade(under, sq, '#f6d860', 0.5, 'last');
   if (lastSqs.length >= 2) {
     pathLine(under, lastSqs, { stroke: '#e0a92e', 'stroke-width': 7, 'stroke-opacity': 0.95, class: 'last-path' });
@@ -801,9 +711,9 @@ function renderBoard() {
   // the selection so far
   for (const sq of st.sel) shade(under, sq, '#3f9a6a', 0.55, 'selected');
 
-  for (const sq of Object.keys(pos.board)) drawColumn(pieces, sq, pos.board[sq]);
+  for (const sq of Object.keys(pos.columns)) drawColumn(pieces, sq, pos.columns[sq]);
 
-  for (const sq of jumpedSquares(last || '')) {
+  for (const sq of last ? last.captured : []) {
     const { cx, cy } = centre(sq);
     const g = svg('g', { class: 'captured', 'data-captured': sq }, over);
     svg('circle', { cx: cx + 30, cy: cy - 30, r: 14, fill: '#b3261e', stroke: '#fff', 'stroke-width': 3 }, g);
@@ -815,7 +725,8 @@ function renderBoard() {
 
   // the hint
   if (st.hint && atLatest()) {
-    const hs = realSquares(st.hint);
+    const known = legalMove(st.hint);
+    const hs = known ? known.passed : [];
     for (const sq of hs) {
       const { cx, cy } = centre(sq);
       svg('rect', { class: 'hint-mark', x: cx - SQ / 2 + 4, y: cy - SQ / 2 + 4, width: SQ - 8, height: SQ - 8, rx: 8, fill: 'none', stroke: '#2a6fdb', 'stroke-width': 5 }, over);
@@ -832,7 +743,7 @@ function renderBoard() {
   }
   for (const sq of [...c.entries, ...c.next]) {
     const { cx, cy } = centre(sq);
-    const occupied = pos.board[sq] !== undefined;
+    const occupied = pos.columns[sq] !== undefined;
     svg('circle', {
       class: 'target', 'data-mark': sq, cx, cy, r: occupied ? 40 : 15,
       fill: occupied ? 'none' : '#1f5e3e', 'fill-opacity': 0.6,
@@ -850,12 +761,12 @@ function renderBoard() {
 function showTip(sq) {
   const pos = st.positions[st.viewPly];
   const tip = $('#tip');
-  const stack = pos && pos.board[sq];
-  if (!stack) {
+  const info = pos && pos.columns[sq];
+  if (!info) {
     hideTip();
     return;
   }
-  const info = columnInfo(stack);
+  const stack = stackLetters(info);
   const other = otherColor(info.owner);
   tip.replaceChildren(
     el('div', {}, el('b', { text: sq }), ` · ${cap(info.owner)}’s column`),
@@ -964,13 +875,13 @@ function renderStatus() {
     lines.push(el('div', { class: 'detail', text: `Viewing ${st.viewPly} of ${g.ply}. Press End or ⏭ to return to the game.` }));
   } else if (g.status === 'ongoing') {
     const mine = st.seat === g.turn;
-    const captures = g.legal_moves.length && g.legal_moves.every((m) => isCapture(m));
+    const captures = g.phase === 'capture' && g.legal.length > 0;
     let main = `${cap(g.turn)} to move${mine ? ' — your move' : ''}`;
     if (g.engine_thinking) main = `${cap(g.turn)} to move — the engine is thinking…`;
     lines.push(el('div', { class: 'main', text: main }));
     let detail = g.hand[g.turn] > 0 ? `Entering: ${g.hand[g.turn]} in hand.` : 'Movement: every man is on the board.';
     if (captures) {
-      const n = jumpedSquares(g.legal_moves[0]).length;
+      const n = g.legal[0].captured.length;
       detail += ` A capture is compulsory (${n} ${n === 1 ? 'man' : 'men'}).`;
     }
     if (mine && !g.engine_thinking) {
@@ -995,13 +906,14 @@ function renderMoves() {
   if (!g.moves.length) {
     list.append(el('li', { class: 'none', text: 'No moves yet.' }));
   }
-  const blackFirst = parsePosition(g.start).turn === 'black';
+  const blackFirst = g.boards[0].turn === 'black';
   let n = 1;
   let i = 0;
   let current = null;
   const cell = (ply) => {
-    const text = g.moves[ply - 1];
-    const li = el('li', { class: `mv${isCapture(text) ? ' capture' : ''}${ply === st.viewPly ? ' current' : ''}`, 'data-ply': String(ply), text, onclick: () => goTo(ply) });
+    const mv = g.history[ply - 1];
+    const text = mv.move;
+    const li = el('li', { class: `mv${mv.captured.length ? ' capture' : ''}${ply === st.viewPly ? ' current' : ''}`, 'data-ply': String(ply), text, onclick: () => goTo(ply) });
     if (ply === st.viewPly) current = li;
     return li;
   };
@@ -1075,6 +987,7 @@ function render() {
   renderActions();
   $('#game').dataset.ply = String(g.ply);
   $('#game').dataset.viewPly = String(st.viewPly);
+  $('#game').dataset.position = g.positions[st.viewPly] || '';
   $('#game').dataset.status = g.status;
   $('#game').dataset.turn = g.turn;
   $('#game').dataset.thinking = String(!!g.engine_thinking);
@@ -1141,7 +1054,7 @@ function init() {
     const sq = hit.dataset.sq;
     if (canMove()) clickSquare(sq);
     const pos = st.positions[st.viewPly];
-    if (pos && pos.board[sq] && (e.pointerType === 'touch' || !canMove() || st.tipSquare === sq)) {
+    if (pos && pos.columns[sq] && (e.pointerType === 'touch' || !canMove() || st.tipSquare === sq)) {
       showTip(sq);
       if (e.pointerType !== 'mouse') {
         clearTimeout(st.tipTimer);

@@ -3,8 +3,9 @@
 use crate::live::LiveGame;
 use crate::model::{color_name, Seat};
 use crate::store::{status_columns, SummaryRow};
-use emergo_core::{Color, Move, Status};
+use emergo_core::{Color, Move, Position, Status};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct SeatView {
@@ -21,10 +22,92 @@ impl SeatView {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Hand {
     pub white: u8,
     pub black: u8,
+}
+
+impl Hand {
+    fn of(pos: &Position) -> Hand {
+        Hand {
+            white: pos.hand(Color::White),
+            black: pos.hand(Color::Black),
+        }
+    }
+}
+
+/// The squares of one move, for drawing: what core knows of it, so the page needs no rule.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MoveView {
+    /// N1 text.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The squares the column passed: an entry's square; a step's two; a capture's start and
+    /// every landing (R7.4).
+    pub passed: Vec<String>,
+    /// The squares whose top man the move took, one per jump in order (R6); empty unless a
+    /// capture.
+    pub captured: Vec<String>,
+}
+
+impl MoveView {
+    pub fn of(mv: &Move) -> MoveView {
+        let (passed, captured) = match mv {
+            Move::Enter(to) => (vec![to.to_string()], Vec::new()),
+            Move::Step { from, to } => (vec![from.to_string(), to.to_string()], Vec::new()),
+            Move::Capture(path) => {
+                let mut passed = vec![path.from().to_string()];
+                let mut captured = Vec::with_capacity(path.len());
+                for (over, land) in path.jumps() {
+                    captured.push(over.to_string());
+                    passed.push(land.to_string());
+                }
+                (passed, captured)
+            }
+        };
+        MoveView {
+            text: mv.to_string(),
+            passed,
+            captured,
+        }
+    }
+}
+
+/// One column as drawn: its owner, its men of the owner's colour and its prisoners (R3).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ColumnView {
+    pub owner: &'static str,
+    pub men: u8,
+    pub prisoners: u8,
+}
+
+/// One position as drawn: side to move, men in hand, and the columns by square name.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct BoardView {
+    pub turn: &'static str,
+    pub hand: Hand,
+    pub columns: BTreeMap<String, ColumnView>,
+}
+
+impl BoardView {
+    pub fn of(pos: &Position) -> BoardView {
+        BoardView {
+            turn: color_name(pos.turn()),
+            hand: Hand::of(pos),
+            columns: pos
+                .columns()
+                .map(|(sq, col)| {
+                    let view = ColumnView {
+                        owner: color_name(col.owner),
+                        men: col.men,
+                        prisoners: col.prisoners,
+                    };
+                    (sq.to_string(), view)
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Everything a page needs to draw a game.
@@ -37,13 +120,22 @@ pub struct GameView {
     pub black: SeatView,
     pub start: String,
     pub moves: Vec<String>,
+    /// The squares of each move of `moves`, in order.
+    pub history: Vec<MoveView>,
     pub ply: usize,
+    /// N2 text of the position before each move and after the last: `ply + 1` entries, the
+    /// first equal to `start`, the last to `position`.
+    pub positions: Vec<String>,
+    /// The same positions as the page draws them.
+    pub boards: Vec<BoardView>,
     pub position: String,
     pub turn: &'static str,
     pub phase: &'static str,
     pub hand: Hand,
     pub shadowpiece: bool,
     pub legal_moves: Vec<String>,
+    /// The squares of each move of `legal_moves`, in the same order.
+    pub legal: Vec<MoveView>,
     pub status: &'static str,
     pub result: Option<&'static str>,
     pub reason: Option<&'static str>,
@@ -59,9 +151,9 @@ impl GameView {
         let pos = game.position();
         let status = game.status();
         let (result, reason) = status_columns(status);
-        let legal_moves = if status == Status::Ongoing {
-            let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
-            moves.sort();
+        let legal = if status == Status::Ongoing {
+            let mut moves: Vec<MoveView> = pos.legal_moves().iter().map(MoveView::of).collect();
+            moves.sort_by(|a, b| a.text.cmp(&b.text));
             moves
         } else {
             Vec::new()
@@ -75,16 +167,17 @@ impl GameView {
             black: SeatView::of(&live.meta.seats[Color::Black.index()]),
             start: game.start().to_string(),
             moves: game.moves().iter().map(Move::to_string).collect(),
+            history: game.moves().iter().map(MoveView::of).collect(),
             ply: game.ply(),
+            positions: game.positions().iter().map(Position::to_string).collect(),
+            boards: game.positions().iter().map(BoardView::of).collect(),
             position: pos.to_string(),
             turn: color_name(turn),
             phase: pos.phase().name(),
-            hand: Hand {
-                white: pos.hand(Color::White),
-                black: pos.hand(Color::Black),
-            },
+            hand: Hand::of(pos),
             shadowpiece: pos.shadowpiece_pending(),
-            legal_moves,
+            legal_moves: legal.iter().map(|m| m.text.clone()).collect(),
+            legal,
             status: if status == Status::Ongoing {
                 "ongoing"
             } else {
@@ -145,5 +238,95 @@ impl GameSummary {
             updated_at: row.updated_at,
             id: row.id,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{GameMeta, Mode, Seat, SeatKind};
+    use emergo_core::Game;
+
+    fn live(game: Game) -> LiveGame {
+        let nobody = || Seat {
+            kind: SeatKind::Human,
+            token_hash: None,
+        };
+        let meta = GameMeta {
+            id: "test".into(),
+            mode: Mode::Imported,
+            level: None,
+            seats: [nobody(), nobody()],
+            invite_hash: None,
+            tags: Vec::new(),
+            draw_offer: None,
+            created_at: String::new(),
+            updated_at: String::new(),
+        };
+        LiveGame::new(meta, game)
+    }
+
+    fn game_from(start: &str, moves: &[&str]) -> Game {
+        let mut game = Game::new(start.parse().expect("N2 text"));
+        for mv in moves {
+            game.play_text(mv).expect("a legal move");
+        }
+        game
+    }
+
+    #[test]
+    fn the_view_gives_every_position_and_the_squares_of_every_move() {
+        // RULES.md's worked example: a step, a double capture, the five-man capture.
+        let start = "W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB,i5=B";
+        let game = game_from(start, &["f4-e4", "h4xf4xd4", "e4xc4xc6xe6xe4xc4"]);
+        let view = GameView::of(&live(game.clone()));
+        assert_eq!(view.positions.len(), view.ply + 1);
+        assert_eq!(view.positions[0], view.start);
+        assert_eq!(view.positions[3], view.position);
+        assert_eq!(view.boards.len(), view.ply + 1);
+        for (text, board) in view.positions.iter().zip(&view.boards) {
+            let pos: Position = text.parse().expect("N2 text");
+            assert_eq!(*board, BoardView::of(&pos));
+        }
+        assert_eq!(view.boards[3].columns["c4"].men, 3);
+        assert_eq!(view.boards[3].columns["c4"].prisoners, 5);
+        let squares = |v: &[String]| v.join(" ");
+        assert_eq!(squares(&view.history[0].passed), "f4 e4");
+        assert!(view.history[0].captured.is_empty());
+        assert_eq!(squares(&view.history[1].passed), "h4 f4 d4");
+        assert_eq!(squares(&view.history[1].captured), "g4 e4");
+        // R7.2: d4 is jumped twice, the start square passed again.
+        assert_eq!(squares(&view.history[2].passed), "e4 c4 c6 e6 e4 c4");
+        assert_eq!(squares(&view.history[2].captured), "d4 c5 d6 e5 d4");
+        let texts: Vec<&str> = view.legal.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, view.legal_moves);
+    }
+
+    #[test]
+    fn an_entry_passes_its_one_square() {
+        let view = GameView::of(&live(game_from("W:12:12", &["d3"])));
+        assert_eq!(view.history[0].passed, ["d3"]);
+        assert!(view.legal.iter().all(|m| m.passed.len() == 1));
+    }
+
+    /// R5: the view's phase is `Position::phase` (the word `emergo show` prints) on every
+    /// position of core's test data.
+    #[test]
+    fn r5_the_views_phase_is_core_phase_on_all_test_positions() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../emergo-core/tests/data/positions.tsv"
+        );
+        let data = std::fs::read_to_string(path).expect("core's position list");
+        let mut checked = 0;
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let text = line.split('\t').next().unwrap_or_default();
+            let pos: Position = text.parse().expect("N2 text in the data");
+            let view = GameView::of(&live(Game::new(pos)));
+            assert_eq!(view.phase, pos.phase().to_string(), "{text}");
+            assert!(["capture", "enter", "step"].contains(&view.phase), "{text}");
+            checked += 1;
+        }
+        assert_eq!(checked, 23_379);
     }
 }

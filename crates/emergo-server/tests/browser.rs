@@ -1092,3 +1092,152 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
     a.close().await.expect("the browser closes");
     rig.stop_server().await;
 }
+
+/// A game of `plies` moves with at least `captures` captures, the same on every run: each move is
+/// chosen from the legal moves by a fixed formula of the ply and a seed, trying seeds in order.
+fn a_long_game_with_captures(plies: usize, captures: usize) -> emergo_core::Game {
+    for seed in 0u64.. {
+        let mut game = emergo_core::Game::default();
+        let mut taken = 0;
+        while game.ply() < plies && !game.is_over() {
+            let mut legal: Vec<_> = game.position().legal_moves().to_vec();
+            legal.sort_by_key(|m| m.to_string());
+            let pick = (game.ply() as u64 * 2_654_435_761 + seed * 40_503) % legal.len() as u64;
+            let mv = legal[pick as usize];
+            taken += usize::from(mv.is_capture());
+            game.play(mv).expect("a legal move plays");
+        }
+        if game.ply() == plies && !game.is_over() && taken >= captures {
+            return game;
+        }
+    }
+    unreachable!("some seed gives such a game")
+}
+
+/// What the page draws for the ply on view: its columns (square, letters from the top), men in
+/// hand, the last move's squares and the squares of the men it took.
+async fn drawn(c: &Client) -> Value {
+    js(
+        c,
+        "const cols = [...document.querySelectorAll('#board .column')].map(e => e.dataset.col + '=' + e.dataset.stack).sort();
+         const hand = [...document.querySelectorAll('[data-hand]')].map(e => e.dataset.hand + ':' + e.querySelector('.count').textContent).sort();
+         const last = [...new Set([...document.querySelectorAll('#board .last')].map(e => e.dataset.sq))].sort();
+         const captured = [...document.querySelectorAll('#board [data-captured]')].map(e => e.dataset.captured).sort();
+         return { ply: Number(document.querySelector('#game').dataset.viewPly), position: document.querySelector('#game').dataset.position, cols, hand, last, captured };",
+    )
+    .await
+}
+
+/// The same, as the N2 text of `positions[ply]` and the move before it say it must be.
+fn expected_drawing(ply: usize, position: &str, before: Option<&emergo_core::Move>) -> Value {
+    let pos: emergo_core::Position = position.parse().expect("N2 text from the view");
+    let letter = |c: emergo_core::Color| {
+        if c == emergo_core::Color::White {
+            "W"
+        } else {
+            "B"
+        }
+    };
+    let mut cols: Vec<String> = pos
+        .columns()
+        .map(|(sq, col)| {
+            let other = if col.owner == emergo_core::Color::White {
+                emergo_core::Color::Black
+            } else {
+                emergo_core::Color::White
+            };
+            format!(
+                "{sq}={}{}",
+                letter(col.owner).repeat(col.men.into()),
+                letter(other).repeat(col.prisoners.into())
+            )
+        })
+        .collect();
+    cols.sort();
+    let hand = vec![
+        format!("black:{}", pos.hand(emergo_core::Color::Black)),
+        format!("white:{}", pos.hand(emergo_core::Color::White)),
+    ];
+    let (mut last, mut captured) = (Vec::new(), Vec::new());
+    if let Some(mv) = before {
+        match mv {
+            emergo_core::Move::Enter(s) => last.push(s.to_string()),
+            emergo_core::Move::Step { from, to } => last.extend([from.to_string(), to.to_string()]),
+            emergo_core::Move::Capture(path) => {
+                last.push(path.from().to_string());
+                for (over, land) in path.jumps() {
+                    captured.push(over.to_string());
+                    last.push(land.to_string());
+                }
+            }
+        }
+    }
+    last.sort();
+    last.dedup();
+    captured.sort();
+    json!({ "ply": ply, "position": position, "cols": cols, "hand": hand, "last": last, "captured": captured })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_100_move_game_with_captures_replays_step_by_step_as_the_views_positions_say() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let game = a_long_game_with_captures(100, 8);
+    let record = emergo_core::record::write_game(&game, &[]);
+    let http = reqwest::Client::new();
+    let imported: Value = http
+        .post(rig.url("/api/games/import"))
+        .body(record)
+        .send()
+        .await
+        .expect("the import is sent")
+        .json()
+        .await
+        .expect("a game view");
+    let id = imported["id"].as_str().expect("an id").to_string();
+    let view: Value = http
+        .get(rig.url(&format!("/api/games/{id}")))
+        .send()
+        .await
+        .expect("the view is asked for")
+        .json()
+        .await
+        .expect("a game view");
+    let positions: Vec<String> =
+        serde_json::from_value(view["positions"].clone()).expect("positions");
+    let core: Vec<String> = game.positions().iter().map(ToString::to_string).collect();
+    assert_eq!(positions, core, "the view's positions are core's");
+
+    let c = rig.browser(1100, 860).await;
+    c.goto(&rig.url(&format!("/game/{id}")))
+        .await
+        .expect("the page loads");
+    wait_until(
+        &c,
+        "document.querySelectorAll('#moves .mv[data-ply]').length === 100",
+        "the 100 moves listed",
+    )
+    .await;
+    click(&c, "#nav-first").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.viewPly === '0'",
+        "the start",
+    )
+    .await;
+    assert_eq!(drawn(&c).await, expected_drawing(0, &positions[0], None));
+    for (ply, position) in positions.iter().enumerate().skip(1) {
+        click(&c, &format!("#moves .mv[data-ply='{ply}']")).await;
+        wait_until(
+            &c,
+            &format!("document.querySelector('#game').dataset.viewPly === '{ply}'"),
+            "the move on view",
+        )
+        .await;
+        let want = expected_drawing(ply, position, game.moves().get(ply - 1));
+        assert_eq!(drawn(&c).await, want, "ply {ply}");
+    }
+    assert_no_script_errors(&c).await;
+    c.close().await.expect("the browser closes");
+    rig.stop_server().await;
+}
