@@ -1,0 +1,256 @@
+//! The database: games and their moves. One contract, [`GameStore`], with two implementations
+//! chosen by the URL: SQLite (`sqlite:` URLs or a plain file name; the embedded default) and
+//! PostgreSQL (`postgres://`, for several server instances). Every write is one transaction,
+//! committed before the caller acknowledges anything.
+
+mod rows;
+mod sqlite;
+
+pub use sqlite::SqliteStore;
+
+use crate::model::GameMeta;
+use emergo_core::{Color, Game, Status};
+use std::future::Future;
+
+/// Why a write was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The write lost a race: the ply or the seat was already taken (the unique key or the
+    /// guarded update said no).
+    #[error("conflict: {0}")]
+    Conflict(&'static str),
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("stored game {id} cannot be read: {message}")]
+    Corrupt { id: String, message: String },
+}
+
+/// A stored game: its metadata and the game replayed from its moves.
+pub struct StoredGame {
+    pub meta: GameMeta,
+    pub game: Game,
+}
+
+/// A line of the list of games.
+#[derive(Clone, Debug)]
+pub struct SummaryRow {
+    pub id: String,
+    pub mode: crate::model::Mode,
+    pub level: Option<u8>,
+    pub seats: [crate::model::Seat; 2],
+    pub ply: i64,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// Which games the list shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusFilter {
+    All,
+    Ongoing,
+    Finished,
+}
+
+impl StatusFilter {
+    /// The `WHERE` clause that selects these games (the same in every backend).
+    fn condition(self) -> &'static str {
+        match self {
+            StatusFilter::All => "",
+            StatusFilter::Ongoing => "WHERE result IS NULL",
+            StatusFilter::Finished => "WHERE result IS NOT NULL",
+        }
+    }
+}
+
+/// The result and reason columns for a game's status.
+pub fn status_columns(status: Status) -> (Option<&'static str>, Option<&'static str>) {
+    match status {
+        Status::Ongoing => (None, None),
+        Status::Finished { outcome, reason } => (Some(outcome.token()), Some(reason.name())),
+    }
+}
+
+/// What every backend does: the whole contract between the server and its database. Times are
+/// RFC 3339 text (`now`), plies count from 0.
+pub trait GameStore: Send + Sync {
+    /// Stores a new game with its moves (none, or those of an imported record); `Conflict` when
+    /// the id is taken.
+    fn insert_game(
+        &self,
+        meta: &GameMeta,
+        game: &Game,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Stores the move played at `ply` and the game's new status, or refuses with `Conflict`
+    /// when that ply is already stored or is not the game's next one.
+    fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        status: Status,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Takes back every move from `ply` on (engine games' takeback); the game is ongoing after.
+    fn truncate(
+        &self,
+        id: &str,
+        ply: usize,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Gives the free seat of `color` its token's hash; `Conflict` if it was taken meanwhile.
+    fn take_seat(
+        &self,
+        id: &str,
+        color: Color,
+        token_hash: &str,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Ends a game by resignation or agreement.
+    fn finish(
+        &self,
+        id: &str,
+        status: Status,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Records who offers a draw now.
+    fn set_draw_offer(
+        &self,
+        id: &str,
+        offer: Option<Color>,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Reads a game and replays its moves; `None` for an unknown id.
+    fn load(&self, id: &str)
+        -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
+
+    /// The newest games first.
+    fn list(
+        &self,
+        filter: StatusFilter,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<SummaryRow>, StoreError>> + Send;
+
+    /// The moves stored for a game, in order (for tests and checks).
+    fn moves(&self, id: &str) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+
+    /// Closes the connections.
+    fn close(&self) -> impl Future<Output = ()> + Send;
+}
+
+/// The store the server runs on: one of the backends, chosen by the URL. Cheap to clone (the
+/// connection pool is shared).
+#[derive(Clone)]
+pub enum Store {
+    Sqlite(SqliteStore),
+}
+
+/// Calls the same method on whichever backend `$store` is.
+macro_rules! dispatch {
+    ($store:expr, $s:ident => $call:expr) => {
+        match $store {
+            Store::Sqlite($s) => $call.await,
+        }
+    };
+}
+
+impl Store {
+    /// Opens (creating when missing) the database at `url` and applies the migrations: an
+    /// `sqlite:` URL or a plain file name.
+    pub async fn open(url: &str) -> Result<Store, sqlx::Error> {
+        Ok(Store::Sqlite(SqliteStore::open(url).await?))
+    }
+
+    /// The backend's name, for logs: `sqlite`.
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+        }
+    }
+
+    pub async fn close(&self) {
+        dispatch!(self, s => s.close())
+    }
+
+    /// See [`GameStore::insert_game`].
+    pub async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+        dispatch!(self, s => s.insert_game(meta, game))
+    }
+
+    /// See [`GameStore::append_move`].
+    pub async fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        status: Status,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.append_move(id, ply, text, status, now))
+    }
+
+    /// See [`GameStore::truncate`].
+    pub async fn truncate(&self, id: &str, ply: usize, now: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.truncate(id, ply, now))
+    }
+
+    /// See [`GameStore::take_seat`].
+    pub async fn take_seat(
+        &self,
+        id: &str,
+        color: Color,
+        token_hash: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.take_seat(id, color, token_hash, now))
+    }
+
+    /// See [`GameStore::finish`].
+    pub async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish(id, status, now))
+    }
+
+    /// See [`GameStore::set_draw_offer`].
+    pub async fn set_draw_offer(
+        &self,
+        id: &str,
+        offer: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.set_draw_offer(id, offer, now))
+    }
+
+    /// See [`GameStore::load`].
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        dispatch!(self, s => s.load(id))
+    }
+
+    /// See [`GameStore::list`].
+    pub async fn list(
+        &self,
+        filter: StatusFilter,
+        limit: u32,
+    ) -> Result<Vec<SummaryRow>, StoreError> {
+        dispatch!(self, s => s.list(filter, limit))
+    }
+
+    /// See [`GameStore::moves`].
+    pub async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        dispatch!(self, s => s.moves(id))
+    }
+}
+
+/// A unique-key violation is the lost race `what`; anything else is a database error.
+fn conflict_on_unique(what: &'static str) -> impl Fn(sqlx::Error) -> StoreError {
+    move |err| match &err {
+        sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(what),
+        _ => StoreError::Db(err),
+    }
+}

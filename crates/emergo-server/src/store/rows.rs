@@ -1,0 +1,141 @@
+//! Rows as every backend reads them (the same columns and types in SQLite and PostgreSQL), and
+//! their conversion into games and list lines: the one place that knows what a column means.
+
+use super::{StoreError, StoredGame, SummaryRow};
+use crate::model::{color_from_name, GameMeta, Mode, Seat, SeatKind};
+use emergo_core::{EndReason, Game, Outcome, Position, Status};
+
+/// The columns of `games` that [`GAME_COLUMNS`] selects.
+#[derive(sqlx::FromRow)]
+pub(super) struct GameRow {
+    id: String,
+    mode: String,
+    level: Option<i64>,
+    white_kind: String,
+    black_kind: String,
+    white_token: Option<String>,
+    black_token: Option<String>,
+    invite: Option<String>,
+    start: String,
+    tags: String,
+    result: Option<String>,
+    reason: Option<String>,
+    draw_offer: Option<String>,
+    created_at: String,
+    updated_at: String,
+}
+
+pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
+    black_token, invite, start, tags, result, reason, draw_offer, created_at, updated_at";
+
+/// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
+#[derive(sqlx::FromRow)]
+pub(super) struct SummaryDbRow {
+    id: String,
+    mode: String,
+    level: Option<i64>,
+    white_kind: String,
+    black_kind: String,
+    white_token: Option<String>,
+    black_token: Option<String>,
+    ply: i64,
+    result: Option<String>,
+    reason: Option<String>,
+    created_at: String,
+    updated_at: String,
+}
+
+pub(super) const SUMMARY_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
+    black_token, ply, result, reason, created_at, updated_at";
+
+/// A stored move: `(ply, move text)`.
+pub(super) type MoveRow = (i64, String);
+
+fn corrupt(id: String) -> impl Fn(String) -> StoreError {
+    move |message| StoreError::Corrupt {
+        id: id.clone(),
+        message,
+    }
+}
+
+fn mode(text: &str) -> Result<Mode, String> {
+    Mode::from_name(text).ok_or_else(|| format!("mode {text}"))
+}
+
+fn level(level: Option<i64>) -> Option<u8> {
+    level.and_then(|l| u8::try_from(l).ok())
+}
+
+fn seat(kind: &str, token_hash: Option<String>) -> Result<Seat, String> {
+    let kind = SeatKind::from_name(kind).ok_or_else(|| format!("seat kind {kind}"))?;
+    Ok(Seat { kind, token_hash })
+}
+
+/// The game of `row`, replayed from `moves` (in ply order), with its declared ending.
+pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGame, StoreError> {
+    let corrupt = corrupt(row.id.clone());
+    let seats = [
+        seat(&row.white_kind, row.white_token).map_err(&corrupt)?,
+        seat(&row.black_kind, row.black_token).map_err(&corrupt)?,
+    ];
+    let tags: Vec<(String, String)> = serde_json::from_str(&row.tags).unwrap_or_default();
+    let meta = GameMeta {
+        id: row.id,
+        mode: mode(&row.mode).map_err(&corrupt)?,
+        level: level(row.level),
+        seats,
+        invite_hash: row.invite,
+        tags,
+        draw_offer: row.draw_offer.as_deref().and_then(color_from_name),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    };
+    let start: Position = row
+        .start
+        .parse()
+        .map_err(|e| corrupt(format!("start position: {e}")))?;
+    let mut game = Game::new(start);
+    for (i, (ply, text)) in moves.iter().enumerate() {
+        if *ply != i as i64 {
+            return Err(corrupt(format!("ply {i} is missing")));
+        }
+        game.play_text(text)
+            .map_err(|e| corrupt(format!("ply {ply} ({text}): {e}")))?;
+    }
+    if let (Some(result), Some(reason)) = (row.result, row.reason) {
+        let outcome = Outcome::from_token(&result);
+        let reason = EndReason::from_name(&reason);
+        if let (Some(outcome), Some(reason)) = (outcome, reason) {
+            if game.status() == Status::Ongoing {
+                game.declare(outcome, reason)
+                    .map_err(|e| corrupt(format!("result: {e}")))?;
+            }
+        }
+    }
+    Ok(StoredGame { meta, game })
+}
+
+/// A line of the list of games.
+pub(super) fn summary(row: SummaryDbRow) -> Result<SummaryRow, StoreError> {
+    let corrupt = corrupt(row.id.clone());
+    let seats = [
+        seat(&row.white_kind, row.white_token).map_err(&corrupt)?,
+        seat(&row.black_kind, row.black_token).map_err(&corrupt)?,
+    ];
+    Ok(SummaryRow {
+        mode: mode(&row.mode).map_err(&corrupt)?,
+        level: level(row.level),
+        seats,
+        ply: row.ply,
+        result: row.result,
+        reason: row.reason,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        id: row.id,
+    })
+}
+
+/// The tags column's text.
+pub(super) fn tags_text(meta: &GameMeta) -> String {
+    serde_json::to_string(&meta.tags).unwrap_or_else(|_| "[]".to_string())
+}

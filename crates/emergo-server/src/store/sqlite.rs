@@ -1,0 +1,251 @@
+//! SQLite, the embedded default: one file, WAL, every commit on disk before it returns.
+
+use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
+use super::{
+    conflict_on_unique, status_columns, GameStore, StatusFilter, StoreError, StoredGame, SummaryRow,
+};
+use crate::model::{color_name, GameMeta};
+use emergo_core::{Color, Game, Status};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use std::str::FromStr;
+use std::time::Duration;
+
+#[derive(Clone)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating when missing) the database at `url`, an `sqlite:` URL or a file name, and
+    /// applies the migrations.
+    pub async fn open(url: &str) -> Result<SqliteStore, sqlx::Error> {
+        // A URL (`sqlite://games.db`, `sqlite::memory:`) or a plain file name (`games.db`).
+        let options = if url.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(url)?
+        } else {
+            SqliteConnectOptions::new().filename(url)
+        };
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // FULL: a commit is on disk before it returns, so an acknowledged move survives a
+            // killed process and a lost machine alike.
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        // An in-memory database lives in one connection; a file is shared by several.
+        let connections = if url.contains(":memory:") || url.contains("mode=memory") {
+            1
+        } else {
+            4
+        };
+        let pool = SqlitePoolOptions::new()
+            .max_connections(connections)
+            .min_connections(connections.min(1))
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations/sqlite")
+            .run(&pool)
+            .await
+            .map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
+        Ok(SqliteStore { pool })
+    }
+}
+
+impl GameStore for SqliteStore {
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+        let (result, reason) = status_columns(game.status());
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token, black_token,
+                invite, start, tags, ply, result, reason, draw_offer, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&meta.id)
+        .bind(meta.mode.name())
+        .bind(meta.level.map(i64::from))
+        .bind(meta.seats[0].kind.name())
+        .bind(meta.seats[1].kind.name())
+        .bind(&meta.seats[0].token_hash)
+        .bind(&meta.seats[1].token_hash)
+        .bind(&meta.invite_hash)
+        .bind(game.start().to_string())
+        .bind(rows::tags_text(meta))
+        .bind(game.ply() as i64)
+        .bind(result)
+        .bind(reason)
+        .bind(meta.draw_offer.map(color_name))
+        .bind(&meta.created_at)
+        .bind(&meta.updated_at)
+        .execute(&mut *tx)
+        .await
+        .map_err(conflict_on_unique("game id taken"))?;
+        for (ply, mv) in game.moves().iter().enumerate() {
+            sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)")
+                .bind(&meta.id)
+                .bind(ply as i64)
+                .bind(mv.to_string())
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        status: Status,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let (result, reason) = status_columns(status);
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)")
+            .bind(id)
+            .bind(ply as i64)
+            .bind(text)
+            .execute(&mut *tx)
+            .await
+            .map_err(conflict_on_unique("ply already played"))?;
+        let done = sqlx::query(
+            "UPDATE games SET ply = ? + 1, result = ?, reason = ?, draw_offer = NULL,
+                updated_at = ? WHERE id = ? AND ply = ?",
+        )
+        .bind(ply as i64)
+        .bind(result)
+        .bind(reason)
+        .bind(now)
+        .bind(id)
+        .bind(ply as i64)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("ply already played"));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn truncate(&self, id: &str, ply: usize, now: &str) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply >= ?")
+            .bind(id)
+            .bind(ply as i64)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE games SET ply = ?, result = NULL, reason = NULL, draw_offer = NULL,
+                updated_at = ? WHERE id = ?",
+        )
+        .bind(ply as i64)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn take_seat(
+        &self,
+        id: &str,
+        color: Color,
+        token_hash: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        // The column name comes from a fixed pair, never from the request.
+        let column = match color {
+            Color::White => "white_token",
+            Color::Black => "black_token",
+        };
+        let done = sqlx::query(&format!(
+            "UPDATE games SET {column} = ?, updated_at = ? WHERE id = ? AND {column} IS NULL"
+        ))
+        .bind(token_hash)
+        .bind(now)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("seat taken"));
+        }
+        Ok(())
+    }
+
+    async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
+        let (result, reason) = status_columns(status);
+        sqlx::query(
+            "UPDATE games SET result = ?, reason = ?, draw_offer = NULL, updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(result)
+        .bind(reason)
+        .bind(now)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn set_draw_offer(
+        &self,
+        id: &str,
+        offer: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET draw_offer = ?, updated_at = ? WHERE id = ?")
+            .bind(offer.map(color_name))
+            .bind(now)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let row: Option<GameRow> =
+            sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let moves: Vec<MoveRow> =
+            sqlx::query_as("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        rows::stored_game(row, moves).map(Some)
+    }
+
+    async fn list(&self, filter: StatusFilter, limit: u32) -> Result<Vec<SummaryRow>, StoreError> {
+        let found: Vec<SummaryDbRow> = sqlx::query_as(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM games {} ORDER BY seq DESC LIMIT ?",
+            filter.condition()
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        found.into_iter().map(rows::summary).collect()
+    }
+
+    async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        let found: Vec<(String,)> =
+            sqlx::query_as("SELECT move FROM moves WHERE game_id = ? ORDER BY ply")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(found.into_iter().map(|(m,)| m).collect())
+    }
+}
