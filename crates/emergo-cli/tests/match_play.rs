@@ -437,3 +437,98 @@ fn tune_fits_weights_to_recorded_games_and_names_what_it_cannot_read() {
     let _ = std::fs::remove_file(pgn);
     let _ = std::fs::remove_file(broken);
 }
+
+#[test]
+fn match_plays_an_openings_file_of_both_line_kinds_each_twice_with_colours_swapped() {
+    let book = temp("book.txt");
+    let pgn = temp("book.pgn");
+    std::fs::write(&book, "# two openings\n\nd3 a5 f2\nB:11:12:d3=W\n").unwrap();
+    let args = |extra: &[&str]| {
+        let mut v = vec![
+            "match",
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings-file",
+            book.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ];
+        v.extend_from_slice(extra);
+        v.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let argv = args(&["--games", "6"]);
+    let out = run(&argv.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut games = records(&std::fs::read_to_string(&pgn).unwrap());
+    games.sort_by_key(|r| r.tag("Round").unwrap().parse::<u32>().unwrap());
+    let openings: Vec<(Option<&str>, Option<&str>)> = games
+        .iter()
+        .map(|r| (r.tag("Opening"), r.tag("FEN")))
+        .collect();
+    // In the file's order, each twice, and from the first again for games 5 and 6.
+    let moves = (Some("d3 a5 f2"), None);
+    let n2 = (Some("B:11:12:d3=W"), Some("B:11:12:d3=W"));
+    assert_eq!(openings, [moves, moves, n2, n2, moves, moves]);
+    for pair in games.chunks(2) {
+        assert_eq!(
+            pair[0].tag("White"),
+            pair[1].tag("Black"),
+            "colours swapped"
+        );
+    }
+    let first = games[0].to_game().unwrap();
+    assert_eq!(
+        first.moves()[..3]
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>(),
+        ["d3", "a5", "f2"]
+    );
+    assert_eq!(
+        games[2].to_game().unwrap().start().to_string(),
+        "B:11:12:d3=W"
+    );
+
+    // With --seed the order is shuffled (the same for the same seed); the openings are the same.
+    let seeded = |seed: &str| {
+        let argv = args(&["--seed", seed, "--games", "4"]);
+        let out = run(&argv.iter().map(String::as_str).collect::<Vec<_>>(), "");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut games = records(&std::fs::read_to_string(&pgn).unwrap());
+        games.sort_by_key(|r| r.tag("Round").unwrap().parse::<u32>().unwrap());
+        games
+            .iter()
+            .map(|r| r.tag("Opening").unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let a = seeded("7");
+    assert_eq!(a, seeded("7"));
+    let mut sorted = a.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        ["B:11:12:d3=W", "B:11:12:d3=W", "d3 a5 f2", "d3 a5 f2"]
+    );
+
+    // A bad line stops the match before it starts, naming the file and the line.
+    std::fs::write(&book, "d3 a5\n# fine so far\nd3 e5 zz\n").unwrap();
+    let argv = args(&[]);
+    let out = run(&argv.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    let _ = std::fs::remove_file(&book);
+    let _ = std::fs::remove_file(&pgn);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("book.txt"), "{err}");
+    assert!(err.contains("line 3 ('d3 e5 zz')"), "{err}");
+    assert!(stdout(&out).is_empty());
+}

@@ -2,7 +2,9 @@
 //! stdout (its lines are documented in docs/match.md).
 
 use anyhow::{bail, Context};
-use emergo_engine::arena::{run_match, EngineSpec, MatchConfig, Sprt, TimeControl};
+use emergo_engine::arena::{
+    parse_openings, run_match, shuffled, EngineSpec, MatchConfig, Sprt, TimeControl,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -28,9 +30,14 @@ pub struct Args {
     /// Random entries (plies) in each opening.
     #[arg(long, value_name = "PLIES", default_value_t = 4)]
     openings: usize,
-    /// Seed of the openings and of the built-in players.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Openings from a file, one a line: N2 position text or moves from the start (`d3 a5 f2`);
+    /// blank lines and # comments skipped. Played in the file's order, shuffled by --seed if
+    /// --seed is given.
+    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
+    openings_file: Option<PathBuf>,
+    /// Seed of the openings and of the built-in players [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Stop when the SPRT decides: elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=logistic|bayeselo].
     #[arg(long)]
     sprt: Option<String>,
@@ -67,7 +74,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     config.concurrency = args.concurrency;
     config.opening_plies = args.openings;
-    config.seed = args.seed;
+    config.seed = args.seed.unwrap_or(1);
+    if let Some(path) = &args.openings_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let book = parse_openings(&text).with_context(|| format!("{}", path.display()))?;
+        if book.is_empty() {
+            bail!("{}: no openings in the file", path.display());
+        }
+        config.book = Some(match args.seed {
+            Some(seed) => shuffled(book, seed),
+            None => book,
+        });
+    }
     config.max_plies = args.max_plies.max(1);
     config.time_margin = Duration::from_millis(args.time_margin);
     if let Some(text) = &args.sprt {

@@ -16,7 +16,7 @@ pub mod spec;
 pub mod stats;
 pub mod ugi;
 
-pub use openings::{openings, random_opening};
+pub use openings::{openings, parse_openings, random_opening, shuffled, Opening, OpeningsError};
 pub use runner::{
     play_game, run_match, Answer, ArenaError, Contestant, GameResult, GameSetup, MatchConfig,
     MatchReport, Tally, Termination,

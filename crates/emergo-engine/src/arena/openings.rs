@@ -1,8 +1,116 @@
 //! Openings for matches: random legal entering sequences from the start, deterministic for a
-//! seed. Each opening is played twice, colours swapped, so that neither engine profits from a
+//! seed, or a list read from a file (one opening a line: N2 position text or moves from the
+//! start). Each opening is played twice, colours swapped, so that neither engine profits from a
 //! lucky start.
 
 use emergo_core::{Game, Move, Position};
+use thiserror::Error;
+
+/// Where a game begins: a start position and the moves played from it before the engines take
+/// over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Position,
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// Moves played from the start position.
+    pub fn from_moves(moves: Vec<Move>) -> Opening {
+        Opening {
+            start: Position::start(),
+            moves,
+        }
+    }
+
+    /// The game after the opening.
+    pub fn game(&self) -> Game {
+        let mut game = Game::new(self.start);
+        for &mv in &self.moves {
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    /// The opening as a line of an openings file: the moves (`d3 f6 c4`), or the N2 text of a
+    /// start other than the usual one.
+    pub fn text(&self) -> String {
+        if self.start == Position::start() {
+            opening_text(&self.moves)
+        } else if self.moves.is_empty() {
+            self.start.to_string()
+        } else {
+            format!("{} {}", self.start, opening_text(&self.moves))
+        }
+    }
+}
+
+/// A line of an openings file that is not an opening.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("line {line} ('{text}'): {message}")]
+pub struct OpeningsError {
+    pub line: usize,
+    pub text: String,
+    pub message: String,
+}
+
+/// Reads an openings file: one opening a line, either N2 position text (`B:11:12:d3=W`) or a
+/// move list from the start (`d3 a5 f2`); blank lines and lines starting with `#` are skipped.
+/// An opening must leave a game that is not over.
+pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {
+    let mut list = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let error = |message: String| OpeningsError {
+            line: i + 1,
+            text: trimmed.to_string(),
+            message,
+        };
+        let opening = parse_line(trimmed).map_err(error)?;
+        if opening.game().is_over() {
+            return Err(error("the game is already over there".to_string()));
+        }
+        list.push(opening);
+    }
+    Ok(list)
+}
+
+/// One opening: N2 text (it has a `:`) or moves from the start.
+fn parse_line(line: &str) -> Result<Opening, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if line.contains(':') {
+        return match tokens.as_slice() {
+            [text] => text
+                .parse::<Position>()
+                .map(|start| Opening {
+                    start,
+                    moves: Vec::new(),
+                })
+                .map_err(|e| e.to_string()),
+            _ => Err("expected one N2 position (no spaces) or a list of moves".to_string()),
+        };
+    }
+    let mut game = Game::default();
+    for token in tokens {
+        game.play_text(token)
+            .map_err(|e| format!("move '{token}': {e}"))?;
+    }
+    Ok(Opening::from_moves(game.moves().to_vec()))
+}
+
+/// The list in an order shuffled by `seed` (Fisher-Yates over [`SplitMix`]).
+pub fn shuffled(mut list: Vec<Opening>, seed: u64) -> Vec<Opening> {
+    let mut rng = SplitMix::new(seed);
+    for i in (1..list.len()).rev() {
+        list.swap(i, below(&mut rng, i + 1));
+    }
+    list
+}
 
 /// Openings draw from the core's SplitMix64 generator.
 pub use emergo_core::playout::SplitMix;
@@ -97,6 +205,52 @@ mod tests {
                 "opening {i} repeats an earlier one"
             );
         }
+    }
+
+    #[test]
+    fn an_openings_file_reads_both_line_kinds_and_skips_blanks_and_comments() {
+        let text = "# balanced openings\n\nd3 a5 f2\n  B:11:12:d3=W  \n# end\n";
+        let list = parse_openings(text).unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].text(), "d3 a5 f2");
+        assert_eq!(list[0].game().ply(), 3);
+        assert_eq!(list[1].start.to_string(), "B:11:12:d3=W");
+        assert_eq!(list[1].text(), "B:11:12:d3=W");
+        assert!(list[1].moves.is_empty());
+    }
+
+    #[test]
+    fn a_bad_openings_line_is_an_error_naming_the_line() {
+        for (text, line, needle) in [
+            ("d3\n\nd3 e5 zz\n", 3, "move 'zz'"),
+            ("# r9.3\ne5\n", 2, "move 'e5'"),
+            ("W:13:12\n", 1, "W:13:12"),
+            ("W:12:12 d3\n", 1, "one N2 position"),
+            ("B:0:0:c4=W\n", 1, "already over"),
+        ] {
+            let err = parse_openings(text).unwrap_err();
+            assert_eq!(err.line, line, "{text:?}: {err}");
+            let message = err.to_string();
+            assert!(message.starts_with(&format!("line {line} (")), "{message}");
+            assert!(message.contains(needle), "{text:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn shuffling_keeps_the_openings_and_depends_on_the_seed() {
+        let list: Vec<Opening> = openings(20, 2, 5)
+            .into_iter()
+            .map(Opening::from_moves)
+            .collect();
+        let a = shuffled(list.clone(), 1);
+        assert_eq!(a, shuffled(list.clone(), 1));
+        assert_ne!(a, list);
+        assert_ne!(a, shuffled(list.clone(), 2));
+        let mut sorted = a.clone();
+        sorted.sort_by_key(Opening::text);
+        let mut original = list;
+        original.sort_by_key(Opening::text);
+        assert_eq!(sorted, original);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! silence and time), and the match runner (openings twice with colours swapped, threads,
 //! results, Elo, SPRT).
 
-use super::openings::{opening_text, openings, SplitMix};
+use super::openings::{openings, Opening, SplitMix};
 use super::spec::{EngineKind, EngineSpec, SpecError, TimeControl};
 use super::stats::{EloEstimate, Sprt, SprtStatus, Verdict, Wdl};
 use super::ugi::{UgiEngine, UgiError};
@@ -249,7 +249,7 @@ pub struct GameSetup {
     pub round: usize,
     pub white: String,
     pub black: String,
-    pub opening: Vec<Move>,
+    pub opening: Opening,
     pub tc: TimeControl,
     /// The ply cap: reaching it is a draw (the only adjudication).
     pub max_plies: usize,
@@ -271,12 +271,7 @@ pub struct GameResult {
 
 /// Plays one game from the opening to the end.
 pub fn play_game(white: &mut Contestant, black: &mut Contestant, setup: &GameSetup) -> GameResult {
-    let mut game = Game::default();
-    for &mv in &setup.opening {
-        if game.play(mv).is_err() {
-            break;
-        }
-    }
+    let mut game = setup.opening.game();
     let mut clocks = match setup.tc {
         TimeControl::Clock { base, .. } => [base; 2],
         TimeControl::MoveTime(t) => [t; 2],
@@ -340,7 +335,7 @@ pub fn play_game(white: &mut Contestant, black: &mut Contestant, setup: &GameSet
     };
     let round = setup.round.to_string();
     let tc = setup.tc.to_string();
-    let opening = opening_text(&setup.opening);
+    let opening = setup.opening.text();
     let mut record = GameRecord::from_game(
         &game,
         &[
@@ -389,6 +384,9 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// Entries in each random opening.
     pub opening_plies: usize,
+    /// Openings to play instead of random ones, in this order (from the first again when the
+    /// match has more games than twice their number).
+    pub book: Option<Vec<Opening>>,
     pub seed: u64,
     pub max_plies: usize,
     pub time_margin: Duration,
@@ -406,6 +404,7 @@ impl MatchConfig {
             tc: TimeControl::default(),
             concurrency: 1,
             opening_plies: 4,
+            book: None,
             seed: 1,
             max_plies: 1000,
             time_margin: Duration::from_millis(200),
@@ -565,7 +564,13 @@ pub fn run_match(
         Contestant::new(spec, 0)?;
     }
     let names = config.names();
-    let list = openings(config.games.div_ceil(2), config.opening_plies, config.seed);
+    let list: Vec<Opening> = match &config.book {
+        Some(book) if !book.is_empty() => book.clone(),
+        _ => openings(config.games.div_ceil(2), config.opening_plies, config.seed)
+            .into_iter()
+            .map(Opening::from_moves)
+            .collect(),
+    };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut tally = Tally::default();
@@ -594,7 +599,7 @@ pub fn run_match(
                         round: g + 1,
                         white: names[usize::from(!engine1_white)].clone(),
                         black: names[usize::from(engine1_white)].clone(),
-                        opening: list[g / 2].clone(),
+                        opening: list[(g / 2) % list.len()].clone(),
                         tc: config.tc,
                         max_plies: config.max_plies,
                         time_margin: config.time_margin,
