@@ -1,66 +1,17 @@
-//! Geometry of the 41 squares (R1): square names, directions, bitboards.
+//! Geometry of the 41 squares (R1): square names and directions.
 //!
 //! Squares are numbered row by row over the dark squares of a 9×9 checkerboard (rank 1 first,
 //! files in order within a rank: 5 squares on odd ranks, 4 on even ranks). A diagonal step is then
-//! +5, +4, −4 or −5, so a set of squares is a `u64` moved by shifts; only files 1 and 9 need masks.
+//! +5, +4, −4 or −5, so a set of squares is a [`Bitboard`] moved by shifts; only files 1 and 9 need
+//! masks.
 
+use crate::bitboard::Bitboard;
 use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
 
 /// Number of squares on the board.
 pub const SQUARE_COUNT: usize = 41;
-
-/// The two sides. White moves first (R2).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
-    White = 0,
-    Black = 1,
-}
-
-impl Color {
-    /// Both colours, White first.
-    pub const ALL: [Color; 2] = [Color::White, Color::Black];
-
-    /// The other side.
-    #[inline]
-    pub const fn other(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The letter used in position text (N2): `W` or `B`.
-    pub const fn letter(self) -> char {
-        match self {
-            Color::White => 'W',
-            Color::Black => 'B',
-        }
-    }
-
-    /// The side named by a letter (either case).
-    pub fn from_letter(c: char) -> Option<Color> {
-        match c {
-            'W' | 'w' => Some(Color::White),
-            'B' | 'b' => Some(Color::Black),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Color::White => "white",
-            Color::Black => "black",
-        })
-    }
-}
 
 /// One of the 41 squares, by its index in rank order (see the module docs).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,23 +58,8 @@ impl Direction {
     }
 }
 
-/// All 41 squares.
-pub const ALL_SQUARES: u64 = (1u64 << SQUARE_COUNT) - 1;
-
-const fn file_mask(file: u8) -> u64 {
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < SQUARE_COUNT {
-        if SQUARE_XY[i].0 == file {
-            mask |= 1u64 << i;
-        }
-        i += 1;
-    }
-    mask
-}
-
 /// `(file, rank)` of each square, both 1..=9.
-const SQUARE_XY: [(u8, u8); SQUARE_COUNT] = {
+pub(crate) const SQUARE_XY: [(u8, u8); SQUARE_COUNT] = {
     let mut xy = [(0u8, 0u8); SQUARE_COUNT];
     let mut i = 0;
     let mut y = 1u8;
@@ -141,27 +77,13 @@ const SQUARE_XY: [(u8, u8); SQUARE_COUNT] = {
     xy
 };
 
-const FILE_1: u64 = file_mask(1);
-const FILE_9: u64 = file_mask(9);
-
-/// The squares one step away from `bb` in direction `dir`.
-#[inline(always)]
-pub const fn shift(bb: u64, dir: Direction) -> u64 {
-    match dir {
-        Direction::NumberUp => ((bb & !FILE_9) << 5) & ALL_SQUARES,
-        Direction::LetterDown => ((bb & !FILE_1) << 4) & ALL_SQUARES,
-        Direction::LetterUp => (bb & !FILE_9) >> 4,
-        Direction::NumberDown => (bb & !FILE_1) >> 5,
-    }
-}
-
 const NEIGHBOURS: [[u8; 4]; SQUARE_COUNT] = {
     let mut table = [[NONE; 4]; SQUARE_COUNT];
     let mut s = 0;
     while s < SQUARE_COUNT {
         let mut d = 0;
         while d < 4 {
-            let bb = shift(1u64 << s, Direction::ALL[d]);
+            let bb = Bitboard(1u64 << s).shift(Direction::ALL[d]).0;
             if bb != 0 {
                 table[s][d] = bb.trailing_zeros() as u8;
             }
@@ -187,10 +109,12 @@ impl Square {
         }
     }
 
+    /// The square with this index, which the caller guarantees is below 41.
+    ///
     /// # Panics
     /// In debug builds, when `index >= 41`.
     #[inline]
-    pub(crate) const fn new_unchecked(index: usize) -> Square {
+    pub const fn new_unchecked(index: usize) -> Square {
         debug_assert!(index < SQUARE_COUNT);
         Square(index as u8)
     }
@@ -201,10 +125,10 @@ impl Square {
         self.0 as usize
     }
 
-    /// This square as a one-bit set.
+    /// This square as a one-square set.
     #[inline]
-    pub const fn bit(self) -> u64 {
-        1u64 << self.0
+    pub const fn bit(self) -> Bitboard {
+        Bitboard::from_square(self)
     }
 
     /// Every square, in index order.
@@ -276,26 +200,25 @@ impl fmt::Display for Square {
     }
 }
 
-impl fmt::Debug for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
+/// A square name that names no square of the board (R1).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "unknown square `{0}` (squares are a5, b4-b6, c3-c7, d2-d8, e1-e9, f2-f8, g3-g7, h4-h6, i5)"
+)]
+pub struct SquareError(pub String);
+
+/// Reads a square name such as `e5` (either case).
+impl FromStr for Square {
+    type Err = SquareError;
+
+    fn from_str(s: &str) -> Result<Square, SquareError> {
+        Square::parse(s).ok_or_else(|| SquareError(s.to_string()))
     }
 }
 
-/// Iterates over the squares of a bitboard, lowest index first.
-#[derive(Clone)]
-pub struct SquareIter(pub u64);
-
-impl Iterator for SquareIter {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let s = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(Square::new_unchecked(s))
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

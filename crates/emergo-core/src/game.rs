@@ -1,6 +1,6 @@
 //! A game: its start, its moves, undo, repetition and result (R10).
 
-use crate::board::Color;
+use crate::color::Color;
 use crate::moves::Move;
 use crate::notation::MoveError;
 use crate::position::Position;

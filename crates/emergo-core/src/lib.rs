@@ -10,7 +10,9 @@
 //! assert_eq!(next.to_string(), "B:11:12:d3=W");
 //! ```
 
+pub mod bitboard;
 pub mod board;
+pub mod color;
 pub mod game;
 pub mod movegen;
 pub mod moves;
@@ -22,7 +24,9 @@ pub mod position;
 pub mod record;
 mod zobrist;
 
-pub use board::{Color, Direction, Square};
+pub use bitboard::Bitboard;
+pub use board::{Direction, Square, SquareError};
+pub use color::{ByColor, Color, ColorError};
 pub use game::{EndReason, Game, GameError, Outcome, Status};
 pub use movegen::MoveList;
 pub use moves::{CapturePath, Move};

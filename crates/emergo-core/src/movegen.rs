@@ -1,6 +1,8 @@
 //! The move generator: the one place where legality lives (R4–R9).
 
-use crate::board::{shift, Color, Direction, Square, SquareIter};
+use crate::bitboard::Bitboard;
+use crate::board::{Direction, Square};
+use crate::color::Color;
 use crate::moves::{CapturePath, Move};
 use crate::phase::Phase;
 use crate::position::Position;
@@ -32,16 +34,16 @@ impl Position {
         match self.phase() {
             Phase::Capture => self.for_each_capture(&mut f),
             Phase::Enter => {
-                for sq in SquareIter(self.entry_squares()) {
+                for sq in self.entry_squares() {
                     f(Move::Enter(sq));
                 }
             }
             Phase::Step => {
-                let own = self.owned[me.index()];
+                let own = self.owned[me];
                 let empty = self.empty();
                 for dir in Direction::ALL {
                     let back = dir.opposite();
-                    for to in SquareIter(shift(own, dir) & empty) {
+                    for to in own.shift(dir) & empty {
                         if let Some(from) = to.neighbour(back) {
                             f(Move::Step { from, to });
                         }
@@ -63,13 +65,13 @@ impl Position {
                 self.for_each_capture(&mut |_| n += 1);
                 n
             }
-            Phase::Enter => self.entry_squares().count_ones() as usize,
+            Phase::Enter => self.entry_squares().len(),
             Phase::Step => {
-                let own = self.owned[me.index()];
+                let own = self.owned[me];
                 let empty = self.empty();
                 Direction::ALL
                     .iter()
-                    .map(|&d| (shift(own, d) & empty).count_ones() as usize)
+                    .map(|&d| (own.shift(d) & empty).len())
                     .sum()
             }
         }
@@ -90,44 +92,37 @@ impl Position {
     /// Whether `color` could capture in this position if it were to move (R5.1).
     #[inline]
     pub fn can_capture(&self, color: Color) -> bool {
-        self.jumpers(color) != 0
+        !self.jumpers(color).is_empty()
     }
 
     /// The squares of `color`'s columns that have a first jump available: an adjacent opponent
     /// column with an empty square beyond (R6).
     #[inline]
-    pub(crate) fn jumpers(&self, color: Color) -> u64 {
-        let own = self.owned[color.index()];
-        let opp = self.owned[color.other().index()];
+    pub(crate) fn jumpers(&self, color: Color) -> Bitboard {
+        let own = self.owned[color];
+        let opp = self.owned[color.other()];
         let empty = self.empty();
-        let mut from = 0;
+        let mut from = Bitboard::EMPTY;
         for dir in Direction::ALL {
             let back = dir.opposite();
-            from |= own & shift(opp, back) & shift(shift(empty, back), back);
+            from |= own & opp.shift(back) & empty.shift(back).shift(back);
         }
         from
     }
 
     /// The squares where the side to move may enter now (R9). Assumes it has men in hand and no
     /// capture.
-    pub(crate) fn entry_squares(&self) -> u64 {
+    pub(crate) fn entry_squares(&self) -> Bitboard {
         let me = self.turn;
         let empty = self.empty();
         let mut allowed = empty;
         // R9.3: White's very first move may not be on e5.
-        if me == Color::White && empty == crate::board::ALL_SQUARES {
+        if me == Color::White && empty == Bitboard::ALL {
             allowed &= !Square::E5.bit();
         }
         // R9.4: no entry where the opponent could capture it, unless it can already capture.
         if !self.can_capture(me.other()) {
-            let opp = self.owned[me.other().index()];
-            for dir in [Direction::NumberUp, Direction::LetterDown] {
-                let back = dir.opposite();
-                // Opponent on one side (at s+dir), empty square on the other (at s-dir), or the
-                // mirror image.
-                allowed &= !(shift(opp, back) & shift(empty, dir));
-                allowed &= !(shift(opp, dir) & shift(empty, back));
-            }
+            allowed = allowed - attackable(allowed, self.owned[me.other()], empty);
         }
         allowed
     }
@@ -138,9 +133,9 @@ impl Position {
         let mut scratch = *self;
         let mut best = 0usize;
         let mut routes: Vec<CapturePath> = Vec::new();
-        for from in SquareIter(self.jumpers(me)) {
+        for from in self.jumpers(me) {
             // R7.2: the starting square is empty while the column moves.
-            scratch.owned[me.index()] &= !from.bit();
+            scratch.owned[me] &= !from.bit();
             extend_capture(
                 &mut scratch,
                 me,
@@ -150,12 +145,28 @@ impl Position {
                 &mut best,
                 &mut routes,
             );
-            scratch.owned[me.index()] |= from.bit();
+            scratch.owned[me] |= from.bit();
         }
         for path in routes {
             f(Move::Capture(path));
         }
     }
+}
+
+/// R9.4 (the entry condition) and R6 seen from the attacker: the squares of `targets` that a
+/// column on `attackers` could jump at once, because an attacker stands next to the square on one
+/// side and the square on the opposite side is in `empty`. The move generator forbids entries
+/// there; the evaluation counts the columns so exposed.
+#[inline]
+pub fn attackable(targets: Bitboard, attackers: Bitboard, empty: Bitboard) -> Bitboard {
+    let mut hit = Bitboard::EMPTY;
+    for dir in [Direction::NumberUp, Direction::LetterDown] {
+        let back = dir.opposite();
+        // An attacker at s+dir with s-dir empty, or the mirror image.
+        hit |= attackers.shift(back) & empty.shift(dir);
+        hit |= attackers.shift(dir) & empty.shift(back);
+    }
+    targets & hit
 }
 
 /// Depth-first search over jump sequences from `at`, with men taken at once (R7.2) and no 180°
@@ -169,8 +180,8 @@ fn extend_capture(
     best: &mut usize,
     routes: &mut Vec<CapturePath>,
 ) {
-    let opp = board.owned[me.other().index()];
-    let occupied = board.owned[0] | board.owned[1];
+    let opp = board.owned[me.other()];
+    let occupied = board.occupied();
     let mut extended = false;
     for dir in Direction::ALL {
         if Some(dir.opposite()) == last {
@@ -179,13 +190,13 @@ fn extend_capture(
         let Some(over) = at.neighbour(dir) else {
             continue;
         };
-        if opp & over.bit() == 0 {
+        if !opp.contains(over) {
             continue;
         }
         let Some(land) = over.neighbour(dir) else {
             continue;
         };
-        if occupied & land.bit() != 0 {
+        if occupied.contains(land) {
             continue;
         }
         extended = true;
@@ -207,16 +218,16 @@ fn extend_capture(
 /// R6 on the scratch board, without hash upkeep.
 #[inline(always)]
 fn take_top_man_fast(board: &mut Position, over: usize, me: Color) {
-    let bit = 1u64 << over;
+    let bit = Bitboard(1u64 << over);
     if board.men[over] > 1 {
         board.men[over] -= 1;
     } else if board.prisoners[over] > 0 {
         board.men[over] = board.prisoners[over];
         board.prisoners[over] = 0;
-        board.owned[me.other().index()] &= !bit;
-        board.owned[me.index()] |= bit;
+        board.owned[me.other()] &= !bit;
+        board.owned[me] |= bit;
     } else {
         board.men[over] = 0;
-        board.owned[me.other().index()] &= !bit;
+        board.owned[me.other()] &= !bit;
     }
 }

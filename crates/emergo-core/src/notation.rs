@@ -4,7 +4,8 @@
 //! into a [`Move`] by matching it against the legal moves, so a parser never produces an illegal
 //! move.
 
-use crate::board::{Color, Square, SQUARE_COUNT};
+use crate::board::{Square, SQUARE_COUNT};
+use crate::color::{ByColor, Color};
 use crate::moves::Move;
 use crate::position::{Column, Position, PositionError, Setup, MEN_PER_SIDE};
 use std::fmt;
@@ -200,12 +201,12 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
             ))
         }
     };
-    let mut hand = [0u8; 2];
+    let mut hand = ByColor::new(0u8, 0);
     for (k, name) in [(1, "White's men in hand"), (2, "Black's men in hand")] {
         let Some(&(col, count)) = fields.get(k) else {
             return Err(err(text.len() + 1, PositionTextErrorKind::Missing(name)));
         };
-        hand[k - 1] = match count.parse::<u8>() {
+        hand[Color::ALL[k - 1]] = match count.parse::<u8>() {
             Ok(n) if n <= MEN_PER_SIDE && !count.starts_with('+') => n,
             _ => {
                 return Err(err(

@@ -1,7 +1,7 @@
 //! Uniformly random games from the start, each played to its end by the rules (R10, threefold
 //! repetition included). The standard speed figure of game systems: random playouts per second.
 
-use crate::{Color, Move, Position};
+use crate::{ByColor, Color, Move, Position};
 
 /// Totals over a batch of games.
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
@@ -9,7 +9,7 @@ pub struct Totals {
     pub games: u64,
     pub plies: u64,
     pub legal_moves: u64,
-    pub wins: [u64; 2],
+    pub wins: ByColor<u64>,
     pub draws: u64,
 }
 
@@ -18,8 +18,8 @@ impl Totals {
         self.games += other.games;
         self.plies += other.plies;
         self.legal_moves += other.legal_moves;
-        self.wins[0] += other.wins[0];
-        self.wins[1] += other.wins[1];
+        self.wins.white += other.wins.white;
+        self.wins.black += other.wins.black;
         self.draws += other.draws;
         self
     }
@@ -66,7 +66,7 @@ fn play_one(
     loop {
         if pos.is_lost() {
             // R10.1
-            totals.wins[pos.turn().other().index()] += 1;
+            totals.wins[pos.turn().other()] += 1;
             return;
         }
         pos.legal_moves_into(moves);
@@ -148,7 +148,7 @@ mod tests {
         let b = play_games(7, 0..20).merged(play_games(7, 20..50));
         assert_eq!(a, b);
         assert_eq!(a.games, 50);
-        assert_eq!(a.wins[0] + a.wins[1] + a.draws, 50);
+        assert_eq!(a.wins.white + a.wins.black + a.draws, 50);
         // Every game enters 24 men or captures first: no game is shorter than a few plies.
         assert!(a.plies >= 50 * 10);
     }

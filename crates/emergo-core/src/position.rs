@@ -1,7 +1,9 @@
 //! The playable position: a small `Copy` value, made from an unvalidated [`Setup`] through a
 //! `Result`, played with [`Position::play_unchecked`] or [`Position::try_play`].
 
-use crate::board::{Color, Square, SquareIter, SQUARE_COUNT};
+use crate::bitboard::Bitboard;
+use crate::board::{Square, SQUARE_COUNT};
+use crate::color::{ByColor, Color};
 use crate::moves::Move;
 use crate::zobrist;
 use std::fmt;
@@ -40,8 +42,8 @@ impl Column {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
     pub turn: Color,
-    /// Men in hand, indexed by `Color::index()`.
-    pub hand: [u8; 2],
+    /// Men in hand of each side.
+    pub hand: ByColor<u8>,
     /// The column on each square, indexed by `Square::index()`.
     pub columns: [Option<Column>; SQUARE_COUNT],
 }
@@ -51,7 +53,7 @@ impl Setup {
     pub fn start() -> Setup {
         Setup {
             turn: Color::White,
-            hand: [MEN_PER_SIDE; 2],
+            hand: ByColor::new(MEN_PER_SIDE, MEN_PER_SIDE),
             columns: [None; SQUARE_COUNT],
         }
     }
@@ -83,12 +85,12 @@ pub struct IllegalMove {
 #[derive(Copy, Clone)]
 pub struct Position {
     /// Squares whose column is owned by each colour.
-    pub(crate) owned: [u64; 2],
+    pub(crate) owned: ByColor<Bitboard>,
     /// Men of the owner's colour on each square (0 where empty).
     pub(crate) men: [u8; SQUARE_COUNT],
     /// Prisoners under the owner's men on each square.
     pub(crate) prisoners: [u8; SQUARE_COUNT],
-    pub(crate) hand: [u8; 2],
+    pub(crate) hand: ByColor<u8>,
     pub(crate) turn: Color,
     pub(crate) hash: u64,
 }
@@ -125,9 +127,9 @@ impl Position {
     /// Validates a setup: at most 12 men of each colour on the board and in hand, every column
     /// with at least one man on top (N2).
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
-        let mut count = [setup.hand[0] as u32, setup.hand[1] as u32];
+        let mut count = setup.hand.map(u32::from);
         let mut pos = Position {
-            owned: [0; 2],
+            owned: ByColor::default(),
             men: [0; SQUARE_COUNT],
             prisoners: [0; SQUARE_COUNT],
             hand: setup.hand,
@@ -139,18 +141,18 @@ impl Position {
                 if col.men == 0 {
                     return Err(PositionError::EmptyColumn { square: sq });
                 }
-                count[col.owner.index()] += col.men as u32;
-                count[col.owner.other().index()] += col.prisoners as u32;
-                pos.owned[col.owner.index()] |= sq.bit();
+                count[col.owner] += col.men as u32;
+                count[col.owner.other()] += col.prisoners as u32;
+                pos.owned[col.owner] |= sq.bit();
                 pos.men[sq.index()] = col.men;
                 pos.prisoners[sq.index()] = col.prisoners;
             }
         }
         for color in Color::ALL {
-            if count[color.index()] > MEN_PER_SIDE as u32 {
+            if count[color] > MEN_PER_SIDE as u32 {
                 return Err(PositionError::TooManyMen {
                     color,
-                    count: count[color.index()],
+                    count: count[color],
                 });
             }
         }
@@ -180,16 +182,16 @@ impl Position {
     /// Men in hand of `color`.
     #[inline]
     pub fn hand(&self, color: Color) -> u8 {
-        self.hand[color.index()]
+        self.hand[color]
     }
 
     /// The column on `sq`, if any.
     #[inline]
     pub fn column(&self, sq: Square) -> Option<Column> {
         let i = sq.index();
-        let owner = if self.owned[0] & sq.bit() != 0 {
+        let owner = if self.owned.white.contains(sq) {
             Color::White
-        } else if self.owned[1] & sq.bit() != 0 {
+        } else if self.owned.black.contains(sq) {
             Color::Black
         } else {
             return None;
@@ -203,19 +205,26 @@ impl Position {
 
     /// Squares whose column `color` owns.
     #[inline]
-    pub fn owned(&self, color: Color) -> u64 {
-        self.owned[color.index()]
+    pub fn owned(&self, color: Color) -> Bitboard {
+        self.owned[color]
     }
 
     /// Squares with no column.
     #[inline]
-    pub fn empty(&self) -> u64 {
-        crate::board::ALL_SQUARES & !(self.owned[0] | self.owned[1])
+    pub fn empty(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    /// Squares with a column.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.owned.white | self.owned.black
     }
 
     /// Every column with its square, in square index order.
     pub fn columns(&self) -> impl Iterator<Item = (Square, Column)> + '_ {
-        SquareIter(self.owned[0] | self.owned[1])
+        self.occupied()
+            .into_iter()
             .map(move |sq| (sq, self.column(sq).expect("occupied square")))
     }
 
@@ -232,8 +241,8 @@ impl Position {
 
     /// The Zobrist hash computed from nothing (equal to [`Position::hash`]).
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut h = zobrist::hand_key(Color::White, self.hand[0])
-            ^ zobrist::hand_key(Color::Black, self.hand[1]);
+        let mut h = zobrist::hand_key(Color::White, self.hand.white)
+            ^ zobrist::hand_key(Color::Black, self.hand.black);
         if self.turn == Color::Black {
             h ^= zobrist::black_to_move_key();
         }
@@ -247,8 +256,8 @@ impl Position {
     /// opponent has no men in hand. Returns how many men an entry places now.
     #[inline]
     pub fn entry_size(&self) -> u8 {
-        let me = self.turn.index();
-        if self.hand[1 - me] == 0 {
+        let me = self.turn;
+        if self.hand[me.other()] == 0 {
             self.hand[me]
         } else {
             1.min(self.hand[me])
@@ -257,13 +266,13 @@ impl Position {
 
     /// Whether a shadowpiece entry is pending: exactly one side still has men in hand.
     pub fn shadowpiece_pending(&self) -> bool {
-        (self.hand[0] == 0) != (self.hand[1] == 0)
+        (self.hand.white == 0) != (self.hand.black == 0)
     }
 
     /// R10.1: the side to move owns no column and has no men in hand, and has lost.
     pub fn is_lost(&self) -> bool {
-        let me = self.turn.index();
-        self.owned[me] == 0 && self.hand[me] == 0
+        let me = self.turn;
+        self.owned[me].is_empty() && self.hand[me] == 0
     }
 
     /// Plays a move, which the caller guarantees is in [`Position::legal_moves`]. An illegal
@@ -273,7 +282,7 @@ impl Position {
         match mv {
             Move::Enter(sq) => {
                 let n = self.entry_size();
-                self.set_hand(me, self.hand[me.index()] - n);
+                self.set_hand(me, self.hand[me] - n);
                 self.set_column(sq.index(), Some((me, n, 0)));
             }
             Move::Step { from, to } => {
@@ -340,10 +349,10 @@ impl Position {
 
     #[inline]
     fn raw_column(&self, sq: usize) -> Option<(Color, u8, u8)> {
-        let bit = 1u64 << sq;
-        let owner = if self.owned[0] & bit != 0 {
+        let bit = Bitboard(1u64 << sq);
+        let owner = if !(self.owned.white & bit).is_empty() {
             Color::White
-        } else if self.owned[1] & bit != 0 {
+        } else if !(self.owned.black & bit).is_empty() {
             Color::Black
         } else {
             return None;
@@ -357,12 +366,12 @@ impl Position {
         if let Some((owner, men, prisoners)) = self.raw_column(sq) {
             self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
         }
-        let bit = 1u64 << sq;
-        self.owned[0] &= !bit;
-        self.owned[1] &= !bit;
+        let bit = Bitboard(1u64 << sq);
+        self.owned.white &= !bit;
+        self.owned.black &= !bit;
         match column {
             Some((owner, men, prisoners)) => {
-                self.owned[owner.index()] |= bit;
+                self.owned[owner] |= bit;
                 self.men[sq] = men;
                 self.prisoners[sq] = prisoners;
                 self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
@@ -376,8 +385,8 @@ impl Position {
 
     #[inline]
     fn set_hand(&mut self, color: Color, count: u8) {
-        self.hash ^= zobrist::hand_key(color, self.hand[color.index()]);
-        self.hand[color.index()] = count;
+        self.hash ^= zobrist::hand_key(color, self.hand[color]);
+        self.hand[color] = count;
         self.hash ^= zobrist::hand_key(color, count);
     }
 }

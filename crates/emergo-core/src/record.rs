@@ -14,7 +14,7 @@
 //! A game that ended by resignation or agreement has a `[Termination "resignation"]` tag.
 //! Records read and write losslessly; a bad record is rejected with its line and column.
 
-use crate::board::Color;
+use crate::color::Color;
 use crate::game::{EndReason, Game, Outcome, Status};
 use crate::moves::Move;
 use crate::position::Position;

@@ -2,7 +2,8 @@
 //! and its prisoners), one per hand size, and one for Black to move. `Position` keeps it up to date
 //! as squares change; `Position::hash_from_scratch` recomputes it.
 
-use crate::board::{Color, SQUARE_COUNT};
+use crate::board::SQUARE_COUNT;
+use crate::color::Color;
 
 /// Heights and hand sizes run 0..=12 (R2: 12 men a side).
 const SIZES: usize = 13;

@@ -49,8 +49,8 @@ proptest! {
         for p in game.positions() {
             for (sq, col) in p.columns() {
                 prop_assert!(col.men >= 1, "{} on {}", p, sq);
-                prop_assert!(p.owned(col.owner) & sq.bit() != 0);
-                prop_assert!(p.owned(col.owner.other()) & sq.bit() == 0);
+                prop_assert!(p.owned(col.owner).contains(sq));
+                prop_assert!(!p.owned(col.owner.other()).contains(sq));
             }
         }
     }

@@ -4,7 +4,8 @@
 //! Every weight lives in [`Weights`], so self-play tuning can change them in one place. Scores
 //! are in hundredths of a man ("centimen"), from the side to move's point of view.
 
-use emergo_core::board::{shift, Direction, SquareIter};
+use emergo_core::movegen::attackable;
+use emergo_core::{Bitboard, Direction};
 use emergo_core::{Color, Position};
 
 /// The evaluation weights, in centimen.
@@ -109,37 +110,24 @@ impl Weights {
 }
 
 /// The squares on the rim of the board (fewer than four neighbours).
-const EDGE: u64 = {
-    let all = emergo_core::board::ALL_SQUARES;
-    let mut inner = all;
+const EDGE: Bitboard = {
+    let all = Bitboard::ALL;
+    let mut inner = all.0;
     let mut i = 0;
     while i < 4 {
         let d = Direction::ALL[i];
-        inner &= shift(shift(all, d.opposite()), d);
+        inner &= all.shift(d.opposite()).shift(d).0;
         i += 1;
     }
-    all & !inner
+    Bitboard(all.0 & !inner)
 };
-
-/// Columns of the side owning `own` that the owner of `opp` could jump: an opponent neighbour on
-/// one side, an empty square on the other (R6).
-#[inline]
-pub fn attacked(own: u64, opp: u64, empty: u64) -> u64 {
-    let mut a = 0;
-    for d in [Direction::NumberUp, Direction::LetterDown] {
-        let back = d.opposite();
-        a |= shift(opp, back) & shift(empty, d);
-        a |= shift(opp, d) & shift(empty, back);
-    }
-    own & a
-}
 
 /// Squares with at least one empty neighbour.
 #[inline]
-fn next_to_empty(empty: u64) -> u64 {
+fn next_to_empty(empty: Bitboard) -> Bitboard {
     Direction::ALL
         .iter()
-        .fold(0, |acc, &d| acc | shift(empty, d))
+        .fold(Bitboard::EMPTY, |acc, &d| acc | empty.shift(d))
 }
 
 /// The evaluation of `pos` for the side to move, in centimen.
@@ -160,13 +148,13 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
     let opp = pos.owned(me.other());
     let empty = pos.empty();
     let hand = pos.hand(me) as i32;
-    let under_attack = attacked(own, opp, empty);
+    let under_attack = attackable(own, opp, empty);
     let free = next_to_empty(empty);
     let mut s = hand * w.hand;
     if hand > 0 && pos.hand(me.other()) == 0 {
         s += hand * w.shadow;
     }
-    for sq in SquareIter(own) {
+    for sq in own {
         let Some(col) = pos.column(sq) else { continue };
         let men = col.men as i32;
         let pris = col.prisoners as i32;
@@ -179,19 +167,19 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
                     _ => 0,
                 };
         }
-        if under_attack & sq.bit() != 0 {
+        if under_attack.contains(sq) {
             s -= w.attacked_column;
             if men == 1 {
                 s -= pris * w.exposed_prisoner;
             }
         }
     }
-    s -= (own & EDGE).count_ones() as i32 * w.edge;
-    s -= (own & !free).count_ones() as i32 * w.blocked;
+    s -= (own & EDGE).len() as i32 * w.edge;
+    s -= (own - free).len() as i32 * w.blocked;
     if pos.hand(me) == 0 {
         let steps: u32 = Direction::ALL
             .iter()
-            .map(|&d| (shift(own, d) & empty).count_ones())
+            .map(|&d| (own.shift(d) & empty).len() as u32)
             .sum();
         s += steps as i32 * w.mobility;
     }
@@ -224,13 +212,13 @@ fn side_features(pos: &Position, me: Color) -> [i32; 14] {
     let opp = pos.owned(me.other());
     let empty = pos.empty();
     let in_hand = pos.hand(me) as i32;
-    let under_attack = attacked(own, opp, empty);
+    let under_attack = attackable(own, opp, empty);
     let free = next_to_empty(empty);
     hand += in_hand;
     if in_hand > 0 && pos.hand(me.other()) == 0 {
         shadow += in_hand;
     }
-    for sq in SquareIter(own) {
+    for sq in own {
         let Some(col) = pos.column(sq) else { continue };
         let men = col.men as i32;
         let pris = col.prisoners as i32;
@@ -243,19 +231,19 @@ fn side_features(pos: &Position, me: Color) -> [i32; 14] {
             2 => medium -= pris,
             _ => {}
         }
-        if under_attack & sq.bit() != 0 {
+        if under_attack.contains(sq) {
             attacked_n -= 1;
             if men == 1 {
                 exposed -= pris;
             }
         }
     }
-    let edge = -((own & EDGE).count_ones() as i32);
-    let blocked = -((own & !free).count_ones() as i32);
+    let edge = -((own & EDGE).len() as i32);
+    let blocked = -((own - free).len() as i32);
     if pos.hand(me) == 0 {
         mobility = Direction::ALL
             .iter()
-            .map(|&d| (shift(own, d) & empty).count_ones() as i32)
+            .map(|&d| (own.shift(d) & empty).len() as i32)
             .sum();
     }
     [

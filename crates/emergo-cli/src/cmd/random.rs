@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     println!(
         "results: white {}, black {}, draw {}",
-        totals.wins[0], totals.wins[1], totals.draws
+        totals.wins.white, totals.wins.black, totals.draws
     );
     Ok(())
 }
