@@ -1,5 +1,6 @@
 //! A UGI session with the built `emergo ugi`, driven through a pipe: the handshake, options,
-//! positions, searches, queries, perft, `stop` during an infinite search, bad lines, `quit`.
+//! positions, searches, queries, perft, `stop` during an infinite search, bad lines, a rejected
+//! position, `go` tokens that cannot be used, `movestogo`, `MoveOverhead`, `quit`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -93,16 +94,73 @@ fn a_ugi_session_through_a_pipe() {
     for bad in [
         "hello",
         "position fen W:13:12",
-        "position startpos moves e5",
-        "go depth -1",
         "setoption name Nonsense value 1",
         "query everything",
     ] {
         let reply = s.answer(bad);
         assert!(reply.starts_with("info string error: "), "{bad}: {reply}");
     }
-    // The bad 'position' lines left the start position in place.
-    assert_eq!(s.answer("query p1turn"), "response true");
+
+    // A rejected 'position' leaves no position (not the previous one) until a valid one.
+    s.send("position startpos moves d3");
+    let rejected = s.answer("position startpos moves d3 zz9");
+    assert!(
+        rejected.starts_with("info string error: move 'zz9'"),
+        "{rejected}"
+    );
+    assert_eq!(s.answer("query gameover"), "response true");
+    assert_eq!(s.answer("query result"), "response none");
+    s.send("go depth 3");
+    assert_eq!(
+        s.until("bestmove"),
+        [
+            "info string error: no position: the last 'position' was rejected",
+            "bestmove 0000"
+        ]
+    );
+    s.send("position startpos");
+    assert_eq!(s.answer("query gameover"), "response false");
+
+    // Every 'go' ends in 'bestmove': unknown tokens are reported and ignored, 'movestogo' is
+    // understood, 'ponder' and 'mate' are noted.
+    for (go, note) in [
+        (
+            "go depth 2 movestoga 20",
+            "info string unknown 'go' parameter 'movestoga 20' ignored",
+        ),
+        (
+            "go depth -1 nodes 2000",
+            "info string 'depth' needs a whole number",
+        ),
+        ("go ponder depth 2", "info string 'ponder' is not supported"),
+        ("go mate 1", "info string 'mate 1' is searched as 'depth 1'"),
+    ] {
+        s.send(go);
+        let reply = s.until("bestmove");
+        assert!(reply[0].starts_with(note), "{go}: {reply:?}");
+        assert_eq!(reply.last().unwrap().split_whitespace().count(), 2);
+    }
+    s.send("go p1time 1000 p2time 1000 p1inc 10 p2inc 10 movestogo 20");
+    let reply = s.until("bestmove");
+    assert!(
+        !reply.iter().any(|l| l.starts_with("info string")),
+        "{reply:?}"
+    );
+
+    // MoveOverhead is kept back from movetime: the search aborts at 2000 - 1500 = 500 ms
+    // (without it, it would run past 1,100 ms); the bound leaves room for a loaded machine.
+    s.send("setoption name MoveOverhead value 1500");
+    s.send("isready");
+    s.until("readyok");
+    let started = std::time::Instant::now();
+    s.send("go movetime 2000");
+    s.until("bestmove");
+    assert!(
+        started.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        started.elapsed()
+    );
+    s.send("setoption name MoveOverhead value 30");
 
     s.send("position startpos moves d3 f7");
     s.send("go depth 4");

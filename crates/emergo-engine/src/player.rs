@@ -18,6 +18,9 @@ pub struct Limits {
     /// Search until stopped (through the player's stop flag); other limits are ignored except
     /// `depth` and `nodes`.
     pub infinite: bool,
+    /// Time kept back from every time limit for the answer to reach the caller (UGI option
+    /// `MoveOverhead`); at least 2 ms is kept from a `movetime` and 30 ms from a clock.
+    pub overhead: Duration,
 }
 
 /// The time left on each side's clock and each side's increment per move (UGI `p1time`, `p2time`,
@@ -28,6 +31,9 @@ pub struct Clock {
     pub time: [Duration; 2],
     /// Increment per move, indexed by `Color::index()`.
     pub inc: [Duration; 2],
+    /// Moves to play before the clock is next filled up (UGI `movestogo`); the time left is
+    /// spread over them.
+    pub moves_to_go: Option<u32>,
 }
 
 impl Limits {

@@ -4,10 +4,14 @@
 //! The loop reads any [`BufRead`] and writes any [`Write`]; a `go` searches on its own thread, so
 //! `isready`, `stop` and `quit` are answered while it runs. A bad line is answered with
 //! `info string error: ...` and otherwise ignored; no input ends the loop but `quit` and the end
-//! of the input. Extensions: `go perft <N>`, `d` (draw the board).
+//! of the input. Every `go` ends in `bestmove`. A rejected `position` leaves no position: until
+//! a valid one arrives, `go` answers `bestmove 0000` and the game counts as over with no result.
+//! Extensions: `go perft <N>`, `d` (draw the board).
+
+mod go;
 
 use crate::alphabeta::{AlphaBetaPlayer, DEFAULT_HASH_MB, MAX_LEVEL};
-use crate::player::{Clock, Limits, Player};
+use crate::player::Player;
 use crate::search::{mate_in, SearchInfo};
 use emergo_core::{perft, Color, Game, Outcome, Position, Square, Status};
 use std::io::{self, BufRead, Write};
@@ -20,6 +24,10 @@ use std::time::Duration;
 pub const ENGINE_NAME: &str = concat!("Emergo ", env!("CARGO_PKG_VERSION"));
 /// The author the engine gives in `id author`.
 pub const ENGINE_AUTHOR: &str = "the emergo project";
+/// The default of the `MoveOverhead` option, in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// What is said when there is no position to answer about.
+const NO_POSITION: &str = "no position: the last 'position' was rejected";
 
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
@@ -34,13 +42,16 @@ fn say(out: &Out, line: &str) {
 /// The engine behind the protocol: the game, the options and the player.
 struct Engine {
     out: Out,
-    game: Game,
+    /// `None` after a rejected `position`, until a valid one.
+    game: Option<Game>,
     player: Option<AlphaBetaPlayer>,
     search: Option<JoinHandle<AlphaBetaPlayer>>,
     stop: Arc<AtomicBool>,
     hash_mb: usize,
     threads: usize,
     level: u8,
+    /// Kept back from every time limit (option `MoveOverhead`).
+    overhead: Duration,
     /// Whether the running search is `go infinite`.
     infinite: bool,
     /// Set by the search thread just before it sends `bestmove`: the search is over, though its
@@ -55,13 +66,14 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
     let stop = player.stop_flag();
     let mut engine = Engine {
         out,
-        game: Game::default(),
+        game: Some(Game::default()),
         player: Some(player),
         search: None,
         stop,
         hash_mb: DEFAULT_HASH_MB,
         threads: 1,
         level: MAX_LEVEL,
+        overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         infinite: false,
         answered: Arc::new(AtomicBool::new(false)),
     };
@@ -97,7 +109,7 @@ impl Engine {
             "setoption" => self.setoption(args),
             "uginewgame" => {
                 self.finish_search();
-                self.game = Game::default();
+                self.game = Some(Game::default());
                 if let Some(p) = self.player.as_mut() {
                     p.new_game();
                 }
@@ -125,6 +137,9 @@ impl Engine {
         self.say("option name Threads type spin default 1 min 1 max 64");
         self.say(&format!(
             "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+        ));
+        self.say(&format!(
+            "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
         ));
         self.say("ugiok");
     }
@@ -220,48 +235,27 @@ impl Engine {
                 self.level = n as u8;
                 player.set_level(self.level);
             }
-            ("hash" | "threads" | "level", _) => {
+            ("moveoverhead", Ok(ms)) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
+            ("hash" | "threads" | "level" | "moveoverhead", _) => {
                 self.error(&format!("bad value '{value}' for option '{name}'"))
             }
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
 
+    /// Sets the position; a rejected one leaves none (no stale state).
     fn position(&mut self, args: &[&str]) {
-        let (start, rest) = match args.split_first() {
-            Some((&"startpos", rest)) => (Ok(Position::start()), rest),
-            Some((&"fen", rest)) => match rest.split_first() {
-                Some((text, rest)) => (
-                    text.parse::<Position>()
-                        .map_err(|e| format!("bad position '{text}': {e}")),
-                    rest,
-                ),
-                None => (Err("'position fen' needs a position".to_string()), rest),
-            },
-            _ => (
-                Err("expected 'position startpos' or 'position fen <position>'".to_string()),
-                args,
-            ),
-        };
-        let start = match start {
-            Ok(p) => p,
-            Err(e) => return self.error(&e),
-        };
-        let moves = match rest.split_first() {
-            None => &[][..],
-            Some((&"moves", moves)) => moves,
-            Some((other, _)) => return self.error(&format!("expected 'moves', got '{other}'")),
-        };
-        let mut game = Game::new(start);
-        for text in moves {
-            if let Err(e) = game.play_text(text) {
-                return self.error(&format!("move '{text}': {e}"));
-            }
-        }
+        let game = parse_position(args);
         if !self.ready_for_change("set the position") {
             return;
         }
-        self.game = game;
+        match game {
+            Ok(game) => self.game = Some(game),
+            Err(e) => {
+                self.game = None;
+                self.error(&format!("{e}; there is no position until a valid one"));
+            }
+        }
     }
 
     fn go(&mut self, args: &[&str]) {
@@ -271,10 +265,16 @@ impl Engine {
         if args.first() == Some(&"perft") {
             return self.perft(&args[1..]);
         }
-        let limits = match parse_go(args) {
-            Ok(l) => l,
-            Err(e) => return self.error(&e),
+        let go = go::parse_go(args);
+        for note in &go.notes {
+            self.say(&format!("info string {note}"));
+        }
+        let Some(game) = self.game.clone() else {
+            self.error(NO_POSITION);
+            return self.say("bestmove 0000");
         };
+        let mut limits = go.limits;
+        limits.overhead = self.overhead;
         let Some(mut player) = self.player.take() else {
             return;
         };
@@ -282,7 +282,6 @@ impl Engine {
         self.answered.store(false, Ordering::Release);
         self.infinite = limits.infinite;
         let answered = Arc::clone(&self.answered);
-        let game = self.game.clone();
         let out = Arc::clone(&self.out);
         let stop = Arc::clone(&self.stop);
         let level = self.level;
@@ -328,7 +327,10 @@ impl Engine {
         let Some(depth) = depth else {
             return self.error("expected 'go perft <depth>' with a depth of 1 to 12");
         };
-        let pos = *self.game.position();
+        let Some(game) = &self.game else {
+            return self.error(NO_POSITION);
+        };
+        let pos = *game.position();
         let mut total = 0;
         for (m, n) in perft::divide(&pos, depth) {
             self.say(&format!("{m}: {n}"));
@@ -337,12 +339,18 @@ impl Engine {
         self.say(&format!("nodes {total}"));
     }
 
+    /// Answers about the game by the rules (R10); with no position, the game is over with no
+    /// result.
     fn query(&mut self, args: &[&str]) {
-        let status = self.game.status();
-        let answer = match args {
-            ["gameover"] => bool_text(status != Status::Ongoing),
-            ["p1turn"] => bool_text(self.game.position().turn() == Color::White),
-            ["result"] => match status {
+        let answer = match (args, &self.game) {
+            (["gameover"], Some(game)) => bool_text(game.status() != Status::Ongoing),
+            (["gameover"], None) => "true",
+            (["p1turn"], Some(game)) => bool_text(game.position().turn() == Color::White),
+            (["p1turn"], None) => {
+                self.error(NO_POSITION);
+                "false"
+            }
+            (["result"], Some(game)) => match game.status() {
                 Status::Ongoing => "none",
                 Status::Finished { outcome, .. } => match outcome {
                     Outcome::Win(Color::White) => "p1win",
@@ -350,13 +358,17 @@ impl Engine {
                     Outcome::Draw => "draw",
                 },
             },
+            (["result"], None) => "none",
             _ => return self.error("expected 'query gameover', 'query p1turn' or 'query result'"),
         };
         self.say(&format!("response {answer}"));
     }
 
     fn draw(&self) {
-        for line in diagram(self.game.position()).lines() {
+        let Some(game) = &self.game else {
+            return self.error(NO_POSITION);
+        };
+        for line in diagram(game.position()).lines() {
             self.say(line);
         }
     }
@@ -370,48 +382,31 @@ fn bool_text(b: bool) -> &'static str {
     }
 }
 
-/// Reads the arguments of `go` (times in milliseconds).
-fn parse_go(args: &[&str]) -> Result<Limits, String> {
-    let mut limits = Limits::default();
-    let mut clock = Clock::default();
-    let mut has_clock = false;
-    let mut i = 0;
-    while i < args.len() {
-        let key = args[i];
-        if key == "infinite" {
-            limits.infinite = true;
-            i += 1;
-            continue;
-        }
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("'{key}' needs a value"))?;
-        let number: u64 = value
-            .parse()
-            .map_err(|_| format!("'{key}' needs a whole number, got '{value}'"))?;
-        let ms = Duration::from_millis(number);
-        match key {
-            "p1time" | "wtime" => (clock.time[0], has_clock) = (ms, true),
-            "p2time" | "btime" => (clock.time[1], has_clock) = (ms, true),
-            "p1inc" | "winc" => clock.inc[0] = ms,
-            "p2inc" | "binc" => clock.inc[1] = ms,
-            "movetime" => limits.movetime = Some(ms),
-            "depth" => {
-                let d = u32::try_from(number).unwrap_or(u32::MAX);
-                if d == 0 {
-                    return Err("'depth' must be at least 1".to_string());
-                }
-                limits.depth = Some(d);
-            }
-            "nodes" => limits.nodes = Some(number.max(1)),
-            _ => return Err(format!("unknown 'go' parameter '{key}'")),
-        }
-        i += 2;
+/// The game a `position` line gives: `startpos` or `fen <N2 text>`, then `moves <m>...`.
+fn parse_position(args: &[&str]) -> Result<Game, String> {
+    let (start, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (Position::start(), rest),
+        Some((&"fen", rest)) => match rest.split_first() {
+            Some((text, rest)) => (
+                text.parse::<Position>()
+                    .map_err(|e| format!("bad position '{text}': {e}"))?,
+                rest,
+            ),
+            None => return Err("'position fen' needs a position".to_string()),
+        },
+        _ => return Err("expected 'position startpos' or 'position fen <position>'".to_string()),
+    };
+    let moves = match rest.split_first() {
+        None => &[][..],
+        Some((&"moves", moves)) => moves,
+        Some((other, _)) => return Err(format!("expected 'moves', got '{other}'")),
+    };
+    let mut game = Game::new(start);
+    for text in moves {
+        game.play_text(text)
+            .map_err(|e| format!("move '{text}': {e}"))?;
     }
-    if has_clock {
-        limits.clock = Some(clock);
-    }
-    Ok(limits)
+    Ok(game)
 }
 
 /// One `info` line: `info depth .. seldepth .. score cp|mate .. nodes .. nps .. time .. hashfull
@@ -538,8 +533,9 @@ mod tests {
     #[test]
     fn bad_lines_get_an_error_and_the_engine_goes_on() {
         let lines = session(
-            "bogus\nposition fen X:1:2\nposition startpos moves e5\ngo depth zero\n\
-             setoption name Hash value lots\nquery nothing\ngo perft 0\nisready\n",
+            "bogus\nposition fen X:1:2\nposition startpos moves e5\n\
+             setoption name Hash value lots\nsetoption name MoveOverhead value -1\n\
+             query nothing\ngo perft 0\nisready\n",
         );
         let errors = lines
             .iter()
@@ -547,6 +543,70 @@ mod tests {
             .count();
         assert_eq!(errors, 7, "{lines:?}");
         assert_eq!(lines.last().unwrap(), "readyok");
+    }
+
+    #[test]
+    fn every_go_ends_in_a_bestmove_and_unknown_tokens_are_reported() {
+        let lines = session(
+            "position startpos moves d3\ngo depth 1 wibble 7\ngo p1time 2000 p2time 2000 \
+             movestogo 20\ngo ponder depth 1\ngo mate 1\ngo depth zero nodes 500\n",
+        );
+        let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(answers.len(), 5, "{lines:?}");
+        let pos: Position = "B:11:12:d3=W".parse().unwrap();
+        for answer in answers {
+            let mv = answer.strip_prefix("bestmove ").unwrap();
+            assert!(pos.parse_move(mv).is_ok(), "{answer}");
+        }
+        for needle in [
+            "info string unknown 'go' parameter 'wibble 7' ignored",
+            "info string 'ponder' is not supported; searching as a plain 'go'",
+            "info string 'mate 1' is searched as 'depth 1'",
+            "info string 'depth' needs a whole number, got 'zero'; ignored",
+        ] {
+            assert!(lines.iter().any(|l| l == needle), "{needle}: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn a_rejected_position_leaves_no_stale_position() {
+        let lines = session(
+            "position startpos moves d3\nposition startpos moves d3 zz9\nquery p1turn\n\
+             query gameover\nquery result\ngo depth 2\ngo perft 1\nd\n\
+             position startpos moves d3\nquery p1turn\nquery gameover\n",
+        );
+        assert!(lines[0].starts_with("info string error: move 'zz9': "));
+        assert!(lines[0].ends_with("; there is no position until a valid one"));
+        assert_eq!(
+            lines[1..],
+            [
+                "info string error: no position: the last 'position' was rejected",
+                "response false",
+                "response true",
+                "response none",
+                "info string error: no position: the last 'position' was rejected",
+                "bestmove 0000",
+                "info string error: no position: the last 'position' was rejected",
+                "info string error: no position: the last 'position' was rejected",
+                "response false",
+                "response false",
+            ]
+        );
+        let lines = session("position fen X\nuginewgame\nquery p1turn\n");
+        assert_eq!(lines.last().unwrap(), "response true");
+    }
+
+    #[test]
+    fn move_overhead_is_an_option_and_is_kept_back_from_movetime() {
+        let hello = session("ugi\n");
+        assert!(hello.contains(&format!(
+            "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+        )));
+        let started = std::time::Instant::now();
+        let lines = session("setoption name MoveOverhead value 1500\ngo movetime 2000\n");
+        // The search aborts at 500 ms; without the overhead it would run past 1,100 ms.
+        assert!(started.elapsed() < Duration::from_millis(1000), "{lines:?}");
+        assert!(lines.last().unwrap().starts_with("bestmove "));
     }
 
     #[test]

@@ -142,6 +142,7 @@ impl Contestant {
                     limits.clock = Some(Clock {
                         time: clocks,
                         inc: [inc; 2],
+                        moves_to_go: None,
                     })
                 }
             }

@@ -8,8 +8,12 @@ use std::time::{Duration, Instant};
 /// The deepest iteration the search will start.
 pub const MAX_DEPTH: u32 = 100;
 
-/// Time kept back on a clock for the time the answer takes to travel.
+/// Time kept back on a clock for the time the answer takes to travel, at least.
 const CLOCK_RESERVE: Duration = Duration::from_millis(30);
+/// Time kept back from a fixed time per move, at least.
+const MOVETIME_RESERVE: Duration = Duration::from_millis(2);
+/// Moves the time left is spread over when the caller does not say (`movestogo`).
+const DEFAULT_MOVES_TO_GO: u32 = 25;
 
 /// The budget of one search.
 #[derive(Clone, Debug)]
@@ -26,7 +30,8 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
-    /// The budget for `turn` to move under `limits`, starting now.
+    /// The budget for `turn` to move under `limits`, starting now. `limits.overhead` is kept
+    /// back from every time limit (at least 2 ms from a movetime, 30 ms from a clock).
     pub fn new(limits: &Limits, turn: Color) -> TimeControl {
         let start = Instant::now();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -35,16 +40,17 @@ impl TimeControl {
             (None, None)
         } else if let Some(movetime) = limits.movetime {
             let hard = movetime
-                .saturating_sub(Duration::from_millis(2))
+                .saturating_sub(limits.overhead.max(MOVETIME_RESERVE))
                 .max(Duration::from_millis(1));
             (Some(hard.mul_f64(0.55)), Some(hard))
         } else if let Some(clock) = limits.clock {
             let left = clock.time[turn.index()];
             let inc = clock.inc[turn.index()];
             let usable = left
-                .saturating_sub(CLOCK_RESERVE)
+                .saturating_sub(limits.overhead.max(CLOCK_RESERVE))
                 .max(Duration::from_millis(1));
-            let budget = (left / 25 + inc * 3 / 4).min(usable);
+            let moves = clock.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+            let budget = (usable / moves + inc * 3 / 4).min(usable);
             let hard = (budget * 3)
                 .min(usable.mul_f64(0.4).max(budget))
                 .min(usable);
@@ -89,6 +95,7 @@ mod tests {
             clock: Some(Clock {
                 time: [Duration::from_millis(1000), Duration::from_millis(50)],
                 inc: [Duration::from_millis(100), Duration::ZERO],
+                moves_to_go: None,
             }),
             ..Limits::default()
         };
@@ -112,5 +119,45 @@ mod tests {
             Color::Black,
         );
         assert!(tc.hard.is_none() && tc.infinite);
+    }
+
+    fn clock(left_ms: u64, inc_ms: u64, moves_to_go: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: [Duration::from_millis(left_ms); 2],
+                inc: [Duration::from_millis(inc_ms); 2],
+                moves_to_go,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn movestogo_spreads_the_time_left_over_the_moves_with_the_increment() {
+        let ms = Duration::from_millis;
+        // 20 moves in 2,030 ms: (2030 - 30) / 20 = 100 ms a move, plus 3/4 of the increment.
+        let tc = TimeControl::new(&clock(2030, 40, Some(20)), Color::White);
+        assert_eq!(tc.soft, Some(ms(130).mul_f64(0.6)));
+        assert_eq!(tc.hard, Some(ms(390)));
+        // The last move before the control may use all the time left but the reserve.
+        let tc = TimeControl::new(&clock(1030, 0, Some(1)), Color::Black);
+        assert_eq!(tc.hard, Some(ms(1000)));
+        // Without movestogo the time left is spread over 25 moves.
+        let tc = TimeControl::new(&clock(2530, 0, None), Color::White);
+        assert_eq!(tc.soft, Some(ms(100).mul_f64(0.6)));
+    }
+
+    #[test]
+    fn the_overhead_is_kept_back_from_a_movetime_and_a_clock() {
+        let ms = Duration::from_millis;
+        let mut limits = Limits::movetime(ms(100));
+        assert_eq!(TimeControl::new(&limits, Color::White).hard, Some(ms(98)));
+        limits.overhead = ms(30);
+        assert_eq!(TimeControl::new(&limits, Color::White).hard, Some(ms(70)));
+        limits.overhead = ms(500);
+        assert_eq!(TimeControl::new(&limits, Color::White).hard, Some(ms(1)));
+        let mut limits = clock(1100, 0, Some(1));
+        limits.overhead = ms(100);
+        assert_eq!(TimeControl::new(&limits, Color::White).hard, Some(ms(1000)));
     }
 }
