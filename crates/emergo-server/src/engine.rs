@@ -1,11 +1,13 @@
-//! The engine's moves and hints, computed on a bounded pool of worker threads so that no search
-//! ever runs on the async runtime, with a time limit per move by level.
+//! The engine's moves and hints, computed on a bounded, fair pool of worker threads so that no
+//! search ever runs on the async runtime, with a time limit per move by level.
 
 use emergo_core::{Game, Move};
 use emergo_engine::{AlphaBetaPlayer, Limits, Player};
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// Time per engine move at levels 1..=10, in milliseconds.
 pub const MOVETIME_MS: [u64; 10] = [100, 150, 200, 300, 400, 500, 700, 1000, 1400, 2000];
@@ -40,21 +42,135 @@ pub fn choose_move(game: &Game, level: u8, cancel: Arc<AtomicBool>) -> Option<Mo
 }
 
 /// The engine's best move for the side to move and its score (for that side, in centimen):
-/// the hint, searched at full strength for [`HINT_TIME`].
-pub fn hint(game: &Game) -> Option<(Move, i32)> {
-    let result = player(10).analyse(game, &Limits::movetime(HINT_TIME), |_| {});
+/// the hint, searched at full strength for [`HINT_TIME`] or until `stop` is set (the request
+/// went away, or the pool needs the worker).
+pub fn hint(game: &Game, stop: Arc<AtomicBool>) -> Option<(Move, i32)> {
+    let result =
+        player(10)
+            .with_stop_flag(stop)
+            .analyse(game, &Limits::movetime(HINT_TIME), |_| {});
     result.best.map(|mv| (mv, result.score))
 }
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// Who asked for an engine job: the client address the pool shares its time between.
+pub type Client = IpAddr;
 
-/// The bounded pool: a fixed number of worker threads, started once, that run one search each
-/// at a time. Jobs wait in a queue; the async side awaits the answer without blocking. The
-/// workers run at a lower scheduling priority (nice 10 on Linux), so that when every core is
-/// searching, the threads that answer people still get the processor at once.
+/// How long a search may run while jobs wait for a worker: past this, the pool sets the
+/// search's stop flag and the search answers with the best move it has found.
+pub const SLICE_UNDER_LOAD: Duration = Duration::from_millis(200);
+
+/// How fast a client's used engine time is forgotten (halved every this often).
+const USE_HALF_LIFE: Duration = Duration::from_secs(10);
+
+type Work = Box<dyn FnOnce() + Send + 'static>;
+
+struct Job {
+    client: Client,
+    stop: Arc<AtomicBool>,
+    work: Work,
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    started: Instant,
+}
+
+/// The queue the workers share.
+#[derive(Default)]
+struct Queue {
+    /// Waiting jobs, first come first served within a client.
+    waiting: HashMap<Client, VecDeque<Job>>,
+    waiting_len: usize,
+    /// Jobs waiting or running, by client.
+    open: HashMap<Client, usize>,
+    /// Engine time each client used lately, in milliseconds, and when that was last updated.
+    used: HashMap<Client, (f64, Instant)>,
+    /// The job each worker runs.
+    running: Vec<Option<Running>>,
+    closed: bool,
+}
+
+impl Queue {
+    fn used(&self, client: &Client, now: Instant) -> f64 {
+        self.used
+            .get(client)
+            .map_or(0.0, |&(ms, at)| decay(ms, now - at))
+    }
+
+    /// The next job: the oldest of the waiting client that used the least engine time lately.
+    fn next(&mut self) -> Option<Job> {
+        let now = Instant::now();
+        let client = *self
+            .waiting
+            .keys()
+            .min_by(|a, b| self.used(a, now).total_cmp(&self.used(b, now)))?;
+        let jobs = self.waiting.get_mut(&client)?;
+        let job = jobs.pop_front();
+        if jobs.is_empty() {
+            self.waiting.remove(&client);
+        }
+        self.waiting_len -= usize::from(job.is_some());
+        job
+    }
+
+    fn finished(&mut self, client: Client, took: Duration) {
+        let now = Instant::now();
+        let ms = self.used(&client, now) + took.as_secs_f64() * 1000.0;
+        self.used.insert(client, (ms, now));
+        if let Some(n) = self.open.get_mut(&client) {
+            *n -= 1;
+            if *n == 0 {
+                self.open.remove(&client);
+            }
+        }
+        if self.used.len() > 4 * self.open.len() + 64 {
+            // Forget clients whose use has faded.
+            self.used.retain(|_, (ms, at)| decay(*ms, now - *at) > 1.0);
+        }
+    }
+}
+
+fn decay(ms: f64, age: Duration) -> f64 {
+    ms * 0.5f64.powf(age.as_secs_f64() / USE_HALF_LIFE.as_secs_f64())
+}
+
+struct PoolShared {
+    queue: Mutex<Queue>,
+    ready: Condvar,
+    /// Jobs waiting or running, all together and from one client.
+    max_open: usize,
+    max_per_client: usize,
+}
+
+impl PoolShared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The engine's worker pool: a fixed number of threads, started once, that run one search each
+/// at a time, so that no search ever runs on the async runtime. Its interface is [`run`] (with
+/// [`has_room`] to ask first); a queue kept elsewhere (a database) can stand beside it.
+///
+/// Fair and bounded (docs/web.md, "The engine's queue"):
+/// - Jobs are grouped by client (the address that asked). A free worker takes the oldest job of
+///   the waiting client that used the least engine time lately (decaying with a half-life of
+///   10 s), so a person asking for one reply goes before a client with a pile of searches.
+/// - While jobs wait, a search that has run [`SLICE_UNDER_LOAD`] is told to stop and answers
+///   with the best move found so far: under load, searches get shorter.
+/// - At most `max_open` jobs wait or run, and `max_per_client` from one client: beyond that
+///   [`run`] answers [`PoolError::Busy`] at once (the API's 503 `engine_busy`).
+/// - A job whose stop flag is set before it starts (a takeback, a hint whose request went away)
+///   runs only to see the flag and return.
+///
+/// The workers run at a lower scheduling priority (nice 10 on Linux), so that when every core
+/// is searching, the threads that answer people still get the processor at once.
+///
+/// [`run`]: EnginePool::run
+/// [`has_room`]: EnginePool::has_room
 #[derive(Clone)]
 pub struct EnginePool {
-    jobs: std::sync::mpsc::Sender<Job>,
+    shared: Arc<PoolShared>,
     workers: usize,
 }
 
@@ -62,59 +178,170 @@ pub struct EnginePool {
 pub const WORKER_NICE: i32 = 10;
 
 impl EnginePool {
-    /// A pool of `workers` threads (at least one).
-    pub fn new(workers: usize) -> EnginePool {
+    /// A pool of `workers` threads (at least one), with room for `max_open` jobs, of which
+    /// `max_per_client` from one client.
+    pub fn new(workers: usize, max_open: usize, max_per_client: usize) -> EnginePool {
         let workers = workers.max(1);
-        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
-        let queue = Arc::new(Mutex::new(queue));
+        let shared = Arc::new(PoolShared {
+            queue: Mutex::new(Queue {
+                running: (0..workers).map(|_| None).collect(),
+                ..Queue::default()
+            }),
+            ready: Condvar::new(),
+            max_open: max_open.max(1),
+            max_per_client: max_per_client.max(1),
+        });
         for i in 0..workers {
-            let queue = queue.clone();
+            let shared = shared.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("engine-{i}"))
                 .spawn(move || {
                     lower_priority();
-                    loop {
-                        // The lock is held only while waiting for the next job.
-                        let job = match queue.lock() {
-                            Ok(queue) => queue.recv(),
-                            Err(_) => return,
-                        };
-                        match job {
-                            Ok(job) => job(),
-                            Err(_) => return, // the pool is gone
-                        }
-                    }
+                    work(&shared, i);
                 });
             if let Err(err) = spawned {
                 tracing::error!("cannot start engine worker {i}: {err}");
             }
         }
-        EnginePool { jobs, workers }
+        let watcher = shared.clone();
+        let spawned = std::thread::Builder::new()
+            .name("engine-slicer".into())
+            .spawn(move || slice(&watcher));
+        if let Err(err) = spawned {
+            tracing::error!("cannot start the engine's slicer: {err}");
+        }
+        EnginePool { shared, workers }
     }
 
-    /// One worker per core.
-    pub fn per_core() -> EnginePool {
-        EnginePool::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    /// One worker per core, with the given bounds.
+    pub fn per_core(max_open: usize, max_per_client: usize) -> EnginePool {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        EnginePool::new(cores, max_open, max_per_client)
     }
 
     pub fn workers(&self) -> usize {
         self.workers
     }
 
-    /// Runs `job` on a worker when one is free; waits (without blocking the runtime) until then.
-    pub async fn run<T, F>(&self, job: F) -> Result<T, PoolError>
+    /// Jobs waiting for a worker now.
+    pub fn waiting(&self) -> usize {
+        self.shared.lock().waiting_len
+    }
+
+    /// Whether a job from `client` would be taken now.
+    pub fn has_room(&self, client: Client) -> Result<(), PoolError> {
+        let queue = self.shared.lock();
+        self.room(&queue, client)
+    }
+
+    fn room(&self, queue: &Queue, client: Client) -> Result<(), PoolError> {
+        let open: usize = queue.open.values().sum();
+        if open >= self.shared.max_open {
+            return Err(PoolError::Busy(format!(
+                "the engine has {open} searches to do; try again shortly"
+            )));
+        }
+        if queue.open.get(&client).copied().unwrap_or(0) >= self.shared.max_per_client {
+            return Err(PoolError::Busy(format!(
+                "the engine is already searching {} times for this address; try again shortly",
+                self.shared.max_per_client
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs `job` for `client` on a worker when its turn comes; waits (without blocking the
+    /// runtime) until then. `stop` is the job's stop flag: the job must end soon once it is
+    /// set (the searches watch it), and the pool sets it to shorten searches under load.
+    pub async fn run<T, F>(
+        &self,
+        client: Client,
+        stop: Arc<AtomicBool>,
+        job: F,
+    ) -> Result<T, PoolError>
     where
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
         let (answer, answered) = tokio::sync::oneshot::channel();
-        let job: Job = Box::new(move || {
+        let work: Work = Box::new(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
             let _ =
                 answer.send(result.map_err(|_| PoolError::Failed("the search panicked".into())));
         });
-        self.jobs.send(job).map_err(|_| PoolError::Closed)?;
+        {
+            let mut queue = self.shared.lock();
+            if queue.closed {
+                return Err(PoolError::Closed);
+            }
+            self.room(&queue, client)?;
+            *queue.open.entry(client).or_default() += 1;
+            queue
+                .waiting
+                .entry(client)
+                .or_default()
+                .push_back(Job { client, stop, work });
+            queue.waiting_len += 1;
+        }
+        self.shared.ready.notify_one();
         answered.await.map_err(|_| PoolError::Closed)?
+    }
+
+    /// Ends the workers once the jobs taken are done; queued jobs are dropped.
+    pub fn close(&self) {
+        let mut queue = self.shared.lock();
+        queue.closed = true;
+        queue.waiting.clear();
+        queue.waiting_len = 0;
+        drop(queue);
+        self.shared.ready.notify_all();
+    }
+}
+
+/// A worker: takes the next job, runs it, counts its time.
+fn work(shared: &PoolShared, slot: usize) {
+    loop {
+        let job = {
+            let mut queue = shared.lock();
+            loop {
+                if queue.closed {
+                    return;
+                }
+                if let Some(job) = queue.next() {
+                    queue.running[slot] = Some(Running {
+                        stop: job.stop.clone(),
+                        started: Instant::now(),
+                    });
+                    break job;
+                }
+                queue = shared.ready.wait(queue).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let started = Instant::now();
+        let client = job.client;
+        (job.work)();
+        let mut queue = shared.lock();
+        queue.running[slot] = None;
+        queue.finished(client, started.elapsed());
+    }
+}
+
+/// While jobs wait, stops the searches that have had their slice.
+fn slice(shared: &PoolShared) {
+    loop {
+        std::thread::sleep(Duration::from_millis(20));
+        let queue = shared.lock();
+        if queue.closed {
+            return;
+        }
+        if queue.waiting_len == 0 {
+            continue;
+        }
+        for running in queue.running.iter().flatten() {
+            if running.started.elapsed() >= SLICE_UNDER_LOAD {
+                running.stop.store(true, Ordering::SeqCst);
+            }
+        }
     }
 }
 
@@ -134,12 +361,17 @@ pub enum PoolError {
     Closed,
     #[error("an engine job failed: {0}")]
     Failed(String),
+    #[error("{0}")]
+    Busy(String),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
+
+    const A: Client = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 2));
+    const B: Client = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 3));
 
     #[test]
     fn time_per_move_grows_with_the_level() {
@@ -155,7 +387,7 @@ mod tests {
         let game = Game::default();
         let mv = choose_move(&game, 1, Arc::default()).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&mv));
-        let (hint, _) = hint(&game).expect("the start has moves");
+        let (hint, _) = hint(&game, Arc::default()).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&hint));
     }
 
@@ -179,22 +411,29 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_panicking_job_is_an_error_and_the_pool_goes_on() {
-        let pool = EnginePool::new(1);
-        let failed = pool.run(|| -> u8 { panic!("a bad search") }).await;
+        let pool = EnginePool::new(1, 8, 8);
+        let failed = pool
+            .run(A, Arc::default(), || -> u8 { panic!("a bad search") })
+            .await;
         assert!(matches!(failed, Err(PoolError::Failed(_))));
-        assert_eq!(pool.run(|| 7).await.expect("the worker lives"), 7);
+        assert_eq!(
+            pool.run(A, Arc::default(), || 7)
+                .await
+                .expect("the worker lives"),
+            7
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_pool_never_runs_more_jobs_than_it_has_workers() {
-        let pool = EnginePool::new(2);
+        let pool = EnginePool::new(2, 64, 64);
         let running = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
         let mut jobs = Vec::new();
         for _ in 0..8 {
             let (pool, running, most) = (pool.clone(), running.clone(), most.clone());
             jobs.push(tokio::spawn(async move {
-                pool.run(move || {
+                pool.run(A, Arc::default(), move || {
                     let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                     most.fetch_max(now, Ordering::SeqCst);
                     std::thread::sleep(Duration::from_millis(20));
@@ -208,5 +447,67 @@ mod tests {
         }
         let most = most.load(Ordering::SeqCst);
         assert!((1..=2).contains(&most), "{most} jobs at once");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_client_with_a_pile_of_jobs_does_not_delay_another_and_is_bounded() {
+        // One worker; client A queues long jobs up to its bound; B's one short job goes next.
+        let pool = EnginePool::new(1, 64, 4);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut jobs = Vec::new();
+        for i in 0..4 {
+            let (pool, order) = (pool.clone(), order.clone());
+            jobs.push(tokio::spawn(async move {
+                pool.run(A, Arc::default(), move || {
+                    std::thread::sleep(Duration::from_millis(30));
+                    order.lock().expect("order").push(format!("A{i}"));
+                })
+                .await
+            }));
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let busy = pool.run(A, Arc::default(), || ()).await;
+        assert!(
+            matches!(busy, Err(PoolError::Busy(_))),
+            "A's fifth job is refused"
+        );
+        let order_b = order.clone();
+        pool.run(B, Arc::default(), move || {
+            order_b.lock().expect("order").push("B".into())
+        })
+        .await
+        .expect("B runs");
+        for job in jobs {
+            job.await.expect("joined").expect("ran");
+        }
+        let order = order.lock().expect("order").clone();
+        let b = order.iter().position(|j| j == "B").expect("B ran");
+        assert!(b <= 1, "B waited behind A's pile: {order:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_long_search_is_told_to_stop_when_others_wait() {
+        let pool = EnginePool::new(1, 64, 64);
+        let stop = Arc::new(AtomicBool::new(false));
+        let watched = stop.clone();
+        let long = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                pool.run(A, stop, move || {
+                    let started = Instant::now();
+                    while !watched.load(Ordering::SeqCst)
+                        && started.elapsed() < Duration::from_secs(5)
+                    {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    started.elapsed()
+                })
+                .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        pool.run(B, Arc::default(), || ()).await.expect("B runs");
+        let took = long.await.expect("joined").expect("ran");
+        assert!(took < Duration::from_secs(2), "the long job ran {took:?}");
     }
 }

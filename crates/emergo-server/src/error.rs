@@ -1,10 +1,20 @@
 //! The API's errors: each a status and a JSON body `{"error": code, "message": text}`
-//! (docs/api.md). A handler that returns one has changed nothing.
+//! (docs/api.md), with `"cap"` naming the limit when a limit said no. A handler that returns one
+//! has changed nothing.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::http::StatusCode;
+use crate::store::StoreError;
+use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use std::time::Duration;
+
+/// The longest message an error carries: an error never echoes more than a short part of what
+/// it was sent.
+pub const MAX_MESSAGE: usize = 600;
+
+/// The longest part of a request an error message quotes.
+pub const MAX_ECHO: usize = 40;
 
 /// Why a request was refused.
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +37,34 @@ pub enum ApiError {
     NotAllowed(String),
     #[error("{0}")]
     IllegalMove(String),
+    /// Over one of the server's caps (413): the cap's name and what was over it.
+    #[error("{message}")]
+    TooLarge { cap: &'static str, message: String },
+    #[error("the request's path and query are longer than {0} bytes")]
+    UriTooLong(usize),
+    /// A method the path does not answer; `allow` lists those it does.
+    #[error("this endpoint does not answer that method")]
+    MethodNotAllowed { allow: Option<HeaderValue> },
+    #[error("{0}")]
+    BadOrigin(String),
+    #[error("{0}")]
+    BadHost(String),
+    /// Too many requests of a kind from one client: try again after `retry_after`.
+    #[error("{message}")]
+    RateLimited {
+        cap: &'static str,
+        message: String,
+        retry_after: Duration,
+    },
+    /// The engine's queue (or this client's share of it) is full.
+    #[error("{0}")]
+    EngineBusy(String),
+    /// Too many connections or WebSockets (all, or from this client).
+    #[error("{message}")]
+    Busy { cap: &'static str, message: String },
+    /// The request took longer than the server's request timeout (its body never came).
+    #[error("the request took more than {} s", .0.as_secs())]
+    Timeout(Duration),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -44,16 +82,68 @@ impl ApiError {
             ApiError::SeatTaken(_) => (StatusCode::CONFLICT, "seat_taken"),
             ApiError::NotAllowed(_) => (StatusCode::CONFLICT, "not_allowed"),
             ApiError::IllegalMove(_) => (StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
+            ApiError::TooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::UriTooLong(_) => (StatusCode::URI_TOO_LONG, "uri_too_long"),
+            ApiError::MethodNotAllowed { .. } => {
+                (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
+            }
+            ApiError::BadOrigin(_) => (StatusCode::FORBIDDEN, "bad_origin"),
+            ApiError::BadHost(_) => (StatusCode::BAD_REQUEST, "bad_host"),
+            ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            ApiError::EngineBusy(_) => (StatusCode::SERVICE_UNAVAILABLE, "engine_busy"),
+            ApiError::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            ApiError::Timeout(_) => (StatusCode::REQUEST_TIMEOUT, "timeout"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
 
     pub fn game_not_found(id: &str) -> ApiError {
-        ApiError::NotFound(format!("there is no game '{id}'"))
+        ApiError::NotFound(format!("there is no game {}", echo(id)))
     }
 
     pub fn internal(err: impl std::fmt::Display) -> ApiError {
         ApiError::Internal(err.to_string())
+    }
+
+    /// The limit that said no, if one did.
+    pub fn cap(&self) -> Option<&'static str> {
+        match self {
+            ApiError::TooLarge { cap, .. }
+            | ApiError::RateLimited { cap, .. }
+            | ApiError::Busy { cap, .. } => Some(cap),
+            ApiError::UriTooLong(_) => Some("uri_bytes"),
+            ApiError::Timeout(_) => Some("request_timeout"),
+            _ => None,
+        }
+    }
+}
+
+/// `text` quoted for an error message, cut to its first [`MAX_ECHO`] bytes (on a character
+/// boundary) with `…` when longer.
+pub fn echo(text: &str) -> String {
+    let cut = shorten(text, MAX_ECHO);
+    if cut.len() < text.len() {
+        format!("{:?}… ({} bytes)", cut, text.len())
+    } else {
+        format!("{cut:?}")
+    }
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a character boundary.
+pub fn shorten(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> ApiError {
+        ApiError::internal(err)
     }
 }
 
@@ -75,17 +165,70 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
+impl From<PathRejection> for ApiError {
+    fn from(rejection: PathRejection) -> ApiError {
+        ApiError::BadRequest(format!(
+            "the path cannot be read: {}",
+            rejection.body_text()
+        ))
+    }
+}
+
+impl From<BytesRejection> for ApiError {
+    fn from(rejection: BytesRejection) -> ApiError {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge {
+                cap: "body_size",
+                message: "the request body is larger than this endpoint takes".to_string(),
+            }
+        } else {
+            ApiError::BadRequest(format!(
+                "the request body cannot be read: {}",
+                rejection.body_text()
+            ))
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        if status.is_server_error() {
+        if status.is_server_error()
+            && !matches!(self, ApiError::EngineBusy(_) | ApiError::Busy { .. })
+        {
             tracing::error!("{self}");
         }
         let message = match &self {
             ApiError::Internal(_) => "internal error; the server's log says more".to_string(),
-            other => other.to_string(),
+            other => {
+                let text = other.to_string();
+                let cut = shorten(&text, MAX_MESSAGE);
+                if cut.len() < text.len() {
+                    format!("{cut}…")
+                } else {
+                    text
+                }
+            }
         };
-        let body = serde_json::json!({"error": code, "message": message});
-        (status, Json(body)).into_response()
+        let mut body = serde_json::json!({"error": code, "message": message});
+        if let Some(cap) = self.cap() {
+            body["cap"] = cap.into();
+        }
+        let mut response = (status, Json(body)).into_response();
+        let headers = response.headers_mut();
+        match &self {
+            ApiError::MethodNotAllowed { allow: Some(allow) } => {
+                headers.insert(header::ALLOW, allow.clone());
+            }
+            ApiError::RateLimited { retry_after, .. } => {
+                let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+            }
+            ApiError::EngineBusy(_) | ApiError::Busy { .. } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(1u64));
+            }
+            _ => {}
+        }
+        response
     }
 }

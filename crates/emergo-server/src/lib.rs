@@ -11,10 +11,13 @@
 //! ```
 
 pub mod assets;
+pub mod edge;
 pub mod engine;
 pub mod error;
+pub mod limits;
 pub mod live;
 pub mod model;
+pub mod net;
 pub mod rating;
 pub mod routes;
 pub mod store;
@@ -23,9 +26,11 @@ pub mod view;
 pub mod ws;
 
 use anyhow::Context;
+use edge::{EdgeConfig, Permits};
 use engine::EnginePool;
+pub use limits::Limits;
 use live::{AppState, Shared};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 use store::Store;
@@ -45,6 +50,19 @@ pub struct Config {
     pub db_url: String,
     /// Engine worker threads; `None` for one per core.
     pub engine_workers: Option<usize>,
+    /// Every bound on what a client can make the server do.
+    pub limits: Limits,
+    /// The URL people open when the server sits behind a proxy, e.g.
+    /// `https://emergo.example/`: its origin is the server's own, its host a name it answers to.
+    pub public_url: Option<String>,
+    /// More origins whose pages may change games (besides the server's own).
+    pub allowed_origins: Vec<String>,
+    /// More host names the server answers to (besides its address, and `localhost` when
+    /// that address is a loopback one).
+    pub allowed_hosts: Vec<String>,
+    /// A reverse proxy whose `X-Forwarded-For` names the client (per-client limits then key
+    /// on that address).
+    pub trusted_proxy: Option<IpAddr>,
 }
 
 impl Config {
@@ -53,7 +71,37 @@ impl Config {
             addr,
             db_url: db_url.to_string(),
             engine_workers: None,
+            limits: Limits::default(),
+            public_url: None,
+            allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
+            trusted_proxy: None,
         }
+    }
+
+    /// What the edge needs to know, once the address is bound.
+    fn edge(&self, listen: SocketAddr) -> anyhow::Result<EdgeConfig> {
+        let mut hosts = self.allowed_hosts.clone();
+        let mut origins = self.allowed_origins.clone();
+        if let Some(url) = &self.public_url {
+            let (scheme, rest) = url.split_once("://").with_context(|| {
+                format!("--public-url {url}: expected http://host or https://host")
+            })?;
+            let authority = rest.split('/').next().unwrap_or_default();
+            if authority.is_empty() || !matches!(scheme, "http" | "https") {
+                anyhow::bail!("--public-url {url}: expected http://host or https://host");
+            }
+            hosts.push(authority.to_string());
+            origins.push(format!("{scheme}://{authority}"));
+        }
+        Ok(EdgeConfig {
+            listen: Some(listen),
+            hosts,
+            origins,
+            trusted_proxy: self.trusted_proxy,
+            uri_bytes: self.limits.uri_bytes,
+            request_timeout: self.limits.request_timeout,
+        })
     }
 }
 
@@ -71,25 +119,29 @@ impl Server {
         let store = Store::open(&config.db_url)
             .await
             .with_context(|| format!("cannot open the database {}", config.db_url))?;
+        let limits = config.limits.clone();
         let pool = match config.engine_workers {
-            Some(n) => EnginePool::new(n),
-            None => EnginePool::per_core(),
+            Some(n) => EnginePool::new(n, limits.engine_queue, limits.engine_per_client),
+            None => EnginePool::per_core(limits.engine_queue, limits.engine_per_client),
         };
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .with_context(|| format!("cannot listen on {}", config.addr))?;
         let addr = listener.local_addr()?;
+        let edge = config.edge(addr)?;
         let (stop, stopped) = watch::channel(false);
-        let state: AppState = Arc::new(Shared::new(store, pool, stopped.clone()));
-        let app = routes::router(state.clone());
-        let mut until_stopped = stopped.clone();
-        let task = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = until_stopped.wait_for(|s| *s).await;
-                })
-                .await
-        });
+        let state: AppState = Arc::new(Shared::new(store, pool, limits.clone(), stopped.clone()));
+        let app = routes::router(state.clone(), edge);
+        let accept = net::Accept {
+            connections: Permits::new(
+                "connections",
+                limits.connections,
+                limits.connections_per_client,
+            ),
+            header_timeout: limits.header_timeout,
+            trusted_proxy: config.trusted_proxy,
+        };
+        let task = tokio::spawn(net::serve(listener, app, accept, stopped.clone()));
         let sweeper = state.clone();
         let mut sweeper_stop = stopped;
         tokio::spawn(async move {
@@ -146,6 +198,7 @@ impl Server {
     pub async fn shutdown(self) -> anyhow::Result<()> {
         let _ = self.stop.send(true);
         self.task.await.context("server task")??;
+        self.state.pool.close();
         self.state.store.close().await;
         Ok(())
     }

@@ -1,18 +1,40 @@
 //! Live games: an in-memory cache of `emergo_core::Game`s rebuilt from the database on demand,
 //! each behind its own lock (one request at a time changes a game) with a broadcast channel
-//! that carries every new state to the game's WebSockets; and the engine's replies.
+//! that carries every new state to the game's WebSockets; every change to a game goes through
+//! [`Shared::apply`] (store, apply, publish); and the engine's replies.
 
-use crate::engine::{self, EnginePool};
+use crate::edge::Permits;
+use crate::engine::{self, Client, EnginePool};
 use crate::error::ApiError;
+use crate::limits::Limits;
 use crate::model::{now_text, GameMeta, Mode, SeatKind};
 use crate::store::{Store, StoreError};
 use crate::view::GameView;
-use emergo_core::{Game, Move};
+use emergo_core::{Color, Game, Move, Status};
 use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch};
+
+/// A change to a game: what [`Shared::apply`] stores, applies and publishes.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// A move by the side to move (a person's or the engine's).
+    Move(Move),
+    /// Back to the position before ply `to` (a takeback).
+    Takeback { to: usize },
+    /// An ending the players declared (resignation, agreement).
+    Finish(Status),
+    /// Who offers a draw now.
+    DrawOffer(Option<Color>),
+    /// A person takes the seat of `color`.
+    Seat { color: Color, token_hash: String },
+}
+
+/// The client an engine job is counted for when nobody in particular asked (a restart).
+const NOBODY: Client = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
 
 /// A game in memory.
 pub struct LiveGame {
@@ -25,6 +47,8 @@ pub struct LiveGame {
     pub generation: u64,
     /// Set to drop the running engine job before it starts searching.
     cancel: Arc<AtomicBool>,
+    /// Who the engine's next reply is for (the engine's time is shared between clients).
+    pub engine_client: Client,
 }
 
 impl LiveGame {
@@ -35,6 +59,7 @@ impl LiveGame {
             engine_thinking: false,
             generation: 0,
             cancel: Arc::new(AtomicBool::new(false)),
+            engine_client: NOBODY,
         }
     }
 
@@ -63,17 +88,33 @@ pub struct GameSlot {
     /// A hint is being computed (one at a time per game, so that hints cannot crowd the
     /// engine's workers).
     pub hinting: AtomicBool,
+    /// The latest state message, shared by every WebSocket: a new WebSocket gets it without
+    /// taking the game's lock or serialising anything.
+    latest: Mutex<Arc<str>>,
     last_used: Mutex<Instant>,
 }
 
+/// States a slow WebSocket may fall behind before it is sent only the latest one.
+const UPDATES_BUFFERED: usize = 8;
+
 impl GameSlot {
     fn new(live: LiveGame) -> GameSlot {
+        let latest = state_message(&live);
         GameSlot {
             state: tokio::sync::Mutex::new(live),
-            updates: broadcast::channel(64).0,
+            updates: broadcast::channel(UPDATES_BUFFERED).0,
             hinting: AtomicBool::new(false),
+            latest: Mutex::new(latest),
             last_used: Mutex::new(Instant::now()),
         }
+    }
+
+    /// The latest state message (no lock on the game).
+    pub fn latest(&self) -> Arc<str> {
+        self.latest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     fn touch(&self) {
@@ -85,21 +126,31 @@ impl GameSlot {
     /// Sends the state to every WebSocket of the game. Called with the lock held, so that the
     /// states go out in the order they were made.
     pub fn publish(&self, live: &LiveGame) {
-        let _ = self.updates.send(state_message(live));
+        let message = state_message(live);
+        *self.latest.lock().unwrap_or_else(|e| e.into_inner()) = message.clone();
+        let _ = self.updates.send(message);
     }
 }
 
+/// What comes before the game in a state message.
+pub const STATE_PREFIX: &str = r#"{"type":"state","game":"#;
+
 /// The WebSocket message for a state: `{"type": "state", "game": GameView}`.
 pub fn state_message(live: &LiveGame) -> Arc<str> {
-    let message = serde_json::json!({"type": "state", "game": GameView::of(live)});
-    Arc::from(message.to_string())
+    let game = serde_json::to_string(&GameView::of(live)).unwrap_or_else(|_| "null".into());
+    Arc::from(format!("{STATE_PREFIX}{game}}}"))
 }
 
 /// Everything the handlers share.
 pub struct Shared {
     pub store: Store,
     pub pool: EnginePool,
+    pub limits: Limits,
     games: Mutex<HashMap<String, Arc<GameSlot>>>,
+    /// Imports being read and replayed now.
+    pub imports: tokio::sync::Semaphore,
+    /// Open WebSockets.
+    pub websockets: Arc<Permits>,
     /// Turns true when the server shuts down; WebSockets close then.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -107,10 +158,22 @@ pub struct Shared {
 pub type AppState = Arc<Shared>;
 
 impl Shared {
-    pub fn new(store: Store, pool: EnginePool, shutdown: watch::Receiver<bool>) -> Shared {
+    pub fn new(
+        store: Store,
+        pool: EnginePool,
+        limits: Limits,
+        shutdown: watch::Receiver<bool>,
+    ) -> Shared {
         Shared {
             store,
             pool,
+            imports: tokio::sync::Semaphore::new(limits.imports_at_once.max(1)),
+            websockets: Permits::new(
+                "websockets",
+                limits.websockets,
+                limits.websockets_per_client,
+            ),
+            limits,
             games: Mutex::new(HashMap::new()),
             shutdown,
         }
@@ -123,6 +186,9 @@ impl Shared {
 
     /// The game `id`, from the cache or else from the database; `not_found` when unknown.
     pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ApiError> {
+        if id.len() > 64 {
+            return Err(ApiError::game_not_found(id));
+        }
         let cached = self.games().get(id).cloned();
         if let Some(slot) = cached {
             slot.touch();
@@ -131,12 +197,10 @@ impl Shared {
             if let Ok(mut live) = slot.state.try_lock() {
                 if live.engine_to_move() && !live.engine_thinking {
                     self.schedule_engine(&slot, &mut live);
+                    slot.publish(&live);
                 }
             }
             return Ok(slot);
-        }
-        if id.len() > 64 {
-            return Err(ApiError::game_not_found(id));
         }
         let stored = self
             .store
@@ -144,6 +208,7 @@ impl Shared {
             .await
             .map_err(ApiError::internal)?
             .ok_or_else(|| ApiError::game_not_found(id))?;
+        self.make_room();
         let (slot, inserted) = {
             let mut games = self.games();
             match games.get(id) {
@@ -161,6 +226,7 @@ impl Shared {
             let mut live = slot.state.lock().await;
             if live.engine_to_move() && !live.engine_thinking {
                 self.schedule_engine(&slot, &mut live);
+                slot.publish(&live);
             }
         }
         Ok(slot)
@@ -168,6 +234,7 @@ impl Shared {
 
     /// Puts a new game into the cache.
     pub fn insert(&self, live: LiveGame) -> Arc<GameSlot> {
+        self.make_room();
         let id = live.meta.id.clone();
         let slot = Arc::new(GameSlot::new(live));
         self.games().insert(id, slot.clone());
@@ -187,41 +254,97 @@ impl Shared {
         before - games.len()
     }
 
+    /// Beyond [`Limits::cached_games`], drops the games nobody holds or watches.
+    fn make_room(&self) {
+        if self.games().len() >= self.limits.cached_games {
+            let dropped = self.evict_idle(Duration::ZERO);
+            tracing::debug!("{dropped} games dropped from memory to make room");
+        }
+    }
+
     /// The number of games in memory.
     pub fn cached(&self) -> usize {
         self.games().len()
     }
 
-    /// Plays `mv` in the live game: stored first, then applied in memory. A lost race for the
-    /// ply is `stale_ply`; on any error the game is unchanged.
-    pub async fn commit_move(&self, live: &mut LiveGame, mv: Move) -> Result<(), ApiError> {
-        let ply = live.game.ply();
-        live.game
-            .play(mv)
-            .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
+    /// The one door for every change to a game: stores it (the change is acknowledged only once
+    /// it is on disk), applies it in memory, stamps the time, publishes the new state to the
+    /// game's WebSockets and, if the engine is to move then, starts its reply (counted for
+    /// `client`). On any error the game is unchanged. A lost race is `stale_ply` for a move,
+    /// `seat_taken` for a seat.
+    pub async fn apply(
+        self: &Arc<Self>,
+        slot: &Arc<GameSlot>,
+        live: &mut LiveGame,
+        change: Change,
+        client: Client,
+    ) -> Result<(), ApiError> {
         let now = now_text();
-        let status = live.game.status();
-        let stored = self
-            .store
-            .append_move(&live.meta.id, ply, &mv.to_string(), status, &now)
-            .await;
-        match stored {
-            Ok(()) => {
-                live.meta.updated_at = now;
+        let id = live.meta.id.clone();
+        match change {
+            Change::Move(mv) => {
+                let ply = live.game.ply();
+                live.game
+                    .play(mv)
+                    .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
+                let status = live.game.status();
+                let stored = self
+                    .store
+                    .append_move(&id, ply, &mv.to_string(), status, &now)
+                    .await;
+                if let Err(err) = stored {
+                    live.game.undo();
+                    return Err(match err {
+                        StoreError::Conflict(_) => ApiError::StalePly {
+                            current: ply + 1,
+                            given: ply as i64,
+                        },
+                        other => other.into(),
+                    });
+                }
                 live.meta.draw_offer = None;
-                Ok(())
             }
-            Err(err) => {
-                live.game.undo();
-                Err(match err {
-                    StoreError::Conflict(_) => ApiError::StalePly {
-                        current: ply + 1,
-                        given: ply as i64,
-                    },
-                    other => ApiError::internal(other),
-                })
+            Change::Takeback { to } => {
+                self.store.truncate(&id, to, &now).await?;
+                while live.game.ply() > to {
+                    live.game.undo();
+                }
+                live.cancel_engine();
+                live.meta.draw_offer = None;
+            }
+            Change::Finish(status) => {
+                let Status::Finished { outcome, reason } = status else {
+                    return Err(ApiError::internal("a finish without an ending"));
+                };
+                self.store.finish(&id, status, &now).await?;
+                live.game
+                    .declare(outcome, reason)
+                    .map_err(ApiError::internal)?;
+                live.cancel_engine();
+                live.meta.draw_offer = None;
+            }
+            Change::DrawOffer(offer) => {
+                self.store.set_draw_offer(&id, offer, &now).await?;
+                live.meta.draw_offer = offer;
+            }
+            Change::Seat { color, token_hash } => {
+                match self.store.take_seat(&id, color, &token_hash, &now).await {
+                    Ok(()) => {}
+                    Err(StoreError::Conflict(_)) => {
+                        return Err(ApiError::SeatTaken(
+                            "both seats of this game are taken".to_string(),
+                        ))
+                    }
+                    Err(err) => return Err(err.into()),
+                }
+                live.meta.seats[color.index()].token_hash = Some(token_hash);
             }
         }
+        live.meta.updated_at = now;
+        live.engine_client = client;
+        self.schedule_engine(slot, live);
+        slot.publish(live);
+        Ok(())
     }
 
     /// If the engine is to move, starts its reply on the pool; the reply is stored, applied and
@@ -237,12 +360,13 @@ impl Shared {
         let cancel = live.cancel.clone();
         let game = live.game.clone();
         let level = live.meta.level.unwrap_or(1);
+        let client = live.engine_client;
         let shared = self.clone();
         let slot = slot.clone();
         tokio::spawn(async move {
             let chosen = shared
                 .pool
-                .run(move || {
+                .run(client, cancel.clone(), move || {
                     if cancel.load(Ordering::SeqCst) {
                         None
                     } else {
@@ -257,14 +381,21 @@ impl Shared {
             live.engine_thinking = false;
             match chosen {
                 Ok(Some(mv)) => {
-                    if let Err(err) = shared.commit_move(&mut live, mv).await {
+                    if let Err(err) = shared
+                        .apply(&slot, &mut live, Change::Move(mv), client)
+                        .await
+                    {
                         tracing::error!(game = %live.meta.id, "engine move {mv} not stored: {err}");
+                        slot.publish(&live);
                     }
                 }
-                Ok(None) => {}
-                Err(err) => tracing::error!(game = %live.meta.id, "engine: {err}"),
+                Ok(None) => slot.publish(&live),
+                Err(err) => {
+                    // Busy: the reply is tried again when the game is next asked for.
+                    tracing::warn!(game = %live.meta.id, "engine: {err}");
+                    slot.publish(&live);
+                }
             }
-            slot.publish(&live);
         });
     }
 }

@@ -1,9 +1,12 @@
-//! The HTTP API of docs/api.md and the page's routes.
+//! The HTTP API of docs/api.md and the page's routes. Request bodies are read by typed
+//! extractors ([`Body`], [`GameId`]) whose rejections are the documented JSON errors; every
+//! change to a game goes through [`Shared::apply`](crate::live::Shared::apply).
 
 use crate::assets;
+use crate::edge::{self, ClientAddr, EdgeConfig};
 use crate::engine;
-use crate::error::ApiError;
-use crate::live::{AppState, GameSlot, LiveGame};
+use crate::error::{echo, ApiError};
+use crate::live::{AppState, Change, GameSlot, LiveGame};
 use crate::model::{
     color_name, hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta,
     Mode, Seat, SeatKind,
@@ -12,27 +15,37 @@ use crate::store::{StatusFilter, StoreError};
 use crate::view::{GameSummary, GameView, SeatGrant};
 use crate::ws;
 use axum::body::Bytes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::routing::{get, post, MethodRouter};
+use axum::{Extension, Json, Router};
 use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Every route of the server.
-pub fn router(state: AppState) -> Router {
-    Router::new()
+/// Every route of the server, behind the edge (client address, host, origin, URI length,
+/// request timeout) and the security headers.
+pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
+    let limits = state.limits.clone();
+    let games_limit = edge::games_limit(limits.games_burst, limits.games_every);
+    let limited = |route: MethodRouter<AppState>| match &games_limit {
+        Some(layer) => route.layer(layer.clone()),
+        None => route,
+    };
+    let mut app = Router::new()
         .route("/", get(page))
         .route("/game/{id}", get(page))
         .route("/assets/{*path}", get(asset))
         .route("/healthz", get(|| async { "ok" }))
-        .route("/api/games", post(create).get(list))
-        .route("/api/games/import", post(import))
+        .route("/api/games", limited(post(create)).get(list))
+        .route(
+            "/api/games/import",
+            limited(post(import)).layer(DefaultBodyLimit::max(limits.record_bytes)),
+        )
         .route("/api/games/{id}", get(show))
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/moves", post(play))
@@ -44,19 +57,58 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(ws::handler))
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
-        .with_state(state)
+        .layer(DefaultBodyLimit::max(limits.body_bytes))
+        .with_state(state);
+    app = app.layer(axum::middleware::from_fn_with_state(
+        Arc::new(edge_config),
+        edge::client_and_guard,
+    ));
+    for (name, value) in edge::security_headers() {
+        app = app.layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
+            name, value,
+        ));
+    }
+    app
 }
 
 async fn no_route() -> ApiError {
     ApiError::NotFound("there is no such page or endpoint".to_string())
 }
 
-async fn no_method() -> Response {
-    let body = serde_json::json!({
-        "error": "bad_request",
-        "message": "this endpoint does not answer that method",
-    });
-    (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response()
+/// 405 with the documented body; axum adds the `Allow` header to it.
+async fn no_method() -> ApiError {
+    ApiError::MethodNotAllowed { allow: None }
+}
+
+/// A JSON request body of type `T`: read within the body limit (413 `too_large` over it),
+/// then parsed (400 `bad_request` saying what is wrong, quoting little of it).
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = Bytes::from_request(req, state).await?;
+        serde_json::from_slice(&bytes).map(Body).map_err(|e| {
+            ApiError::BadRequest(format!("the request body is not what was expected: {e}"))
+        })
+    }
+}
+
+/// The `{id}` of a game's path: UTF-8 (else 400), at most 64 bytes (else 404).
+pub struct GameId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let axum::extract::Path(id) =
+            axum::extract::Path::<String>::from_request_parts(parts, state).await?;
+        if id.len() > 64 {
+            return Err(ApiError::game_not_found(&id));
+        }
+        Ok(GameId(id))
+    }
 }
 
 async fn page() -> Response {
@@ -71,7 +123,7 @@ async fn page() -> Response {
         .into_response()
 }
 
-async fn asset(Path(path): Path<String>) -> Response {
+async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Response {
     match assets::find(&path) {
         Some(bytes) => (
             [
@@ -81,15 +133,8 @@ async fn asset(Path(path): Path<String>) -> Response {
             bytes,
         )
             .into_response(),
-        None => ApiError::NotFound(format!("there is no asset '{path}'")).into_response(),
+        None => ApiError::NotFound(format!("there is no asset {}", echo(&path))).into_response(),
     }
-}
-
-/// Reads a JSON body; anything wrong with it is a `bad_request` that says what.
-fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| {
-        ApiError::BadRequest(format!("the request body is not what was expected: {e}"))
-    })
 }
 
 /// The seat that `token` holds in the game.
@@ -112,44 +157,60 @@ fn require_ongoing(live: &LiveGame) -> Result<(), ApiError> {
     }
 }
 
-fn parse_color(text: &str) -> Result<Color, ApiError> {
-    match text {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        "random" => Ok(if random_bit() {
-            Color::White
-        } else {
-            Color::Black
-        }),
-        other => Err(ApiError::BadRequest(format!(
-            "color must be \"white\", \"black\" or \"random\", not {other:?}"
-        ))),
+/// The mode of a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum NewMode {
+    Engine,
+    Human,
+}
+
+/// The seat the creator takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    fn color(self) -> Color {
+        match self {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Random if random_bit() => Color::White,
+            ColorChoice::Random => Color::Black,
+        }
     }
 }
 
 #[derive(Deserialize)]
 struct CreateBody {
-    mode: String,
-    color: String,
+    mode: NewMode,
+    color: ColorChoice,
     level: Option<i64>,
     position: Option<String>,
 }
 
+/// 503 `engine_busy` when the engine could not take a job from `client` now.
+fn engine_room(state: &AppState, client: ClientAddr) -> Result<(), ApiError> {
+    state
+        .pool
+        .has_room(client.0)
+        .map_err(|e| ApiError::EngineBusy(e.to_string()))
+}
+
 async fn create(
     State(state): State<AppState>,
-    body: Bytes,
+    Extension(client): Extension<ClientAddr>,
+    Body(body): Body<CreateBody>,
 ) -> Result<(StatusCode, Json<SeatGrant>), ApiError> {
-    let body: CreateBody = parse_body(&body)?;
-    let mode = match body.mode.as_str() {
-        "engine" => Mode::Engine,
-        "human" => Mode::Human,
-        other => {
-            return Err(ApiError::BadRequest(format!(
-                "mode must be \"engine\" or \"human\", not {other:?}"
-            )))
-        }
+    let mode = match body.mode {
+        NewMode::Engine => Mode::Engine,
+        NewMode::Human => Mode::Human,
     };
-    let color = parse_color(&body.color)?;
+    let color = body.color.color();
     let level = match (mode, body.level) {
         (Mode::Engine, Some(l @ 1..=10)) => Some(l as u8),
         (Mode::Engine, Some(l)) => {
@@ -162,13 +223,18 @@ async fn create(
                 "a game against the engine needs a level from 1 to 10".to_string(),
             ))
         }
-        _ => None,
+        (_, Some(l)) => {
+            return Err(ApiError::BadRequest(format!(
+                "a game between people has no level (the request says {l})"
+            )))
+        }
+        (_, None) => None,
     };
     let start = match &body.position {
         None => Position::start(),
         Some(text) => text
             .parse::<Position>()
-            .map_err(|e| ApiError::BadRequest(format!("position {text:?}: {e}")))?,
+            .map_err(|e| ApiError::BadRequest(format!("position {}: {e}", echo(text))))?,
     };
     let game = Game::new(start);
     if game.is_over() {
@@ -182,6 +248,9 @@ async fn create(
     } else {
         SeatKind::Human
     };
+    if other_kind == SeatKind::Engine && start.turn() != color {
+        engine_room(&state, client)?;
+    }
     let mut seats = [
         Seat {
             kind: other_kind,
@@ -210,9 +279,12 @@ async fn create(
         updated_at: now,
     };
     insert_with_fresh_id(&state, &mut meta, &game).await?;
-    let slot = state.insert(LiveGame::new(meta, game));
+    let mut live = LiveGame::new(meta, game);
+    live.engine_client = client.0;
+    let slot = state.insert(live);
     let mut live = slot.state.lock().await;
     state.schedule_engine(&slot, &mut live);
+    slot.publish(&live);
     Ok((
         StatusCode::CREATED,
         Json(SeatGrant {
@@ -234,32 +306,35 @@ async fn insert_with_fresh_id(
         match state.store.insert_game(meta, game).await {
             Ok(()) => return Ok(()),
             Err(StoreError::Conflict(_)) => meta.id = new_game_id(),
-            Err(err) => return Err(ApiError::internal(err)),
+            Err(err) => return Err(err.into()),
         }
     }
     Err(ApiError::internal("no free game id found"))
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ListStatus {
+    All,
+    Ongoing,
+    Finished,
+}
+
+#[derive(Deserialize)]
 struct ListQuery {
-    status: Option<String>,
+    status: Option<ListStatus>,
     limit: Option<i64>,
 }
 
 async fn list(
     State(state): State<AppState>,
-    query: Result<Query<ListQuery>, QueryRejection>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Query(query) = query?;
-    let filter = match query.status.as_deref() {
-        None | Some("all") => StatusFilter::All,
-        Some("ongoing") => StatusFilter::Ongoing,
-        Some("finished") => StatusFilter::Finished,
-        Some(other) => {
-            return Err(ApiError::BadRequest(format!(
-                "status must be \"ongoing\", \"finished\" or \"all\", not {other:?}"
-            )))
-        }
+    let filter = match query.status {
+        None | Some(ListStatus::All) => StatusFilter::All,
+        Some(ListStatus::Ongoing) => StatusFilter::Ongoing,
+        Some(ListStatus::Finished) => StatusFilter::Finished,
     };
     let limit = match query.limit {
         None => 50,
@@ -270,22 +345,26 @@ async fn list(
             )))
         }
     };
-    let rows = state
-        .store
-        .list(filter, limit)
-        .await
-        .map_err(ApiError::internal)?;
+    let rows = state.store.list(filter, limit).await?;
     let games: Vec<GameSummary> = rows.into_iter().map(GameSummary::of).collect();
     Ok(Json(serde_json::json!({ "games": games })))
 }
 
-async fn show(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<GameView>, ApiError> {
+async fn show(State(state): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
     let slot = state.slot(&id).await?;
-    let live = slot.state.lock().await;
-    Ok(Json(GameView::of(&live)))
+    let text = slot.latest();
+    let game = text
+        .strip_prefix(crate::live::STATE_PREFIX)
+        .and_then(|rest| rest.strip_suffix('}'))
+        .map(str::to_string);
+    match game {
+        // The state every watcher was sent: no lock, no serialising.
+        Some(game) => Ok(([(header::CONTENT_TYPE, "application/json")], game).into_response()),
+        None => {
+            let live = slot.state.lock().await;
+            Ok(Json(GameView::of(&live)).into_response())
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -295,10 +374,10 @@ struct JoinBody {
 
 async fn join(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Bytes,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    Body(body): Body<JoinBody>,
 ) -> Result<Json<SeatGrant>, ApiError> {
-    let body: JoinBody = parse_body(&body)?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let code_matches = match (&live.meta.invite_hash, body.invite.as_deref()) {
@@ -321,19 +400,8 @@ async fn join(
     };
     let token = new_token();
     let token_hash = hash_secret(&token);
-    let now = now_text();
-    match state.store.take_seat(&id, color, &token_hash, &now).await {
-        Ok(()) => {}
-        Err(StoreError::Conflict(_)) => {
-            return Err(ApiError::SeatTaken(
-                "both seats of this game are taken".to_string(),
-            ))
-        }
-        Err(err) => return Err(ApiError::internal(err)),
-    }
-    live.meta.seats[color.index()].token_hash = Some(token_hash);
-    live.meta.updated_at = now;
-    slot.publish(&live);
+    let change = Change::Seat { color, token_hash };
+    state.apply(&slot, &mut live, change, client.0).await?;
     Ok(Json(SeatGrant {
         game: GameView::of(&live),
         seat: color_name(color),
@@ -341,6 +409,9 @@ async fn join(
         invite: None,
     }))
 }
+
+/// Move text longer than this is not a move (the longest capture path is far shorter).
+const MAX_MOVE_TEXT: usize = 200;
 
 #[derive(Deserialize)]
 struct MoveBody {
@@ -358,10 +429,10 @@ fn legal_list(pos: &Position) -> String {
 
 async fn play(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Bytes,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    Body(body): Body<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let body: MoveBody = parse_body(&body)?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let color = seat_of(&live, body.token.as_deref())?;
@@ -381,12 +452,23 @@ async fn play(
             color_name(color)
         )));
     }
-    let mv = pos.parse_move(body.mv.trim()).map_err(|e| {
+    let text = body.mv.trim();
+    if text.len() > MAX_MOVE_TEXT {
+        return Err(ApiError::IllegalMove(format!(
+            "{} is not a move; the legal moves are: {}",
+            echo(text),
+            legal_list(&pos)
+        )));
+    }
+    let mv = pos.parse_move(text).map_err(|e| {
         ApiError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
     })?;
-    state.commit_move(&mut live, mv).await?;
-    state.schedule_engine(&slot, &mut live);
-    slot.publish(&live);
+    if live.meta.mode == Mode::Engine {
+        engine_room(&state, client)?;
+    }
+    state
+        .apply(&slot, &mut live, Change::Move(mv), client.0)
+        .await?;
     Ok(Json(GameView::of(&live)))
 }
 
@@ -397,10 +479,10 @@ struct TokenBody {
 
 async fn takeback(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Bytes,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let body: TokenBody = parse_body(&body)?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let color = seat_of(&live, body.token.as_deref())?;
@@ -425,28 +507,17 @@ async fn takeback(
         .ok_or_else(|| {
             ApiError::NotAllowed("there is no move of yours to take back".to_string())
         })?;
-    let now = now_text();
-    state
-        .store
-        .truncate(&id, target, &now)
-        .await
-        .map_err(ApiError::internal)?;
-    while live.game.ply() > target {
-        live.game.undo();
-    }
-    live.cancel_engine();
-    live.meta.draw_offer = None;
-    live.meta.updated_at = now;
-    slot.publish(&live);
+    let change = Change::Takeback { to: target };
+    state.apply(&slot, &mut live, change, client.0).await?;
     Ok(Json(GameView::of(&live)))
 }
 
 async fn hint(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Bytes,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    Body(body): Body<TokenBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let body: TokenBody = parse_body(&body)?;
     let slot = state.slot(&id).await?;
     let game = {
         let live = slot.state.lock().await;
@@ -469,19 +540,32 @@ async fn hint(
             "a hint for this game is being computed already".to_string(),
         ));
     }
-    // Cleared however this request ends, even when the client goes away.
-    struct Hinting(Arc<GameSlot>);
+    // However this request ends, even when the client goes away: the game may ask for another
+    // hint, and a search nobody waits for stops (or never starts).
+    struct Hinting(Arc<GameSlot>, Arc<AtomicBool>);
     impl Drop for Hinting {
         fn drop(&mut self) {
+            self.1.store(true, Ordering::SeqCst);
             self.0.hinting.store(false, Ordering::SeqCst);
         }
     }
-    let _hinting = Hinting(slot);
+    let stop = Arc::new(AtomicBool::new(false));
+    let _hinting = Hinting(slot, stop.clone());
+    let search_stop = stop.clone();
     let analysis = state
         .pool
-        .run(move || engine::hint(&game))
+        .run(client.0, stop.clone(), move || {
+            if search_stop.load(Ordering::SeqCst) {
+                None
+            } else {
+                engine::hint(&game, search_stop)
+            }
+        })
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(|e| match e {
+            engine::PoolError::Busy(message) => ApiError::EngineBusy(message),
+            other => ApiError::internal(other),
+        })?;
     let (mv, score) = analysis.ok_or_else(|| ApiError::internal("no move to hint"))?;
     Ok(Json(
         serde_json::json!({"move": mv.to_string(), "score": score}),
@@ -490,10 +574,10 @@ async fn hint(
 
 async fn resign(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Bytes,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let body: TokenBody = parse_body(&body)?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let color = seat_of(&live, body.token.as_deref())?;
@@ -502,47 +586,33 @@ async fn resign(
         outcome: Outcome::Win(color.other()),
         reason: EndReason::Resignation,
     };
-    finish(&state, &slot, &mut live, status).await
+    state
+        .apply(&slot, &mut live, Change::Finish(status), client.0)
+        .await?;
+    Ok(Json(GameView::of(&live)))
 }
 
-/// Stores a declared ending (resignation or agreement), then applies and publishes it.
-async fn finish(
-    state: &AppState,
-    slot: &Arc<GameSlot>,
-    live: &mut LiveGame,
-    status: Status,
-) -> Result<Json<GameView>, ApiError> {
-    let Status::Finished { outcome, reason } = status else {
-        return Err(ApiError::internal("finish called without an ending"));
-    };
-    let now = now_text();
-    state
-        .store
-        .finish(&live.meta.id, status, &now)
-        .await
-        .map_err(ApiError::internal)?;
-    live.game
-        .declare(outcome, reason)
-        .map_err(ApiError::internal)?;
-    live.cancel_engine();
-    live.meta.draw_offer = None;
-    live.meta.updated_at = now;
-    slot.publish(live);
-    Ok(Json(GameView::of(live)))
+/// What a player does about a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
 }
 
 #[derive(Deserialize)]
 struct DrawBody {
     token: Option<String>,
-    action: String,
+    action: DrawAction,
 }
 
 async fn draw(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Bytes,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    Body(body): Body<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let body: DrawBody = parse_body(&body)?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let color = seat_of(&live, body.token.as_deref())?;
@@ -553,43 +623,30 @@ async fn draw(
     }
     require_ongoing(&live)?;
     let offered_to_me = live.meta.draw_offer == Some(color.other());
-    let agreed = Status::Finished {
-        outcome: Outcome::Draw,
-        reason: EndReason::Agreement,
-    };
-    let new_offer = match body.action.as_str() {
+    let change = match body.action {
         // Offering back to a standing offer agrees to it.
-        "offer" | "accept" if offered_to_me => {
-            return finish(&state, &slot, &mut live, agreed).await;
+        DrawAction::Offer | DrawAction::Accept if offered_to_me => {
+            Change::Finish(Status::Finished {
+                outcome: Outcome::Draw,
+                reason: EndReason::Agreement,
+            })
         }
-        "offer" => Some(color),
-        "accept" => {
+        DrawAction::Offer => Change::DrawOffer(Some(color)),
+        DrawAction::Accept => {
             return Err(ApiError::NotAllowed(
                 "there is no draw offer to accept".to_string(),
             ))
         }
-        "decline" if offered_to_me => None,
-        "decline" => {
+        DrawAction::Decline if offered_to_me => Change::DrawOffer(None),
+        DrawAction::Decline => {
             return Err(ApiError::NotAllowed(
                 "there is no draw offer to decline".to_string(),
             ))
         }
-        other => {
-            return Err(ApiError::BadRequest(format!(
-                "action must be \"offer\", \"accept\" or \"decline\", not {other:?}"
-            )))
-        }
     };
-    if new_offer != live.meta.draw_offer {
-        let now = now_text();
-        state
-            .store
-            .set_draw_offer(&id, new_offer, &now)
-            .await
-            .map_err(ApiError::internal)?;
-        live.meta.draw_offer = new_offer;
-        live.meta.updated_at = now;
-        slot.publish(&live);
+    let unchanged = matches!(change, Change::DrawOffer(offer) if offer == live.meta.draw_offer);
+    if !unchanged {
+        state.apply(&slot, &mut live, change, client.0).await?;
     }
     Ok(Json(GameView::of(&live)))
 }
@@ -624,28 +681,59 @@ fn record_tags(live: &LiveGame) -> Vec<(String, String)> {
     ]
 }
 
-async fn record(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+async fn record(State(state): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
     let slot = state.slot(&id).await?;
-    let live = slot.state.lock().await;
-    let tags = record_tags(&live);
-    let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let text = GameRecord::from_game(&live.game, &tags).to_string();
+    let (game, tags) = {
+        let live = slot.state.lock().await;
+        (live.game.clone(), record_tags(&live))
+    };
+    let text = tokio::task::spawn_blocking(move || {
+        let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        GameRecord::from_game(&game, &tags).to_string()
+    })
+    .await
+    .map_err(ApiError::internal)?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+/// Reads and replays a record within the caps, on a blocking thread (never on the runtime).
+async fn read_record(state: &AppState, body: Bytes) -> Result<(GameRecord, Game), ApiError> {
+    let _turn = state.imports.acquire().await.map_err(ApiError::internal)?;
+    let caps = state.limits.record;
+    tokio::task::spawn_blocking(move || {
+        let text = std::str::from_utf8(&body)
+            .map_err(|_| ApiError::BadRequest("the game record is not UTF-8 text".to_string()))?;
+        let record = GameRecord::parse_within(text, caps).map_err(|e| match e.limit {
+            Some(limit) => ApiError::TooLarge {
+                cap: limit.name(),
+                message: e.to_string(),
+            },
+            None => ApiError::BadRequest(e.to_string()),
+        })?;
+        let game = record
+            .to_game()
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        Ok((record, game))
+    })
+    .await
+    .map_err(ApiError::internal)?
 }
 
 async fn import(
     State(state): State<AppState>,
-    body: Bytes,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    let text = std::str::from_utf8(&body)
-        .map_err(|_| ApiError::BadRequest("the game record is not UTF-8 text".to_string()))?;
-    let record = GameRecord::parse(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let game = record
-        .to_game()
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let body = body.map_err(|e| match ApiError::from(e) {
+        ApiError::TooLarge { .. } => ApiError::TooLarge {
+            cap: "record_bytes",
+            message: format!(
+                "a game record may have at most {} bytes",
+                state.limits.record_bytes
+            ),
+        },
+        other => other,
+    })?;
+    let (record, game) = read_record(&state, body).await?;
     let nobody = || Seat {
         kind: SeatKind::Human,
         token_hash: None,
@@ -657,7 +745,7 @@ async fn import(
         level: None,
         seats: [nobody(), nobody()],
         invite_hash: None,
-        tags: record.tags.clone(),
+        tags: record.tags,
         draw_offer: None,
         created_at: now.clone(),
         updated_at: now,

@@ -1,44 +1,61 @@
 //! `GET /api/games/{id}/ws`: the game's state at once and after every change. The client sends
 //! nothing; a client that reconnects simply gets the current state.
+//!
+//! A WebSocket costs little: the state messages are shared (one `Arc<str>` per state for every
+//! watcher, the first one taken without the game's lock), and the socket's buffers are small.
 
+use crate::edge::{ClientAddr, Permit};
 use crate::error::ApiError;
-use crate::live::{state_message, AppState, GameSlot};
+use crate::live::{AppState, GameSlot};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
+use axum::Extension;
 use std::sync::Arc;
 use tokio::sync::{broadcast, watch};
 
+/// The biggest message a client may send (it sends nothing).
+const MAX_INCOMING: usize = 4096;
+
+/// The socket's read buffer (the default is 128 KiB).
+const READ_BUFFER: usize = 4096;
+
+/// The socket's write buffer: a message is written out at once (the default gathers 128 KiB).
+const WRITE_BUFFER: usize = 0;
+
 pub async fn handler(
     State(state): State<AppState>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     Path(id): Path<String>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = state.slot(&id).await?;
     let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let permit = state.websockets.acquire(Some(client))?;
     let shutdown = state.shutdown.clone();
-    // The client sends nothing: anything bigger than a small frame is not ours.
     Ok(upgrade
-        .max_message_size(4096)
-        .max_frame_size(4096)
-        .on_upgrade(move |socket| follow(socket, slot, shutdown)))
+        .max_message_size(MAX_INCOMING)
+        .max_frame_size(MAX_INCOMING)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .on_upgrade(move |socket| follow(socket, slot, shutdown, permit)))
 }
 
-async fn current(slot: &GameSlot) -> Arc<str> {
-    let live = slot.state.lock().await;
-    state_message(&live)
-}
-
-async fn send(socket: &mut WebSocket, text: &str) -> bool {
-    socket.send(Message::Text(text.into())).await.is_ok()
+async fn send(socket: &mut WebSocket, text: Arc<str>) -> bool {
+    socket.send(Message::Text((&*text).into())).await.is_ok()
 }
 
 /// Sends the state now and after every change until the client leaves or the server stops.
-async fn follow(mut socket: WebSocket, slot: Arc<GameSlot>, mut shutdown: watch::Receiver<bool>) {
+async fn follow(
+    mut socket: WebSocket,
+    slot: Arc<GameSlot>,
+    mut shutdown: watch::Receiver<bool>,
+    _permit: Permit,
+) {
     // Subscribe before reading the state, so that no change falls in between.
     let mut updates = slot.updates.subscribe();
-    if !send(&mut socket, &current(&slot).await).await {
+    if !send(&mut socket, slot.latest()).await {
         return;
     }
     loop {
@@ -47,10 +64,10 @@ async fn follow(mut socket: WebSocket, slot: Arc<GameSlot>, mut shutdown: watch:
                 let text = match update {
                     Ok(text) => text,
                     // Too slow to read every state: the latest one says it all.
-                    Err(broadcast::error::RecvError::Lagged(_)) => current(&slot).await,
+                    Err(broadcast::error::RecvError::Lagged(_)) => slot.latest(),
                     Err(broadcast::error::RecvError::Closed) => break,
                 };
-                if !send(&mut socket, &text).await {
+                if !send(&mut socket, text).await {
                     break;
                 }
             }

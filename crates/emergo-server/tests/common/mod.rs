@@ -32,6 +32,7 @@ impl TestServer {
     pub async fn start_on(db_url: &str, db_path: PathBuf) -> TestServer {
         let mut config = Config::new("127.0.0.1:0".parse().expect("addr"), db_url);
         config.engine_workers = Some(2);
+        config.limits = emergo_server::Limits::relaxed();
         let server = Server::start(config).await.expect("server starts");
         let base = format!("http://{}", server.addr());
         TestServer {
