@@ -1,0 +1,727 @@
+//! The server under abuse (issue 8): one test per kind of attack. Each builds the hostile input,
+//! sends it to a real server over loopback and checks the answer, and that meanwhile another
+//! client's `/healthz` and a person's move stay fast. Distinct loopback addresses are distinct
+//! clients: 127.0.0.2 is the attacker, 127.0.0.3 the bystander. Every loop is bounded in count
+//! and time; the time bounds are generous (a loaded 2-core CI machine).
+
+use emergo_server::{Config, Limits, Server};
+use futures_util::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+const ATTACKER: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2));
+const BYSTANDER: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 3));
+
+/// What "stays fast" means here: far above the normal milliseconds, far below a frozen server.
+const FAST: Duration = Duration::from_secs(2);
+
+struct Harness {
+    server: Server,
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+async fn start(limits: Limits, workers: usize) -> Harness {
+    start_with(limits, workers, |_| {}).await
+}
+
+async fn start_with(limits: Limits, workers: usize, more: impl FnOnce(&mut Config)) -> Harness {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("abuse.db").display());
+    let mut config = Config::new("127.0.0.1:0".parse().expect("addr"), &url);
+    config.engine_workers = Some(workers);
+    config.limits = limits;
+    more(&mut config);
+    let server = Server::start(config).await.expect("server starts");
+    let base = format!("http://{}", server.addr());
+    Harness {
+        server,
+        base,
+        _dir: dir,
+    }
+}
+
+/// An HTTP client whose connections come from `from`.
+fn client(from: IpAddr) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(from)
+        .timeout(Duration::from_secs(60))
+        .build()
+        .expect("client")
+}
+
+async fn json_of(res: reqwest::Response) -> (StatusCode, Value) {
+    let status = res.status();
+    let text = res.text().await.expect("body");
+    let value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"));
+    (status, value)
+}
+
+async fn post(c: &reqwest::Client, url: String, body: Value) -> (StatusCode, Value) {
+    json_of(c.post(url).json(&body).send().await.expect("sent")).await
+}
+
+async fn post_text(c: &reqwest::Client, url: String, body: String) -> (StatusCode, Value) {
+    json_of(
+        c.post(url)
+            .header("content-type", "text/plain")
+            .body(body)
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await
+}
+
+impl Harness {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// A bystander's `/healthz` and a person's move in a fresh game between people: both answer,
+    /// each within [`FAST`]. Returns the slower of the two.
+    async fn bystander_is_fast(&self) -> Duration {
+        let c = client(BYSTANDER);
+        let started = Instant::now();
+        let health = c.get(self.url("/healthz")).send().await.expect("healthz");
+        assert_eq!(health.status(), StatusCode::OK);
+        let health_took = started.elapsed();
+        let (status, grant) = post(
+            &c,
+            self.url("/api/games"),
+            json!({"mode": "human", "color": "white"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{grant}");
+        let id = grant["game"]["id"].as_str().expect("id");
+        let started = Instant::now();
+        let (status, game) = post(
+            &c,
+            self.url(&format!("/api/games/{id}/moves")),
+            json!({"token": grant["token"], "ply": 0, "move": "d3"}),
+        )
+        .await;
+        let move_took = started.elapsed();
+        assert_eq!(status, StatusCode::OK, "{game}");
+        assert!(health_took < FAST, "/healthz took {health_took:?}");
+        assert!(move_took < FAST, "a person's move took {move_took:?}");
+        health_took.max(move_took)
+    }
+
+    async fn stop(self) {
+        self.server.shutdown().await.expect("clean shutdown");
+    }
+}
+
+/// A record of `plies` legal moves from the start (the first legal move each time), made by
+/// the rules library, with `tags` extra tags.
+fn record_text(plies: usize, tags: usize, tag_len: usize) -> String {
+    let mut game = emergo_core::Game::default();
+    for _ in 0..plies {
+        if game.is_over() {
+            break;
+        }
+        let mv = game.position().legal_moves()[0];
+        game.play(mv).expect("legal");
+    }
+    let value = "x".repeat(tag_len);
+    let names: Vec<String> = (0..tags).map(|i| format!("T{i}")).collect();
+    let pairs: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), value.as_str())).collect();
+    emergo_core::record::write_game(&game, &pairs)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item1_huge_records_are_refused_by_their_cap_and_imports_never_freeze_the_server() {
+    let h = start(Limits::relaxed(), 1).await;
+    let a = client(ATTACKER);
+    let import = h.url("/api/games/import");
+    let caps = Limits::default();
+
+    // 150,000 tags (1.8 MB): over the record's size, refused before it is read.
+    let huge: String = (0..150_000)
+        .map(|i| format!("[T{i} \"v\"]\n"))
+        .collect::<String>()
+        + "\n*";
+    let started = Instant::now();
+    let (status, err) = post_text(&a, import.clone(), huge).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{err}");
+    assert_eq!(
+        (err["error"].as_str(), err["cap"].as_str()),
+        (Some("too_large"), Some("record_bytes"))
+    );
+    assert!(
+        started.elapsed() < FAST,
+        "refusing took {:?}",
+        started.elapsed()
+    );
+
+    // Within the size but over each cap of the record: 413 naming the cap.
+    let cases = [
+        (record_text(2, caps.record.tags + 1, 1), "tags"),
+        (record_text(2, 1, caps.record.tag_length + 1), "tag_length"),
+        (
+            format!("1. d3 {{{}}} *", "c".repeat(caps.record.comment_length + 1)),
+            "comment_length",
+        ),
+    ];
+    for (text, cap) in cases {
+        let (status, err) = post_text(&a, import.clone(), text).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{cap}: {err}");
+        assert_eq!(err["cap"], cap, "{err}");
+        assert!(
+            err["message"].as_str().expect("message").len() < 700,
+            "{err}"
+        );
+    }
+
+    // The longest records allowed, imported by the attacker over and over (bounded: 12 imports
+    // or 60 s), while the bystander checks that the server stays fast.
+    // write_game adds its own tags (Result, ...): room is left for them.
+    let longest = record_text(caps.record.plies, caps.record.tags - 4, 100);
+    let attacker = {
+        let (a, import, longest) = (a.clone(), import.clone(), longest.clone());
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let mut slowest = Duration::ZERO;
+            for _ in 0..12 {
+                if started.elapsed() > Duration::from_secs(60) {
+                    break;
+                }
+                let t = Instant::now();
+                let (status, game) = post_text(&a, import.clone(), longest.clone()).await;
+                assert_eq!(
+                    status,
+                    StatusCode::CREATED,
+                    "{}",
+                    &game.to_string()[..200.min(game.to_string().len())]
+                );
+                slowest = slowest.max(t.elapsed());
+            }
+            slowest
+        })
+    };
+    for _ in 0..3 {
+        h.bystander_is_fast().await;
+    }
+    let slowest = attacker.await.expect("joined");
+    eprintln!("slowest import of the longest record allowed: {slowest:?}");
+    assert!(
+        slowest < Duration::from_secs(10),
+        "an import took {slowest:?}"
+    );
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item2_new_games_are_rate_limited_per_client_with_retry_after() {
+    let limits = Limits {
+        games_burst: 5,
+        games_every: Duration::from_secs(60),
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let a = client(ATTACKER);
+    let create = h.url("/api/games");
+    let body = json!({"mode": "human", "color": "white"});
+    for i in 0..5 {
+        let (status, grant) = post(&a, create.clone(), body.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "game {i}: {grant}");
+    }
+    // Imports share the budget.
+    let res = a
+        .post(h.url("/api/games/import"))
+        .body("1. d3 *")
+        .send()
+        .await
+        .expect("sent");
+    let retry_after = res
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let (status, err) = json_of(res).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{err}");
+    assert_eq!(err["error"], "rate_limited");
+    assert!(
+        matches!(retry_after, Some(1..=60)),
+        "Retry-After: {retry_after:?}"
+    );
+    let (status, _) = post(&a, create.clone(), body.clone()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    // Another client is not held back.
+    h.bystander_is_fast().await;
+    // Nor is the attacker's play in the games it has.
+    h.stop().await;
+}
+
+/// Polls the game until the engine has replied (ply >= `ply`); returns how long that took.
+async fn engine_reply(c: &reqwest::Client, url: &str, ply: u64) -> Duration {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let (_, game) = json_of(c.get(url).send().await.expect("get")).await;
+        if game["ply"].as_u64().unwrap_or(0) >= ply {
+            return started.elapsed();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("no engine reply within 30 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item3_a_pile_of_high_level_searches_does_not_delay_a_level_1_reply() {
+    let limits = Limits {
+        engine_per_client: 4,
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let a = client(ATTACKER);
+    let create = h.url("/api/games");
+    // The attacker makes level-10 games in which the engine opens (2 s searches each), up to
+    // its share of the queue; one more is refused with engine_busy.
+    let level10 = json!({"mode": "engine", "color": "black", "level": 10});
+    let mut busy = None;
+    for _ in 0..8 {
+        let (status, answer) = post(&a, create.clone(), level10.clone()).await;
+        if status != StatusCode::CREATED {
+            busy = Some((status, answer));
+            break;
+        }
+    }
+    let (status, err) = busy.expect("the attacker's share of the engine ran out");
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{err}");
+    assert_eq!(err["error"], "engine_busy");
+
+    // The bystander plays a level-1 game: its reply comes quickly all the same.
+    let b = client(BYSTANDER);
+    let (status, grant) = post(
+        &b,
+        create.clone(),
+        json!({"mode": "engine", "color": "white", "level": 1}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let id = grant["game"]["id"].as_str().expect("id").to_string();
+    let (status, game) = post(
+        &b,
+        h.url(&format!("/api/games/{id}/moves")),
+        json!({"token": grant["token"], "ply": 0, "move": "d3"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let took = engine_reply(&b, &h.url(&format!("/api/games/{id}")), 2).await;
+    eprintln!("level-1 reply behind a pile of level-10 searches: {took:?}");
+    assert!(
+        took < Duration::from_secs(3),
+        "the level-1 reply took {took:?}"
+    );
+    h.bystander_is_fast().await;
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item3_a_hint_whose_request_is_gone_is_cancelled() {
+    let h = start(Limits::relaxed(), 1).await;
+    let a = client(ATTACKER);
+    let (status, grant) = post(
+        &a,
+        h.url("/api/games"),
+        json!({"mode": "engine", "color": "white", "level": 1}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let id = grant["game"]["id"].as_str().expect("id").to_string();
+    // 40 hint requests dropped after 20 ms each (a hint searches for 500 ms).
+    let hasty = reqwest::Client::builder()
+        .local_address(ATTACKER)
+        .timeout(Duration::from_millis(20))
+        .build()
+        .expect("client");
+    let started = Instant::now();
+    for _ in 0..40 {
+        let _ = hasty
+            .post(h.url(&format!("/api/games/{id}/hint")))
+            .json(&json!({"token": grant["token"]}))
+            .send()
+            .await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let sent = started.elapsed();
+    // Had the searches gone on, 40 x 0.5 s would keep the one worker busy for 20 s.
+    let pool = &h.server.state().pool;
+    let drained = Instant::now();
+    while pool.waiting() > 0 && drained.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        pool.waiting(),
+        0,
+        "hints still queued after {sent:?} + 10 s"
+    );
+    // A real hint then answers within its time.
+    let t = Instant::now();
+    let (status, hint) = post(
+        &a,
+        h.url(&format!("/api/games/{id}/hint")),
+        json!({"token": grant["token"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "the hint took {:?}",
+        t.elapsed()
+    );
+    h.bystander_is_fast().await;
+    h.stop().await;
+}
+
+/// A raw connection from `from`.
+async fn connect(from: IpAddr, to: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().expect("socket");
+    socket.bind(SocketAddr::new(from, 0)).expect("bind");
+    socket.connect(to).await.expect("connect")
+}
+
+/// Reads until the peer closes (returns what came), or `None` if it is still open after `wait`.
+async fn closed_within(stream: &mut TcpStream, wait: Duration) -> Option<String> {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(String::from_utf8_lossy(&got).into_owned()),
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+            Err(_) => return None,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_slow_idle_and_surplus_connections_are_closed_and_counted_per_client() {
+    assert_eq!(Limits::default().header_timeout, Duration::from_secs(10));
+    let limits = Limits {
+        header_timeout: Duration::from_secs(1),
+        request_timeout: Duration::from_secs(2),
+        connections_per_client: 6,
+        websockets_per_client: 2,
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let addr = h.server.addr();
+
+    // Half-sent headers, headers dripped a byte at a time, an idle socket: closed after the
+    // header timeout.
+    let mut half = connect(ATTACKER, addr).await;
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: x")
+        .await
+        .expect("write");
+    let mut idle = connect(ATTACKER, addr).await;
+    let mut drip = connect(ATTACKER, addr).await;
+    let dripping = tokio::spawn(async move {
+        for b in b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            .iter()
+            .take(30)
+        {
+            if drip.write_all(&[*b]).await.is_err() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        closed_within(&mut drip, Duration::from_secs(5))
+            .await
+            .is_some()
+    });
+    assert!(
+        closed_within(&mut half, Duration::from_secs(5))
+            .await
+            .is_some(),
+        "half-sent headers kept open"
+    );
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(5))
+            .await
+            .is_some(),
+        "an idle socket kept open"
+    );
+    assert!(dripping.await.expect("joined"), "dripped headers kept open");
+
+    // A body promised and never sent: 408 after the request timeout.
+    let mut promise = connect(ATTACKER, addr).await;
+    promise
+        .write_all(
+            format!(
+                "POST /api/games HTTP/1.1\r\nHost: {addr}\r\ncontent-type: application/json\r\n\
+                 content-length: 100\r\n\r\n{{"
+            )
+            .as_bytes(),
+        )
+        .await
+        .expect("write");
+    let answer = closed_within(&mut promise, Duration::from_secs(6)).await;
+    let answer = answer.unwrap_or_default();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+
+    // The attacker's idle connections fill its share; one more is refused with 503 busy, while
+    // the bystander is served.
+    let mut held = Vec::new();
+    for _ in 0..6 {
+        held.push(connect(ATTACKER, addr).await);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut surplus = connect(ATTACKER, addr).await;
+    let refused = closed_within(&mut surplus, Duration::from_secs(3))
+        .await
+        .expect("the surplus connection is closed");
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert!(refused.contains("connections_per_client"), "{refused}");
+    h.bystander_is_fast().await;
+    drop(held);
+    // The server sees them closed when it next reads them.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // WebSockets: two per client here; the third is 503 busy.
+    let c = client(ATTACKER);
+    let (_, grant) = post(
+        &c,
+        h.url("/api/games"),
+        json!({"mode": "human", "color": "white"}),
+    )
+    .await;
+    let id = grant["game"]["id"].as_str().expect("id").to_string();
+    let ws_url = format!("ws://{addr}/api/games/{id}/ws");
+    let mut sockets = Vec::new();
+    for _ in 0..2 {
+        let stream = connect(ATTACKER, addr).await;
+        let (mut ws, _) = tokio_tungstenite::client_async(ws_url.clone(), stream)
+            .await
+            .expect("WebSocket opens");
+        let first = tokio::time::timeout(FAST, ws.next())
+            .await
+            .expect("the state at once");
+        assert!(first.is_some());
+        sockets.push(ws);
+    }
+    let stream = connect(ATTACKER, addr).await;
+    let third = tokio_tungstenite::client_async(ws_url.clone(), stream).await;
+    match third {
+        Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+            assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE)
+        }
+        other => panic!("a third WebSocket: {other:?}"),
+    }
+    let stream = connect(BYSTANDER, addr).await;
+    tokio_tungstenite::client_async(ws_url, stream)
+        .await
+        .expect("the bystander's WebSocket opens");
+    h.bystander_is_fast().await;
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item5_security_headers_foreign_origins_and_unknown_hosts() {
+    let h = start_with(Limits::relaxed(), 1, |c| {
+        c.public_url = Some("https://emergo.example/".into());
+    })
+    .await;
+    let c = client(ATTACKER);
+    for path in ["/", "/healthz", "/api/games/nope", "/assets/app.js"] {
+        let res = c.get(h.url(path)).send().await.expect("get");
+        let headers = res.headers();
+        let csp = headers["content-security-policy"].to_str().expect("csp");
+        assert!(
+            csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-inline"),
+            "{csp}"
+        );
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["referrer-policy"], "same-origin", "{path}");
+    }
+    let body = json!({"mode": "human", "color": "white"});
+    let create = h.url("/api/games");
+    let with_origin =
+        |origin: &'static str| c.post(create.clone()).header("origin", origin).json(&body);
+    let (status, err) = json_of(
+        with_origin("http://evil.example")
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await;
+    assert_eq!(
+        (status, err["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("bad_origin")),
+        "{err}"
+    );
+    let own = format!("http://{}", h.server.addr());
+    let res = c
+        .post(create.clone())
+        .header("origin", &own)
+        .json(&body)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED, "the server's own origin");
+    let res = with_origin("https://emergo.example")
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED, "the public URL's origin");
+    let res = c
+        .post(create.clone())
+        .json(&body)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(
+        res.status(),
+        StatusCode::CREATED,
+        "no Origin (not a browser)"
+    );
+    // A WebSocket from a foreign page.
+    let (_, grant) = json_of(
+        c.post(create.clone())
+            .json(&body)
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await;
+    let id = grant["game"]["id"].as_str().expect("id");
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{}/api/games/{id}/ws",
+            h.server.addr()
+        ))
+        .expect("request");
+    request
+        .headers_mut()
+        .insert("origin", "http://evil.example".parse().expect("header"));
+    match tokio_tungstenite::connect_async(request).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+            assert_eq!(res.status(), StatusCode::FORBIDDEN)
+        }
+        other => panic!("a foreign WebSocket: {other:?}"),
+    }
+    // Hosts: an unknown name is refused; the address, localhost and the public name are not.
+    let port = h.server.addr().port();
+    for (host, ok) in [
+        ("evil.example".to_string(), false),
+        (format!("localhost:{port}"), true),
+        ("emergo.example".to_string(), true),
+    ] {
+        let res = c
+            .get(h.url("/healthz"))
+            .header("host", &host)
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(
+            res.status().is_success(),
+            ok,
+            "Host {host}: {}",
+            res.status()
+        );
+        if !ok {
+            let (_, err) = json_of(res).await;
+            assert_eq!(err["error"], "bad_host");
+        }
+    }
+    h.bystander_is_fast().await;
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item6_every_error_is_short_json() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(ATTACKER);
+    let check = |status: StatusCode, expected: StatusCode, err: &Value, code: &str| {
+        assert_eq!(status, expected, "{err}");
+        assert_eq!(err["error"], code, "{err}");
+        let message = err["message"].as_str().expect("a message");
+        assert!(message.len() <= 700, "a {}-byte message", message.len());
+    };
+    // 413: a body over the limit.
+    let big = json!({"mode": "human", "color": "white", "position": "x".repeat(20_000)});
+    let (status, err) = post(&c, h.url("/api/games"), big).await;
+    check(status, StatusCode::PAYLOAD_TOO_LARGE, &err, "too_large");
+    assert_eq!(err["cap"], "body_size");
+    // 414: a long path.
+    let res = c
+        .get(h.url(&format!("/api/games/{}", "a".repeat(5000))))
+        .send()
+        .await
+        .expect("get");
+    let (status, err) = json_of(res).await;
+    check(status, StatusCode::URI_TOO_LONG, &err, "uri_too_long");
+    // 405 with Allow.
+    let res = c.delete(h.url("/api/games")).send().await.expect("delete");
+    let allow = res
+        .headers()
+        .get("allow")
+        .map(|v| v.to_str().unwrap_or("").to_string());
+    let (status, err) = json_of(res).await;
+    check(
+        status,
+        StatusCode::METHOD_NOT_ALLOWED,
+        &err,
+        "method_not_allowed",
+    );
+    let allow = allow.expect("an Allow header");
+    assert!(allow.contains("GET") && allow.contains("POST"), "{allow}");
+    // 400: a path that is not UTF-8 once decoded.
+    let res = c.get(h.url("/api/games/%FF%FE")).send().await.expect("get");
+    let (status, err) = json_of(res).await;
+    check(status, StatusCode::BAD_REQUEST, &err, "bad_request");
+    // A long move comes back as a short echo.
+    let (_, grant) = post(
+        &c,
+        h.url("/api/games"),
+        json!({"mode": "human", "color": "white"}),
+    )
+    .await;
+    let id = grant["game"]["id"].as_str().expect("id");
+    let long_move = "d3".repeat(4000);
+    let (status, err) = post(
+        &c,
+        h.url(&format!("/api/games/{id}/moves")),
+        json!({"token": grant["token"], "ply": 0, "move": long_move}),
+    )
+    .await;
+    check(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &err,
+        "illegal_move",
+    );
+    // An unknown mode of 10 KB: a bad request that quotes little of it.
+    let (status, err) = post(
+        &c,
+        h.url("/api/games"),
+        json!({"mode": "m".repeat(10_000), "color": "white"}),
+    )
+    .await;
+    check(status, StatusCode::BAD_REQUEST, &err, "bad_request");
+    // A level in a game between people.
+    let (status, err) = post(
+        &c,
+        h.url("/api/games"),
+        json!({"mode": "human", "color": "white", "level": 99}),
+    )
+    .await;
+    check(status, StatusCode::BAD_REQUEST, &err, "bad_request");
+    // Unknown game ids are echoed short.
+    let res = c
+        .get(h.url(&format!("/api/games/{}", "z".repeat(1000))))
+        .send()
+        .await
+        .expect("get");
+    let (status, err) = json_of(res).await;
+    check(status, StatusCode::NOT_FOUND, &err, "not_found");
+    h.bystander_is_fast().await;
+    h.stop().await;
+}
