@@ -3,14 +3,18 @@
 use crate::color::Color;
 use crate::moves::Move;
 use crate::notation::MoveError;
-use crate::position::Position;
+use crate::position::{PlayError, Position};
+use crate::repetition::Repetitions;
 use std::fmt;
+use std::str::FromStr;
 use thiserror::Error;
 
 /// How a finished game came out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// This side won.
     Win(Color),
+    /// Nobody won.
     Draw,
 }
 
@@ -23,15 +27,39 @@ impl Outcome {
             Outcome::Draw => "1/2-1/2",
         }
     }
+}
 
-    /// The outcome named by a result token, if it names one.
-    pub fn from_token(token: &str) -> Option<Outcome> {
-        match token {
-            "1-0" => Some(Outcome::Win(Color::White)),
-            "0-1" => Some(Outcome::Win(Color::Black)),
-            "1/2-1/2" => Some(Outcome::Draw),
-            _ => None,
-        }
+/// The result token, as [`Outcome::token`].
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// Text that is not a result token (`1-0`, `0-1`, `1/2-1/2`), or a reason no ending has.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EndTextError {
+    /// Not `1-0`, `0-1` or `1/2-1/2`.
+    #[error("unknown result `{0}` (expected 1-0, 0-1 or 1/2-1/2)")]
+    Outcome(String),
+    /// Not one of the names of [`EndReason`].
+    #[error("unknown end reason `{0}`")]
+    Reason(String),
+}
+
+/// Reads a result token: `1-0`, `0-1` or `1/2-1/2`.
+impl FromStr for Outcome {
+    type Err = EndTextError;
+
+    fn from_str(token: &str) -> Result<Outcome, EndTextError> {
+        [
+            Outcome::Win(Color::White),
+            Outcome::Win(Color::Black),
+            Outcome::Draw,
+        ]
+        .into_iter()
+        .find(|o| o.token() == token)
+        .ok_or_else(|| EndTextError::Outcome(token.to_string()))
     }
 }
 
@@ -62,17 +90,25 @@ impl EndReason {
         }
     }
 
-    /// The reason with this name.
-    pub fn from_name(name: &str) -> Option<EndReason> {
-        [
-            EndReason::NoPieces,
-            EndReason::Blocked,
-            EndReason::Repetition,
-            EndReason::Resignation,
-            EndReason::Agreement,
-        ]
-        .into_iter()
-        .find(|r| r.name() == name)
+    /// Every reason.
+    pub const ALL: [EndReason; 5] = [
+        EndReason::NoPieces,
+        EndReason::Blocked,
+        EndReason::Repetition,
+        EndReason::Resignation,
+        EndReason::Agreement,
+    ];
+}
+
+/// Reads a reason's [`EndReason::name`].
+impl FromStr for EndReason {
+    type Err = EndTextError;
+
+    fn from_str(name: &str) -> Result<EndReason, EndTextError> {
+        EndReason::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| EndTextError::Reason(name.to_string()))
     }
 }
 
@@ -85,21 +121,43 @@ impl fmt::Display for EndReason {
 /// The state of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// The side to move has a move to make.
     Ongoing,
-    Finished { outcome: Outcome, reason: EndReason },
+    /// The game is over.
+    Finished {
+        /// Who won, or a draw.
+        outcome: Outcome,
+        /// Why it ended.
+        reason: EndReason,
+    },
 }
 
 /// Why a game refused an action.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GameError {
+    /// The game has ended; nothing more can be played or declared.
     #[error("the game is over ({0:?})")]
     Over(Status),
+    /// Move text that names no legal move.
     #[error(transparent)]
     Move(#[from] MoveError),
-    #[error("{0} is not a legal move here")]
-    Illegal(Move),
+    /// A move that is not legal in the current position (boxed: it holds the position).
+    #[error(transparent)]
+    Illegal(Box<PlayError>),
+    /// An ending that players cannot declare (only resignation and agreement, R10.4).
     #[error("{} ending in {} is not one players declare (R10.4: resignation wins, agreement draws)", .reason.name(), .outcome.token())]
-    NotDeclarable { outcome: Outcome, reason: EndReason },
+    NotDeclarable {
+        /// The outcome asked for.
+        outcome: Outcome,
+        /// The reason asked for.
+        reason: EndReason,
+    },
+}
+
+impl From<PlayError> for GameError {
+    fn from(e: PlayError) -> GameError {
+        GameError::Illegal(Box::new(e))
+    }
 }
 
 /// A game from some start: its positions and moves, with repetition detection (R10.3) and
@@ -109,6 +167,8 @@ pub struct Game {
     /// `positions[i]` stands before `moves[i]`; the last one is the current position.
     positions: Vec<Position>,
     moves: Vec<Move>,
+    /// Every position counted for R10.3, in step with `positions`.
+    history: Repetitions,
     /// A resignation or agreed draw, which no position shows.
     declared: Option<(Outcome, EndReason)>,
 }
@@ -125,6 +185,7 @@ impl Game {
         Game {
             positions: vec![start],
             moves: Vec::new(),
+            history: Repetitions::of([&start]),
             declared: None,
         }
     }
@@ -155,20 +216,18 @@ impl Game {
     }
 
     /// How often the current position has occurred in this game, itself included (R10.3).
+    /// O(1): the game keeps its positions counted in a [`Repetitions`].
     pub fn repetitions(&self) -> usize {
-        let current = self.position();
-        let hand = (current.hand(Color::White), current.hand(Color::Black));
-        self.positions
-            .iter()
-            .rev()
-            .step_by(2)
-            // Men in hand only decrease, so earlier positions with other hands cannot be equal.
-            .take_while(|p| (p.hand(Color::White), p.hand(Color::Black)) == hand)
-            .filter(|p| p.hash() == current.hash() && *p == current)
-            .count()
+        self.history.current_count() as usize
     }
 
-    /// The game's status: ongoing, or finished with its outcome and reason (R10).
+    /// The game's positions counted for R10.3.
+    pub fn history(&self) -> &Repetitions {
+        &self.history
+    }
+
+    /// The game's status: ongoing, or finished with its outcome and reason (R10). Costs one
+    /// look at the current position, whatever the game's length.
     pub fn status(&self) -> Status {
         if let Some((outcome, reason)) = self.declared {
             return Status::Finished { outcome, reason };
@@ -206,10 +265,8 @@ impl Game {
         if status != Status::Ongoing {
             return Err(GameError::Over(status));
         }
-        let next = self
-            .position()
-            .play(mv)
-            .map_err(|(e, _)| GameError::Illegal(e.mv))?;
+        let next = self.position().play(mv)?;
+        self.history.push(&next);
         self.positions.push(next);
         self.moves.push(mv);
         Ok(())
@@ -231,6 +288,7 @@ impl Game {
         self.declared = None;
         let mv = self.moves.pop()?;
         self.positions.pop();
+        self.history.pop();
         Some(mv)
     }
 

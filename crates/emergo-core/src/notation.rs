@@ -31,14 +31,22 @@ pub enum MoveTextError {
 /// Why text could not be played in a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
+    /// The text is not move text (N1).
     #[error("cannot read move '{text}': {source}")]
     Syntax {
+        /// The text given.
         text: String,
+        /// What is wrong with it.
         #[source]
         source: MoveTextError,
     },
+    /// The text reads as a move, but no legal move has its squares. (A [`Move`] that is not
+    /// legal is a [`crate::PlayError`].)
     #[error("{text} is not a legal move here")]
-    Illegal { text: String },
+    NoLegalMatch {
+        /// The text given.
+        text: String,
+    },
 }
 
 /// Move text as written: the squares it names and whether it used `x` (N1). Not yet a move.
@@ -129,7 +137,7 @@ impl Position {
                 found = Some(m);
             }
         });
-        found.ok_or_else(|| MoveError::Illegal {
+        found.ok_or_else(|| MoveError::NoLegalMatch {
             text: text.to_string(),
         })
     }

@@ -1,7 +1,7 @@
 //! Uniformly random games from the start, each played to its end by the rules (R10, threefold
 //! repetition included). The standard speed figure of game systems: random playouts per second.
 
-use crate::{ByColor, Color, Move, Position};
+use crate::{ByColor, Move, Position, Repetitions};
 
 /// Totals over a batch of games.
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,13 +55,13 @@ fn play_one(
     seed: u64,
     index: u64,
     moves: &mut Vec<Move>,
-    history: &mut Vec<RepetitionKey>,
+    history: &mut Repetitions,
     totals: &mut Totals,
 ) {
     let mut rng = SplitMix(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut pos = Position::start();
     history.clear();
-    history.push(RepetitionKey::of(&pos));
+    history.push(&pos);
     totals.games += 1;
     loop {
         if pos.is_lost() {
@@ -78,8 +78,7 @@ fn play_one(
         totals.plies += 1;
         totals.legal_moves += moves.len() as u64;
         pos.play_unchecked(moves[rng.below(moves.len())]);
-        history.push(RepetitionKey::of(&pos));
-        if is_third_occurrence(history) {
+        if history.push(&pos) >= 3 {
             // R10.3
             totals.draws += 1;
             return;
@@ -87,51 +86,11 @@ fn play_one(
     }
 }
 
-/// What a fast history keeps of a position for R10.3: its Zobrist hash and its men in hand. The
-/// hands only decrease, so a scan back through the history stops where they differ.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct RepetitionKey {
-    hash: u64,
-    hands: u16,
-}
-
-impl RepetitionKey {
-    /// The key of `pos`.
-    pub fn of(pos: &Position) -> RepetitionKey {
-        RepetitionKey {
-            hash: pos.hash(),
-            hands: (pos.hand(Color::White) as u16) << 8 | pos.hand(Color::Black) as u16,
-        }
-    }
-}
-
-/// R10.3 over a history whose last key is the current position: whether it occurs for the third
-/// time among the positions with the same side to move. Compares hashes, not whole positions
-/// (`Game::repetitions` compares positions).
-pub fn is_third_occurrence(history: &[RepetitionKey]) -> bool {
-    let Some(&last) = history.last() else {
-        return false;
-    };
-    let mut count = 1;
-    for key in history.iter().rev().skip(2).step_by(2) {
-        if key.hands != last.hands {
-            return false;
-        }
-        if key.hash == last.hash {
-            count += 1;
-            if count == 3 {
-                return true;
-            }
-        }
-    }
-    false
-}
-
 /// Plays games `range` of a run with `seed`.
 pub fn play_games(seed: u64, range: std::ops::Range<u64>) -> Totals {
     let mut totals = Totals::default();
     let mut moves = Vec::with_capacity(64);
-    let mut history = Vec::with_capacity(512);
+    let mut history = Repetitions::new();
     for i in range {
         play_one(seed, i, &mut moves, &mut history, &mut totals);
     }
@@ -151,25 +110,5 @@ mod tests {
         assert_eq!(a.wins.white + a.wins.black + a.draws, 50);
         // Every game enters 24 men or captures first: no game is shorter than a few plies.
         assert!(a.plies >= 50 * 10);
-    }
-
-    #[test]
-    fn r10_3_a_third_occurrence_is_detected_among_positions_with_the_same_side_to_move() {
-        let p: Position = "W:0:0:a5=W,i5=B".parse().unwrap();
-        let mut keys = vec![RepetitionKey::of(&p)];
-        let mut pos = p;
-        for (i, m) in ["a5-b5", "i5-h5", "b5-a5", "h5-i5"]
-            .iter()
-            .cycle()
-            .take(8)
-            .enumerate()
-        {
-            assert!(!is_third_occurrence(&keys), "before ply {}", i + 1);
-            pos.play_unchecked(pos.parse_move(m).unwrap());
-            keys.push(RepetitionKey::of(&pos));
-        }
-        assert!(is_third_occurrence(&keys));
-        assert!(!is_third_occurrence(&keys[..8]));
-        assert!(!is_third_occurrence(&[]));
     }
 }

@@ -74,11 +74,15 @@ pub enum PositionError {
     EmptyColumn { square: Square },
 }
 
-/// Why a move was refused by [`Position::try_play`].
+/// A move that is not legal in a position (R4–R9): the one illegal-move error. It gives the
+/// position back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{mv} is not a legal move here")]
-pub struct IllegalMove {
+#[error("{mv} is not a legal move in {position}")]
+pub struct PlayError {
+    /// The move refused.
     pub mv: Move,
+    /// The position, as it was.
+    pub position: Position,
 }
 
 /// A legal Emergo position: columns, men in hand, side to move and its Zobrist hash.
@@ -304,24 +308,25 @@ impl Position {
     }
 
     /// Plays `mv` if it is legal; otherwise leaves the position unchanged and says why.
-    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    #[allow(clippy::result_large_err)]
+    pub fn try_play(&mut self, mv: Move) -> Result<(), PlayError> {
         if self.is_legal(mv) {
             self.play_unchecked(mv);
             Ok(())
         } else {
-            Err(IllegalMove { mv })
+            Err(PlayError {
+                mv,
+                position: *self,
+            })
         }
     }
 
-    /// The position after `mv`, or the error with this position untouched.
+    /// The position after `mv`, or the error holding this position untouched.
     // The position is handed back by value on purpose (as shakmaty does): it is small and `Copy`.
     #[allow(clippy::result_large_err)]
-    pub fn play(mut self, mv: Move) -> Result<Position, (IllegalMove, Position)> {
-        let before = self;
-        match self.try_play(mv) {
-            Ok(()) => Ok(self),
-            Err(e) => Err((e, before)),
-        }
+    pub fn play(mut self, mv: Move) -> Result<Position, PlayError> {
+        self.try_play(mv)?;
+        Ok(self)
     }
 
     /// R6: the top man of the column on `over` is taken by `capturer`; if its new top is of the

@@ -25,7 +25,9 @@ use thiserror::Error;
 /// One move of a record, with the comment that follows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {
+    /// The move.
     pub mv: Move,
+    /// The comment written after it, without its braces.
     pub comment: Option<String>,
 }
 
@@ -36,20 +38,58 @@ pub struct GameRecord {
     pub tags: Vec<(String, String)>,
     /// A comment before the first move.
     pub opening_comment: Option<String>,
+    /// The moves in order.
     pub moves: Vec<RecordMove>,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
-    pub result: String,
+    /// The result: `None` for `*` (unfinished or unknown).
+    pub result: Option<Outcome>,
 }
 
 /// What is wrong with a record, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("game record, line {line}, column {column}: {message}")]
+#[error("game record, {at}: {message}")]
 pub struct RecordError {
-    pub line: usize,
-    pub column: usize,
+    /// Where the problem is.
+    pub at: RecordPlace,
+    /// What is wrong.
     pub message: String,
     /// The cap of [`RecordLimits`] the record went over, when that is what is wrong.
     pub limit: Option<RecordLimit>,
+}
+
+/// Where in a record a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordPlace {
+    /// In the text, at a 1-based line and column.
+    Text {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+    },
+    /// Replaying the moves: the 1-based ply whose move failed.
+    Ply(usize),
+    /// The result, declared on a game the rules have not ended.
+    Result,
+}
+
+impl fmt::Display for RecordPlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordPlace::Text { line, column } => write!(f, "line {line}, column {column}"),
+            RecordPlace::Ply(ply) => write!(f, "ply {ply}"),
+            RecordPlace::Result => f.write_str("result"),
+        }
+    }
+}
+
+impl RecordError {
+    /// Line and column, when the problem is in the text.
+    pub fn line_column(&self) -> Option<(usize, usize)> {
+        match self.at {
+            RecordPlace::Text { line, column } => Some((line, column)),
+            _ => None,
+        }
+    }
 }
 
 /// Caps on what a record may hold, for records from strangers (a server's import). Lengths are
@@ -79,9 +119,13 @@ impl RecordLimits {
 /// One cap of [`RecordLimits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordLimit {
+    /// [`RecordLimits::tags`].
     Tags,
+    /// [`RecordLimits::tag_length`].
     TagLength,
+    /// [`RecordLimits::comment_length`].
     CommentLength,
+    /// [`RecordLimits::plies`].
     Plies,
 }
 
@@ -118,8 +162,7 @@ impl GameRecord {
     /// the game. Both tags may be given if they agree.
     pub fn start(&self) -> Result<Position, RecordError> {
         let error = |message| RecordError {
-            line: 1,
-            column: 1,
+            at: RecordPlace::Text { line: 1, column: 1 },
             message,
             limit: None,
         };
@@ -154,7 +197,7 @@ impl GameRecord {
                 .iter()
                 .map(|&mv| RecordMove { mv, comment: None })
                 .collect(),
-            result: "*".to_string(),
+            result: None,
         };
         if *game.start() != Position::start() {
             let text = game.start().to_string();
@@ -163,13 +206,12 @@ impl GameRecord {
             record.set_tag("FEN", &text);
         }
         if let Status::Finished { outcome, reason } = game.status() {
-            record.result = outcome.token().to_string();
+            record.result = Some(outcome);
             if matches!(reason, EndReason::Resignation | EndReason::Agreement) {
                 record.set_tag("Termination", reason.name());
             }
         }
-        let result = record.result.clone();
-        record.set_tag("Result", &result);
+        record.set_tag("Result", result_token(record.result));
         record
     }
 
@@ -181,22 +223,20 @@ impl GameRecord {
         let mut game = Game::new(self.start()?);
         for (i, m) in self.moves.iter().enumerate() {
             game.play(m.mv).map_err(|e| RecordError {
-                line: 0,
-                column: 0,
-                message: format!("move {}: {e}", i + 1),
+                at: RecordPlace::Ply(i + 1),
+                message: format!("move {}: {e}", m.mv),
                 limit: None,
             })?;
         }
-        if let Some(outcome) = Outcome::from_token(&self.result) {
+        if let Some(outcome) = self.result {
             if game.status() == Status::Ongoing {
                 let reason = match outcome {
                     Outcome::Win(_) => EndReason::Resignation,
                     Outcome::Draw => EndReason::Agreement,
                 };
                 game.declare(outcome, reason).map_err(|e| RecordError {
-                    line: 0,
-                    column: 0,
-                    message: format!("result {}: {e}", self.result),
+                    at: RecordPlace::Result,
+                    message: format!("result {outcome}: {e}"),
                     limit: None,
                 })?;
             }
@@ -231,6 +271,11 @@ fn conflict(first: &str, first_text: &str, second: &str, second_text: &str) -> S
         "the {first} tag \"{first_text}\" and the {second} tag \"{second_text}\" \
          give different start positions"
     )
+}
+
+/// The movetext's result token: the outcome's, or `*`.
+fn result_token(result: Option<Outcome>) -> &'static str {
+    result.map_or("*", Outcome::token)
 }
 
 fn escape(value: &str) -> String {
@@ -269,7 +314,7 @@ impl fmt::Display for GameRecord {
             }
             turn = turn.other();
         }
-        tokens.push(self.result.clone());
+        tokens.push(result_token(self.result).to_string());
         let mut line = String::new();
         for t in tokens {
             if !line.is_empty() && line.len() + 1 + t.len() > 80 {
@@ -307,8 +352,7 @@ impl<'a> Parser<'a> {
 
     fn error(&self, line: usize, column: usize, message: impl Into<String>) -> RecordError {
         RecordError {
-            line,
-            column,
+            at: RecordPlace::Text { line, column },
             message: message.into(),
             limit: None,
         }
@@ -384,10 +428,9 @@ impl<'a> Parser<'a> {
             tags,
             opening_comment: None,
             moves: Vec::new(),
-            result: String::new(),
+            result: None,
         };
-        let mut position = record.start()?;
-        let mut positions = vec![position];
+        let mut game = Game::new(record.start()?);
         loop {
             self.skip_space();
             let (line, column) = (self.line, self.column);
@@ -415,20 +458,21 @@ impl<'a> Parser<'a> {
                 }
                 Some(_) => {
                     let token = self.token();
-                    if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
-                        if let Some(ended) = rules_outcome(&position, &positions) {
-                            if token != "*" && token != ended.token() {
+                    if let Some(result) = result_of_token(token) {
+                        if let (Some(token_outcome), Status::Finished { outcome, .. }) =
+                            (result, game.status())
+                        {
+                            if token_outcome != outcome {
                                 return Err(self.error(
                                     line,
                                     column,
                                     format!(
-                                        "result {token}, but by the rules the game ended {}",
-                                        ended.token()
+                                        "result {token}, but by the rules the game ended {outcome}"
                                     ),
                                 ));
                             }
                         }
-                        record.result = token.to_string();
+                        record.result = result;
                         break;
                     }
                     if is_move_number(token) {
@@ -437,20 +481,21 @@ impl<'a> Parser<'a> {
                     if record.moves.len() == self.limits.plies {
                         return Err(self.over(line, column, RecordLimit::Plies, self.limits.plies));
                     }
-                    if Game::new(position).is_over() || repeated_thrice(&positions) {
+                    if game.is_over() {
                         return Err(self.error(
                             line,
                             column,
                             format!("move {token} after the game has ended"),
                         ));
                     }
+                    let position = *game.position();
                     let mv = position.parse_move(token).map_err(|e| {
                         let legal: Vec<String> =
                             position.legal_moves().iter().map(Move::to_string).collect();
                         self.error(line, column, format!("{e} (legal: {})", legal.join(" ")))
                     })?;
-                    position.play_unchecked(mv);
-                    positions.push(position);
+                    game.play(mv)
+                        .map_err(|e| self.error(line, column, e.to_string()))?;
                     record.moves.push(RecordMove { mv, comment: None });
                 }
             }
@@ -460,14 +505,12 @@ impl<'a> Parser<'a> {
             return Err(self.error(self.line, self.column, "text after the result"));
         }
         if let Some(tag) = record.tag("Result") {
-            if tag != record.result {
+            let token = result_token(record.result);
+            if tag != token {
                 return Err(self.error(
                     1,
                     1,
-                    format!(
-                        "Result tag {tag} differs from the movetext's {}",
-                        record.result
-                    ),
+                    format!("Result tag {tag} differs from the movetext's {token}"),
                 ));
             }
         }
@@ -575,28 +618,13 @@ fn is_move_number(token: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (dots == 1 || dots == 3)
 }
 
-/// How the rules ended the game at `position` (the last of `positions`), if they did.
-fn rules_outcome(position: &Position, positions: &[Position]) -> Option<Outcome> {
-    if repeated_thrice(positions) {
-        return Some(Outcome::Draw);
+/// The result a movetext token gives: `Some(None)` for `*`, `None` if it is no result token.
+fn result_of_token(token: &str) -> Option<Option<Outcome>> {
+    if token == "*" {
+        Some(None)
+    } else {
+        token.parse().ok().map(Some)
     }
-    match Game::new(*position).status() {
-        Status::Finished { outcome, .. } => Some(outcome),
-        Status::Ongoing => None,
-    }
-}
-
-fn repeated_thrice(positions: &[Position]) -> bool {
-    let Some(last) = positions.last() else {
-        return false;
-    };
-    positions
-        .iter()
-        .rev()
-        .step_by(2)
-        .filter(|p| *p == last)
-        .count()
-        >= 3
 }
 
 /// Splits a file of records written one after another (as `emergo match --pgn` writes them)

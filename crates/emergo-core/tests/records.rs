@@ -70,7 +70,7 @@ fn bad_records_are_rejected_with_line_and_column() {
     ];
     for (text, line, column, needle) in cases {
         let err = GameRecord::parse(text).unwrap_err();
-        assert_eq!((err.line, err.column), (line, column), "{text:?}: {err}");
+        assert_eq!(err.line_column(), Some((line, column)), "{text:?}: {err}");
         assert!(err.to_string().contains(needle), "{text:?}: {err}");
     }
 }
@@ -131,7 +131,7 @@ fn r10_a_result_the_rules_contradict_is_rejected_where_it_stands() {
     }
     for token in ["0-1", "1/2-1/2"] {
         let err = GameRecord::parse(&format!("{start}{token}\n")).unwrap_err();
-        assert_eq!((err.line, err.column), (3, 10), "{err}");
+        assert_eq!(err.line_column(), Some((3, 10)), "{err}");
         assert!(err.to_string().contains("ended 1-0"), "{err}");
     }
 }
@@ -211,7 +211,7 @@ fn a_fen_tag_may_say_startpos_and_may_repeat_the_position_tag() {
 fn two_start_tags_that_disagree_are_refused_naming_both() {
     let text = "[Position \"W:12:12\"]\n[SetUp \"1\"]\n[FEN \"B:11:12:d3=W\"]\n\n1... a5 *";
     let err = GameRecord::parse(text).unwrap_err();
-    assert_eq!((err.line, err.column), (3, 1), "{err}");
+    assert_eq!(err.line_column(), Some((3, 1)), "{err}");
     let message = err.to_string();
     assert!(message.contains("Position tag \"W:12:12\""), "{message}");
     assert!(message.contains("FEN tag \"B:11:12:d3=W\""), "{message}");
@@ -262,4 +262,27 @@ fn many_tags_are_checked_for_twins_in_linear_time() {
     text.push_str("[T0 \"again\"]\n\n*");
     let err = GameRecord::parse(&text).unwrap_err();
     assert!(err.message.contains("T0 is given twice"), "{err}");
+}
+
+#[test]
+fn replaying_a_record_names_the_ply_whose_move_fails() {
+    let mut record = GameRecord::parse("1. d3 e1 2. f2 *").unwrap();
+    // e1 is taken, so entering there again at ply 4 is illegal.
+    record.moves.push(record.moves[1].clone());
+    let err = record.to_game().unwrap_err();
+    assert_eq!(err.at, emergo_core::RecordPlace::Ply(4), "{err}");
+    assert!(
+        err.to_string().starts_with("game record, ply 4: move e1"),
+        "{err}"
+    );
+    assert_eq!(err.line_column(), None);
+}
+
+#[test]
+fn a_record_result_is_an_outcome_or_none_for_a_star() {
+    let open = GameRecord::parse("1. d3 e1 *").unwrap();
+    assert_eq!(open.result, None);
+    let won = GameRecord::parse("1. d3 e1 1-0").unwrap();
+    assert_eq!(won.result, Some(Outcome::Win(Color::White)));
+    assert!(won.to_string().trim_end().ends_with("1-0"));
 }

@@ -2,7 +2,8 @@
 
 use emergo_core::notation::PositionTextErrorKind;
 use emergo_core::{
-    Color, Column, EndReason, Game, Move, Outcome, Phase, Position, PositionError, Square, Status,
+    Color, Column, EndReason, Game, GameError, Move, Outcome, Phase, Position, PositionError,
+    Square, Status,
 };
 
 fn pos(text: &str) -> Position {
@@ -19,7 +20,7 @@ fn after(p: &Position, text: &str) -> Position {
     let mv = p
         .parse_move(text)
         .unwrap_or_else(|e| panic!("{p} {text}: {e}"));
-    p.play(mv).unwrap_or_else(|(e, _)| panic!("{e}")).to_owned()
+    p.play(mv).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn sq(name: &str) -> Square {
@@ -413,4 +414,42 @@ fn n2_bad_position_text_says_what_is_wrong_and_where() {
             count: 16
         })
     ));
+}
+
+#[test]
+fn r4_an_illegal_move_is_a_play_error_that_gives_the_position_back() {
+    let p = Position::start();
+    let e5 = Move::Enter(Square::E5);
+    let err = p.play(e5).unwrap_err();
+    assert_eq!(err.mv, e5);
+    assert_eq!(err.position, p);
+    assert_eq!(err.to_string(), "e5 is not a legal move in W:12:12");
+    let mut game = Game::new(p);
+    assert!(matches!(game.play(e5), Err(GameError::Illegal(e)) if e.mv == e5));
+    assert_eq!(game.ply(), 0);
+}
+
+#[test]
+fn r10_3_undo_takes_a_position_out_of_the_count() {
+    let mut game = Game::new(pos("W:0:0:a5=W,i5=B"));
+    for m in ["a5-b5", "i5-h5", "b5-a5", "h5-i5"].iter().cycle().take(8) {
+        game.play_text(m).unwrap();
+    }
+    assert_eq!(game.repetitions(), 3);
+    assert!(game.is_over());
+    game.undo();
+    assert_eq!(
+        game.repetitions(),
+        2,
+        "the position after ply 7 was seen after ply 3"
+    );
+    assert!(!game.is_over());
+    game.play_text("h5-i5").unwrap();
+    assert_eq!(
+        game.status(),
+        Status::Finished {
+            outcome: Outcome::Draw,
+            reason: EndReason::Repetition
+        }
+    );
 }

@@ -6,8 +6,7 @@
 use crate::player::{Limits, Player};
 use crate::rng::XorShift;
 use crate::search::time::TimeControl;
-use emergo_core::playout::{is_third_occurrence, RepetitionKey};
-use emergo_core::{Game, Move, Position};
+use emergo_core::{Game, Move, Position, Repetitions};
 
 /// A playout that reaches this many plies is scored as a draw.
 pub const PLAYOUT_PLY_CAP: usize = 400;
@@ -50,11 +49,11 @@ impl MctsPlayer {
     }
 }
 
-/// The game result at `pos` (last of `keys`) for the side that just moved, if it is over.
-fn terminal_reward(pos: &Position, keys: &[RepetitionKey]) -> Option<f64> {
+/// The game result at `pos` (the last of `keys`) for the side that just moved, if it is over.
+fn terminal_reward(pos: &Position, keys: &Repetitions) -> Option<f64> {
     if pos.is_lost() {
         Some(1.0)
-    } else if is_third_occurrence(keys) || pos.has_no_moves() {
+    } else if keys.is_third_occurrence() || pos.has_no_moves() {
         Some(0.5)
     } else {
         None
@@ -63,12 +62,7 @@ fn terminal_reward(pos: &Position, keys: &[RepetitionKey]) -> Option<f64> {
 
 impl MctsPlayer {
     /// Random play from `pos` to the end; the reward for the side that moved into `pos`.
-    fn playout(
-        &mut self,
-        pos: &Position,
-        keys: &mut Vec<RepetitionKey>,
-        moves: &mut Vec<Move>,
-    ) -> f64 {
+    fn playout(&mut self, pos: &Position, keys: &mut Repetitions, moves: &mut Vec<Move>) -> f64 {
         let mover = pos.turn().other();
         let base = keys.len();
         let mut pos = *pos;
@@ -78,7 +72,7 @@ impl MctsPlayer {
                 result = if pos.turn() == mover { 0.0 } else { 1.0 };
                 break;
             }
-            if is_third_occurrence(keys) {
+            if keys.is_third_occurrence() {
                 break;
             }
             pos.legal_moves_into(moves);
@@ -87,7 +81,7 @@ impl MctsPlayer {
             }
             let m = moves[self.below(moves.len())];
             pos.play_unchecked(m);
-            keys.push(RepetitionKey::of(&pos));
+            keys.push(&pos);
         }
         keys.truncate(base);
         result
@@ -106,7 +100,7 @@ impl MctsPlayer {
             (None, Some(_)) => u64::MAX,
             (None, None) => DEFAULT_PLAYOUTS,
         };
-        let mut keys: Vec<RepetitionKey> = game.positions().iter().map(RepetitionKey::of).collect();
+        let mut keys = game.history().clone();
         let base = keys.len();
         let mut nodes = vec![Node {
             mv: None,
@@ -146,7 +140,7 @@ impl MctsPlayer {
                     break;
                 }
                 at = best;
-                keys.push(RepetitionKey::of(&nodes[at].pos));
+                keys.push(&nodes[at].pos);
             }
             // Expansion.
             if nodes[at].terminal.is_none() && !nodes[at].untried.is_empty() {
@@ -154,7 +148,7 @@ impl MctsPlayer {
                 let m = nodes[at].untried.swap_remove(i);
                 let mut pos = nodes[at].pos;
                 pos.play_unchecked(m);
-                keys.push(RepetitionKey::of(&pos));
+                keys.push(&pos);
                 let terminal = terminal_reward(&pos, &keys);
                 let untried = if terminal.is_some() {
                     Vec::new()

@@ -348,7 +348,7 @@ pub fn play_game(white: &mut Contestant, black: &mut Contestant, setup: &GameSet
             ("Opening", &opening),
         ],
     );
-    record.result = outcome.token().to_string();
+    record.result = Some(outcome);
     record.set_tag("Result", outcome.token());
     record.set_tag("Termination", termination.name());
     let note = match &termination {
@@ -679,7 +679,7 @@ fn unstartable(
             ("Black", &setup.black),
         ],
     );
-    record.result = outcome.token().to_string();
+    record.result = Some(outcome);
     record.set_tag("Result", outcome.token());
     record.set_tag("Termination", termination.name());
     GameResult {

@@ -16,7 +16,7 @@ pub mod tt;
 
 use crate::eval::{evaluate, Weights};
 use crate::player::Limits;
-use emergo_core::{Color, Game, Move, Position};
+use emergo_core::{Game, Move, Position, RepetitionKey};
 use ordering::{History, Killers};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -170,8 +170,8 @@ struct Worker<'a> {
     unflushed: u64,
     stopped: bool,
     seldepth: usize,
-    /// `(hash, hands)` of every position from the game's start to the current node.
-    keys: Vec<(u64, u16)>,
+    /// The key of every position from the game's start to the current node.
+    keys: Vec<RepetitionKey>,
     /// The index in `keys` of the root.
     root_index: usize,
     root: Position,
@@ -182,10 +182,6 @@ struct Worker<'a> {
     root_scores: Vec<(Move, i32)>,
     /// The move that last raised alpha at the root in the current iteration, with its score.
     root_best: Option<(Move, i32)>,
-}
-
-fn hands(pos: &Position) -> u16 {
-    (pos.hand(Color::White) as u16) << 8 | pos.hand(Color::Black) as u16
 }
 
 /// Scores are stored relative to the node, so that a mate found at another ply stays right.
@@ -217,7 +213,7 @@ impl<'a> Worker<'a> {
         history: &[Position],
         id: usize,
     ) -> Worker<'a> {
-        let keys: Vec<(u64, u16)> = history.iter().map(|p| (p.hash(), hands(p))).collect();
+        let keys: Vec<RepetitionKey> = history.iter().map(RepetitionKey::of).collect();
         let root = *history.last().unwrap_or(&Position::start());
         Worker {
             shared,
@@ -294,18 +290,18 @@ impl<'a> Worker<'a> {
     }
 
     /// R10.3 in the search: the current node (last of `keys`) repeats a position of the search
-    /// path, or occurs for the third time counting the game's history.
+    /// path (a two-fold cut-off), or occurs for the third time counting the game's history.
     fn is_repetition(&self) -> bool {
         let n = self.keys.len();
-        let (hash, hand) = self.keys[n - 1];
+        let current = self.keys[n - 1];
         let mut count = 0;
         let mut i = n as isize - 3;
         while i >= 0 {
-            let (h, hd) = self.keys[i as usize];
-            if hd != hand {
+            let key = self.keys[i as usize];
+            if !key.same_hands(current) {
                 break;
             }
-            if h == hash {
+            if key == current {
                 if i as usize >= self.root_index {
                     return true;
                 }
@@ -320,7 +316,7 @@ impl<'a> Worker<'a> {
     }
 
     fn push(&mut self, pos: &Position) {
-        self.keys.push((pos.hash(), hands(pos)));
+        self.keys.push(RepetitionKey::of(pos));
     }
 
     fn pop(&mut self) {

@@ -1,4 +1,5 @@
 use super::*;
+use emergo_core::Color;
 
 fn game_of(text: &str) -> Game {
     Game::new(text.parse::<Position>().expect("valid position text"))

@@ -103,9 +103,9 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
             .map_err(|e| corrupt(format!("ply {ply} ({text}): {e}")))?;
     }
     if let (Some(result), Some(reason)) = (row.result, row.reason) {
-        let outcome = Outcome::from_token(&result);
-        let reason = EndReason::from_name(&reason);
-        if let (Some(outcome), Some(reason)) = (outcome, reason) {
+        let outcome = result.parse::<Outcome>();
+        let reason = reason.parse::<EndReason>();
+        if let (Ok(outcome), Ok(reason)) = (outcome, reason) {
             if game.status() == Status::Ongoing {
                 game.declare(outcome, reason)
                     .map_err(|e| corrupt(format!("result: {e}")))?;
