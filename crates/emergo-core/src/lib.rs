@@ -10,6 +10,8 @@
 //! assert_eq!(next.to_string(), "B:11:12:d3=W");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bitboard;
 pub mod board;
 pub mod color;

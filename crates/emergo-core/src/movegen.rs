@@ -6,6 +6,7 @@ use crate::color::Color;
 use crate::moves::{CapturePath, Move};
 use crate::phase::Phase;
 use crate::position::Position;
+use std::ops::ControlFlow;
 
 /// The legal moves of a position. A plain vector: capture routes have no useful upper bound.
 pub type MoveList = Vec<Move>;
@@ -27,16 +28,29 @@ impl Position {
 
     /// Calls `f` with every legal move.
     pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
+        let _ = self.try_for_each_legal_move(|m| {
+            f(m);
+            ControlFlow::<()>::Continue(())
+        });
+    }
+
+    /// Calls `f` with the legal moves until it breaks, and returns how it stopped: the
+    /// generator stops at the first `Break`, so a search for one move ends where it is found.
+    pub fn try_for_each_legal_move<B>(
+        &self,
+        mut f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let me = self.turn;
         if self.is_lost() {
-            return;
+            return ControlFlow::Continue(());
         }
         match self.phase() {
-            Phase::Capture => self.for_each_capture(&mut f),
+            Phase::Capture => self.try_for_each_capture(&mut f),
             Phase::Enter => {
                 for sq in self.entry_squares() {
-                    f(Move::Enter(sq));
+                    f(Move::Enter(sq))?;
                 }
+                ControlFlow::Continue(())
             }
             Phase::Step => {
                 let own = self.owned[me];
@@ -45,11 +59,26 @@ impl Position {
                     let back = dir.opposite();
                     for to in own.shift(dir) & empty {
                         if let Some(from) = to.neighbour(back) {
-                            f(Move::Step { from, to });
+                            f(Move::Step { from, to })?;
                         }
                     }
                 }
+                ControlFlow::Continue(())
             }
+        }
+    }
+
+    /// The first legal move for which `pred` holds, generating no further.
+    pub fn find_legal_move(&self, mut pred: impl FnMut(Move) -> bool) -> Option<Move> {
+        match self.try_for_each_legal_move(|m| {
+            if pred(m) {
+                ControlFlow::Break(m)
+            } else {
+                ControlFlow::Continue(())
+            }
+        }) {
+            ControlFlow::Break(m) => Some(m),
+            ControlFlow::Continue(()) => None,
         }
     }
 
@@ -62,7 +91,10 @@ impl Position {
         match self.phase() {
             Phase::Capture => {
                 let mut n = 0;
-                self.for_each_capture(&mut |_| n += 1);
+                let _ = self.try_for_each_capture(&mut |_| {
+                    n += 1;
+                    ControlFlow::<()>::Continue(())
+                });
                 n
             }
             Phase::Enter => self.entry_squares().len(),
@@ -77,11 +109,9 @@ impl Position {
         }
     }
 
-    /// Whether `mv` is legal here. Decided by the generator alone.
+    /// Whether `mv` is legal here. Decided by the generator alone, which stops at the match.
     pub fn is_legal(&self, mv: Move) -> bool {
-        let mut found = false;
-        self.for_each_legal_move(|m| found |= m == mv);
-        found
+        self.find_legal_move(|m| m == mv).is_some()
     }
 
     /// Whether the side to move has no legal move.
@@ -127,8 +157,12 @@ impl Position {
         allowed
     }
 
-    /// Every capture of the greatest size among all the mover's columns (R6, R7).
-    fn for_each_capture(&self, f: &mut impl FnMut(Move)) {
+    /// Every capture of the greatest size among all the mover's columns (R6, R7), until `f`
+    /// breaks. (All routes are found before the first is given: R7.3 needs the greatest size.)
+    fn try_for_each_capture<B>(
+        &self,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let me = self.turn;
         let mut scratch = *self;
         let mut best = 0usize;
@@ -148,8 +182,9 @@ impl Position {
             scratch.owned[me] |= from.bit();
         }
         for path in routes {
-            f(Move::Capture(path));
+            f(Move::Capture(path))?;
         }
+        ControlFlow::Continue(())
     }
 }
 
@@ -229,5 +264,29 @@ fn take_top_man_fast(board: &mut Position, over: usize, me: Color) {
     } else {
         board.men[over] = 0;
         board.owned[me.other()] &= !bit;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generation_stops_at_the_first_break() {
+        let pos = Position::start();
+        let mut seen = 0;
+        let flow = pos.try_for_each_legal_move(|m| {
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(m)
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(seen, 3);
+        assert_eq!(flow, ControlFlow::Break(pos.legal_moves()[2]));
+        let last = *pos.legal_moves().last().expect("moves");
+        assert_eq!(pos.find_legal_move(|m| m == last), Some(last));
+        assert_eq!(pos.find_legal_move(|_| false), None);
     }
 }

@@ -17,7 +17,12 @@ pub enum Move {
     /// shadowpiece (R9). How many follows from the position.
     Enter(Square),
     /// A whole column steps to an adjacent empty square (R8).
-    Step { from: Square, to: Square },
+    Step {
+        /// The square the column leaves.
+        from: Square,
+        /// The empty square it moves to.
+        to: Square,
+    },
     /// One or more jumps by the column on `from` (R6, R7).
     Capture(CapturePath),
 }

@@ -18,12 +18,24 @@ const MAX_MOVE_SQUARES: usize = 13;
 /// What is wrong with a piece of move text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveTextError {
+    /// No text at all.
     #[error("empty move text")]
     Empty,
+    /// Two characters that name no square.
     #[error("'{text}' at column {column} is not a square (squares are a5, b4..b6, ..., e1..e9, ..., i5)")]
-    BadSquare { text: String, column: usize },
+    BadSquare {
+        /// The characters read.
+        text: String,
+        /// Their 1-based column.
+        column: usize,
+    },
+    /// Something other than `-` or `x` after a square.
     #[error("expected '-' or 'x' between squares at column {column}")]
-    BadSeparator { column: usize },
+    BadSeparator {
+        /// The 1-based column of the character.
+        column: usize,
+    },
+    /// More squares than any move has.
     #[error("a move names at most {MAX_MOVE_SQUARES} squares")]
     TooLong,
 }
@@ -131,15 +143,10 @@ impl Position {
             text: text.to_string(),
             source,
         })?;
-        let mut found = None;
-        self.for_each_legal_move(|m| {
-            if found.is_none() && parsed.matches(m) {
-                found = Some(m);
-            }
-        });
-        found.ok_or_else(|| MoveError::NoLegalMatch {
-            text: text.to_string(),
-        })
+        self.find_legal_move(|m| parsed.matches(m))
+            .ok_or_else(|| MoveError::NoLegalMatch {
+                text: text.to_string(),
+            })
     }
 }
 
@@ -149,34 +156,47 @@ impl Position {
 pub struct PositionTextError {
     /// 1-based character column where the problem starts.
     pub column: usize,
+    /// What is wrong.
     pub kind: PositionTextErrorKind,
 }
 
 /// The kinds of problems in position text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionTextErrorKind {
+    /// No text at all.
     #[error("empty position text")]
     Empty,
+    /// The first field is not `W` or `B`.
     #[error("the side to move must be W or B, not '{0}'")]
     BadSide(String),
+    /// A required field is missing (named).
     #[error("missing {0}")]
     Missing(&'static str),
+    /// A count of men in hand that is not 0..=12.
     #[error("'{0}' is not a number of men in hand from 0 to 12")]
     BadCount(String),
+    /// A square name that names no square (R1).
     #[error("'{0}' is not a square")]
     UnknownSquare(String),
+    /// A board entry not of the form `<square>=<stack>`.
     #[error("expected '<square>=<stack>', found '{0}'")]
     BadEntry(String),
+    /// A square listed twice.
     #[error("square {0} is given twice")]
     DuplicateSquare(Square),
+    /// A square with an empty stack.
     #[error("the stack on {0} is empty")]
     EmptyStack(Square),
+    /// A stack letter other than `W` or `B`.
     #[error("'{0}' in a stack is not W or B")]
     BadStackLetter(char),
+    /// A stack of more than two layers (R3).
     #[error("the stack on {0} has more than two layers (men of one colour over the other)")]
     MoreThanTwoLayers(Square),
+    /// Text after the board.
     #[error("unexpected text after the position: '{0}'")]
     Trailing(String),
+    /// Well-formed text for an impossible position.
     #[error("{0}")]
     Impossible(PositionError),
 }

@@ -6,14 +6,20 @@ use crate::{ByColor, Move, Position, Repetitions};
 /// Totals over a batch of games.
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Totals {
+    /// Games played.
     pub games: u64,
+    /// Moves played over all games.
     pub plies: u64,
+    /// The number of legal moves summed over every position where a move was chosen.
     pub legal_moves: u64,
+    /// Games won by each side.
     pub wins: ByColor<u64>,
+    /// Games drawn (R10.2, R10.3).
     pub draws: u64,
 }
 
 impl Totals {
+    /// The totals of both batches.
     pub fn merged(mut self, other: Totals) -> Totals {
         self.games += other.games;
         self.plies += other.plies;
@@ -36,6 +42,7 @@ impl SplitMix {
         SplitMix(seed)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

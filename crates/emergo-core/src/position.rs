@@ -16,8 +16,11 @@ pub const MEN_PER_SIDE: u8 = 12;
 /// The type itself keeps the two-layer invariant.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Column {
+    /// The side whose men are on top.
     pub owner: Color,
+    /// The owner's men, on top (at least one).
     pub men: u8,
+    /// The other side's men under them.
     pub prisoners: u8,
 }
 
@@ -41,6 +44,7 @@ impl Column {
 /// [`Position::from_setup`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
+    /// The side to move.
     pub turn: Color,
     /// Men in hand of each side.
     pub hand: ByColor<u8>,
@@ -69,9 +73,19 @@ impl Default for Setup {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionError {
     #[error("{color} has {count} men (board and hand); at most 12")]
-    TooManyMen { color: Color, count: u32 },
+    /// More than 12 men of a colour, on the board and in hand together (R2).
+    TooManyMen {
+        /// The colour.
+        color: Color,
+        /// How many men it has.
+        count: u32,
+    },
     #[error("the column on {square} has no men on top")]
-    EmptyColumn { square: Square },
+    /// A column with no man of its owner on top (R3).
+    EmptyColumn {
+        /// Where the column is.
+        square: Square,
+    },
 }
 
 /// A move that is not legal in a position (R4–R9): the one illegal-move error. It gives the

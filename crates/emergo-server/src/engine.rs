@@ -346,6 +346,7 @@ fn slice(shared: &PoolShared) {
 }
 
 /// Lowers the calling thread's scheduling priority (Linux: per-thread nice value).
+#[allow(unsafe_code)]
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: gettid and setpriority have no memory effects; a failure only leaves the priority.

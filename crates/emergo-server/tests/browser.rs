@@ -125,6 +125,7 @@ impl Driver {
 }
 
 impl Drop for Driver {
+    #[allow(unsafe_code)]
     fn drop(&mut self) {
         // chromedriver leads its own process group, which holds the browsers it started: end
         // that one group (checked to be chromedriver's own, never 0 or 1), then chromedriver.

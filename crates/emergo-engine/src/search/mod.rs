@@ -176,6 +176,8 @@ struct Worker<'a> {
     root_index: usize,
     root: Position,
     moves: Vec<Vec<Move>>,
+    /// Per ply: the ordering score and generated index of each move of `moves`.
+    scored: Vec<Vec<(i32, usize)>>,
     pv: Vec<Vec<Move>>,
     killers: Killers,
     history: History,
@@ -229,6 +231,7 @@ impl<'a> Worker<'a> {
             keys,
             root,
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            scored: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             killers: Killers::new(MAX_PLY + 1),
             history: History::new(),
@@ -493,17 +496,19 @@ impl<'a> Worker<'a> {
         }
         let extension = i32::from(moves.len() == 1);
         let tt_move = tt_index.and_then(|i| moves.get(i as usize).copied());
-        let mut scores = [0i32; 256];
-        let mut order = [0u16; 256];
-        let n = moves.len().min(256);
-        for (i, &m) in moves.iter().take(n).enumerate() {
-            order[i] = i as u16;
-            scores[i] = if Some(m) == tt_move {
+        // Every generated move is searched: the ordering keeps (score, index in the generated
+        // list) for each, however many there are.
+        let mut scored = std::mem::take(&mut self.scored[ply]);
+        scored.clear();
+        scored.extend(moves.iter().enumerate().map(|(i, &m)| {
+            let score = if Some(m) == tt_move {
                 1 << 30
             } else {
                 ordering::score(m, pos.turn(), self.killers.at(ply), &self.history)
             };
-        }
+            (score, i)
+        }));
+        let n = moves.len();
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
         let mut best_move: Option<(Move, usize)> = None;
@@ -513,12 +518,11 @@ impl<'a> Worker<'a> {
             // Selection sort: the next best-ordered move.
             let mut j = k;
             for t in k + 1..n {
-                if scores[t] > scores[j] {
+                if scored[t].0 > scored[j].0 {
                     j = t;
                 }
             }
-            scores.swap(k, j);
-            order.swap(k, j);
+            scored.swap(k, j);
             moves.swap(k, j);
             let m = moves[k];
             let mut child = *pos;
@@ -544,7 +548,7 @@ impl<'a> Worker<'a> {
             } else if searched == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1)
             } else {
-                let quiet = !m.is_capture() && scores[k] < ordering::KILLER_2;
+                let quiet = !m.is_capture() && scored[k].0 < ordering::KILLER_2;
                 let reduction = if depth >= 3 && searched >= 3 && quiet && extension == 0 {
                     1 + i32::from(searched >= 10 && depth >= 6)
                 } else {
@@ -563,6 +567,7 @@ impl<'a> Worker<'a> {
             self.pop();
             if self.stopped {
                 self.moves[ply] = moves;
+                self.scored[ply] = scored;
                 return 0;
             }
             searched += 1;
@@ -572,7 +577,7 @@ impl<'a> Worker<'a> {
             if score > best_score {
                 best_score = score;
                 if score > alpha {
-                    best_move = Some((m, order[k] as usize));
+                    best_move = Some((m, scored[k].1));
                     self.update_pv(ply, m);
                     if root {
                         self.root_best = Some((m, score));
@@ -611,6 +616,7 @@ impl<'a> Worker<'a> {
             },
         );
         self.moves[ply] = moves;
+        self.scored[ply] = scored;
         best_score
     }
 
