@@ -9,12 +9,18 @@
 //! memory (RSS from /proc) is the server's alone. Reports moves per second, the latency of a
 //! person's move (median, p99) while the engines think, the server's memory, every error, and
 //! checks afterwards that every acknowledged move is stored.
+//!
+//! Each game's person is a client of its own (connections from 127.0.1.x), as on the Internet.
+//! `--abuse` adds an attacker at 127.0.0.2 doing everything issue 8 found harmful at once:
+//! imports of the largest records allowed, hint requests dropped at once, level-10 engine games,
+//! and idle sockets. Its refusals (429, 503) are counted apart, not as errors.
 
 use clap::Parser;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -49,6 +55,12 @@ struct Args {
     /// Engine worker threads of the server started here (default: one per core).
     #[arg(long)]
     engine_threads: Option<usize>,
+    /// Add the abuse mix (an attacker at 127.0.0.2).
+    #[arg(long)]
+    abuse: bool,
+    /// Idle sockets the attacker keeps open.
+    #[arg(long, default_value_t = 200)]
+    idle_sockets: usize,
     /// Internal: run as the server, until standard input closes.
     #[arg(long, hide = true)]
     serve_db: Option<String>,
@@ -127,6 +139,10 @@ fn spawn_server(db: &str, engine_threads: Option<usize>) -> anyhow::Result<(Chil
 struct Tally {
     person_latency: Vec<Duration>,
     engine_wait: Vec<Duration>,
+    /// Replies of level-1 engines.
+    level1_wait: Vec<Duration>,
+    /// What the attacker was answered, by status.
+    abuse: BTreeMap<String, u64>,
     person_moves: u64,
     engine_moves: u64,
     games_started: u64,
@@ -202,9 +218,24 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
 
     let engine_games = (args.games as f64 * args.engine_share).round() as usize;
     let mut tasks = Vec::new();
+    if args.abuse {
+        tasks.extend(abuse::start(
+            url.clone(),
+            tally.clone(),
+            deadline,
+            args.idle_sockets,
+        ));
+    }
     for i in 0..args.games {
+        // Every person is a client of their own.
+        let from = person_addr(i);
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .local_address(from)
+            .build()?;
         let ctx = GameCtx {
-            client: client.clone(),
+            from,
+            client,
             base: url.clone(),
             tally: tally.clone(),
             deadline,
@@ -249,6 +280,8 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
     lat.sort();
     let mut wait = t.engine_wait.clone();
     wait.sort();
+    let mut level1 = t.level1_wait.clone();
+    level1.sort();
     let total = t.person_moves + t.engine_moves;
     let rss = rss_samples.lock().expect("samples").clone();
     println!("load test: {} games at once ({} against the engine, levels {lo}-{hi}), {:.1} s, person think time ~{} ms",
@@ -276,6 +309,16 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
         ms(percentile(&wait, 0.99)),
         ms(wait.last().copied())
     );
+    println!(
+        "a level-1 engine's reply: median {}, p99 {}, max {} ({} replies)",
+        ms(percentile(&level1, 0.5)),
+        ms(percentile(&level1, 0.99)),
+        ms(level1.last().copied()),
+        level1.len()
+    );
+    if args.abuse {
+        println!("the attacker was answered: {:?}", t.abuse);
+    }
     if let Some(pid) = pid {
         let peak = rss.iter().max().copied();
         println!(
@@ -337,7 +380,43 @@ fn rss_kb(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The address of the `i`th person: 127.0.1.x, 127.0.2.x, ...
+fn person_addr(i: usize) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::new(
+        127,
+        0,
+        1 + (i / 250) as u8,
+        1 + (i % 250) as u8,
+    ))
+}
+
+/// A WebSocket connection from `from`.
+async fn ws_from(from: IpAddr, url: &str) -> Result<Socket, String> {
+    let host = url
+        .trim_start_matches("ws://")
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    let to: SocketAddr = host
+        .parse()
+        .map_err(|e| format!("websocket address: {e}"))?;
+    let socket = tokio::net::TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
+    socket
+        .bind(SocketAddr::new(from, 0))
+        .map_err(|e| format!("bind: {e}"))?;
+    let stream = socket
+        .connect(to)
+        .await
+        .map_err(|e| format!("websocket connect: {e}"))?;
+    let (ws, _) =
+        tokio_tungstenite::client_async(url, tokio_tungstenite::MaybeTlsStream::Plain(stream))
+            .await
+            .map_err(|e| format!("websocket connect: {e}"))?;
+    Ok(ws)
+}
+
 struct GameCtx {
+    from: IpAddr,
     client: reqwest::Client,
     base: String,
     tally: Shared,
@@ -380,8 +459,9 @@ async fn next_state(socket: &mut Socket, until: Instant) -> Result<Value, String
 
 async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
     let base = ctx.base.clone();
+    let mut level = 0;
     let (grant, tokens) = if ctx.engine {
-        let level = ctx.levels.0 + ctx.rng.below(u64::from(ctx.levels.1 - ctx.levels.0) + 1) as u8;
+        level = ctx.levels.0 + ctx.rng.below(u64::from(ctx.levels.1 - ctx.levels.0) + 1) as u8;
         let color = if ctx.rng.below(2) == 0 {
             "white"
         } else {
@@ -438,9 +518,7 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
     };
     ctx.tally.lock().expect("tally").games_started += 1;
     let ws_url = format!("{}/api/games/{id}/ws", base.replacen("http://", "ws://", 1));
-    let (mut socket, _) = tokio_tungstenite::connect_async(ws_url)
-        .await
-        .map_err(|e| format!("websocket connect: {e}"))?;
+    let mut socket = ws_from(ctx.from, &ws_url).await?;
     let mut game = next_state(&mut socket, Instant::now() + Duration::from_secs(30)).await?;
     let moves_url = format!("{base}/api/games/{id}/moves");
     loop {
@@ -462,6 +540,9 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
                 if seen["ply"].as_u64().unwrap_or(0) as usize > ply || seen["status"] != "ongoing" {
                     let mut t = ctx.tally.lock().expect("tally");
                     t.engine_wait.push(asked.elapsed());
+                    if level == 1 {
+                        t.level1_wait.push(asked.elapsed());
+                    }
                     t.engine_moves += 1;
                     let moves: Vec<String> =
                         serde_json::from_value(seen["moves"].clone()).unwrap_or_default();
@@ -517,5 +598,155 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         if !ctx.engine {
             let _ = next_state(&mut socket, Instant::now() + Duration::from_secs(30)).await?;
         }
+    }
+}
+
+/// The attacker: one client (127.0.0.2) doing everything issue 8 found harmful at once.
+mod abuse {
+    use super::Shared;
+    use serde_json::{json, Value};
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    use std::time::{Duration, Instant};
+    use tokio::task::JoinHandle;
+
+    const ATTACKER: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2));
+
+    fn note(tally: &Shared, what: String) {
+        *tally.lock().expect("tally").abuse.entry(what).or_default() += 1;
+    }
+
+    fn client(timeout: Duration) -> reqwest::Client {
+        reqwest::Client::builder()
+            .local_address(ATTACKER)
+            .timeout(timeout)
+            .build()
+            .expect("a client")
+    }
+
+    /// The largest record the default caps allow: 60 tags of 1000 bytes and a game played to
+    /// its end (or 5000 plies) by the first legal move.
+    fn big_record() -> String {
+        let mut game = emergo_core::Game::default();
+        for _ in 0..5000 {
+            if game.is_over() {
+                break;
+            }
+            let mv = game.position().legal_moves()[0];
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        let value = "v".repeat(1000);
+        let names: Vec<String> = (0..60).map(|i| format!("Tag{i}")).collect();
+        let tags: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), value.as_str())).collect();
+        emergo_core::record::write_game(&game, &tags)
+    }
+
+    pub fn start(
+        url: String,
+        tally: Shared,
+        deadline: Instant,
+        idle: usize,
+    ) -> Vec<JoinHandle<()>> {
+        let mut tasks = Vec::new();
+        // Imports of the largest records allowed, as fast as answers come.
+        {
+            let (url, tally) = (url.clone(), tally.clone());
+            tasks.push(tokio::spawn(async move {
+                let c = client(Duration::from_secs(30));
+                let record = big_record();
+                while Instant::now() < deadline {
+                    match c
+                        .post(format!("{url}/api/games/import"))
+                        .body(record.clone())
+                        .send()
+                        .await
+                    {
+                        Ok(res) => note(&tally, format!("import {}", res.status().as_u16())),
+                        Err(_) => note(&tally, "import transport error".into()),
+                    }
+                }
+            }));
+        }
+        // Level-10 engine games where the engine opens, created as fast as answers come.
+        {
+            let (url, tally) = (url.clone(), tally.clone());
+            tasks.push(tokio::spawn(async move {
+                let c = client(Duration::from_secs(30));
+                while Instant::now() < deadline {
+                    let body = json!({"mode": "engine", "color": "black", "level": 10});
+                    match c.post(format!("{url}/api/games")).json(&body).send().await {
+                        Ok(res) => note(&tally, format!("level-10 game {}", res.status().as_u16())),
+                        Err(_) => note(&tally, "level-10 game transport error".into()),
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }));
+        }
+        // Hints asked for and dropped after 20 ms, in one engine game.
+        {
+            let (url, tally) = (url.clone(), tally.clone());
+            tasks.push(tokio::spawn(async move {
+                let c = client(Duration::from_secs(30));
+                let body = json!({"mode": "engine", "color": "white", "level": 1});
+                let grant: Option<Value> =
+                    match c.post(format!("{url}/api/games")).json(&body).send().await {
+                        Ok(res) => res.json().await.ok(),
+                        Err(_) => None,
+                    };
+                let Some(grant) = grant else {
+                    note(&tally, "hint game not created".into());
+                    return;
+                };
+                let id = grant["game"]["id"].as_str().unwrap_or_default().to_string();
+                let hasty = client(Duration::from_millis(20));
+                while Instant::now() < deadline {
+                    let sent = hasty
+                        .post(format!("{url}/api/games/{id}/hint"))
+                        .json(&json!({"token": grant["token"]}))
+                        .send()
+                        .await;
+                    match sent {
+                        Ok(res) => note(&tally, format!("hint {}", res.status().as_u16())),
+                        Err(_) => note(&tally, "hint dropped".into()),
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            }));
+        }
+        // Idle sockets, opened again when the server closes them.
+        {
+            let (url, tally) = (url, tally);
+            tasks.push(tokio::spawn(async move {
+                let to: Option<SocketAddr> = url.trim_start_matches("http://").parse().ok();
+                let Some(to) = to else { return };
+                let mut open = Vec::new();
+                while Instant::now() < deadline {
+                    // Kept while the server has neither closed nor answered them.
+                    open.retain(|s: &tokio::net::TcpStream| {
+                        let mut buf = [0u8; 1];
+                        matches!(s.try_read(&mut buf), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+                    });
+                    while open.len() < idle && Instant::now() < deadline {
+                        let Ok(socket) = tokio::net::TcpSocket::new_v4() else { break };
+                        if socket.bind(SocketAddr::new(ATTACKER, 0)).is_err() {
+                            break;
+                        }
+                        match socket.connect(to).await {
+                            Ok(stream) => {
+                                open.push(stream);
+                                note(&tally, "idle socket opened".into());
+                            }
+                            Err(_) => {
+                                note(&tally, "idle socket refused".into());
+                                break;
+                            }
+                        }
+                    }
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }));
+        }
+        tasks
     }
 }

@@ -14,6 +14,7 @@ pub mod assets;
 pub mod edge;
 pub mod engine;
 pub mod error;
+pub mod import;
 pub mod limits;
 pub mod live;
 pub mod model;

@@ -6,6 +6,7 @@ use crate::assets;
 use crate::edge::{self, ClientAddr, EdgeConfig};
 use crate::engine;
 use crate::error::{echo, ApiError};
+use crate::import;
 use crate::live::{AppState, Change, GameSlot, LiveGame};
 use crate::model::{
     color_name, hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta,
@@ -696,27 +697,14 @@ async fn record(State(state): State<AppState>, GameId(id): GameId) -> Result<Res
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-/// Reads and replays a record within the caps, on a blocking thread (never on the runtime).
+/// Reads and replays a record within the caps, on a blocking thread (never on the runtime),
+/// a few at a time.
 async fn read_record(state: &AppState, body: Bytes) -> Result<(GameRecord, Game), ApiError> {
     let _turn = state.imports.acquire().await.map_err(ApiError::internal)?;
     let caps = state.limits.record;
-    tokio::task::spawn_blocking(move || {
-        let text = std::str::from_utf8(&body)
-            .map_err(|_| ApiError::BadRequest("the game record is not UTF-8 text".to_string()))?;
-        let record = GameRecord::parse_within(text, caps).map_err(|e| match e.limit {
-            Some(limit) => ApiError::TooLarge {
-                cap: limit.name(),
-                message: e.to_string(),
-            },
-            None => ApiError::BadRequest(e.to_string()),
-        })?;
-        let game = record
-            .to_game()
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        Ok((record, game))
-    })
-    .await
-    .map_err(ApiError::internal)?
+    tokio::task::spawn_blocking(move || import::read_record(&body, caps))
+        .await
+        .map_err(ApiError::internal)?
 }
 
 async fn import(
@@ -734,22 +722,7 @@ async fn import(
         other => other,
     })?;
     let (record, game) = read_record(&state, body).await?;
-    let nobody = || Seat {
-        kind: SeatKind::Human,
-        token_hash: None,
-    };
-    let now = now_text();
-    let mut meta = GameMeta {
-        id: new_game_id(),
-        mode: Mode::Imported,
-        level: None,
-        seats: [nobody(), nobody()],
-        invite_hash: None,
-        tags: record.tags,
-        draw_offer: None,
-        created_at: now.clone(),
-        updated_at: now,
-    };
+    let mut meta = import::imported_meta(record);
     insert_with_fresh_id(&state, &mut meta, &game).await?;
     let slot = state.insert(LiveGame::new(meta, game));
     let live = slot.state.lock().await;

@@ -1,0 +1,46 @@
+//! Reading an imported game record: UTF-8, the caps of [`RecordLimits`], the replay. Plain
+//! synchronous work, linear in the record's size: the server runs it on a blocking thread
+//! (never on the async runtime), and the fuzz target `import` calls it directly.
+
+use crate::error::ApiError;
+use crate::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
+use emergo_core::{Game, GameRecord, RecordLimits};
+
+/// Reads `body` as a record within `caps` and replays it: the record and its game, or the
+/// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).
+pub fn read_record(body: &[u8], caps: RecordLimits) -> Result<(GameRecord, Game), ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::BadRequest("the game record is not UTF-8 text".to_string()))?;
+    let record = GameRecord::parse_within(text, caps).map_err(|e| match e.limit {
+        Some(limit) => ApiError::TooLarge {
+            cap: limit.name(),
+            message: e.to_string(),
+        },
+        None => ApiError::BadRequest(e.to_string()),
+    })?;
+    let game = record
+        .to_game()
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok((record, game))
+}
+
+/// The metadata of an imported game: nobody holds a seat; the record's tags are kept for its
+/// export.
+pub fn imported_meta(record: GameRecord) -> GameMeta {
+    let nobody = || Seat {
+        kind: SeatKind::Human,
+        token_hash: None,
+    };
+    let now = now_text();
+    GameMeta {
+        id: new_game_id(),
+        mode: Mode::Imported,
+        level: None,
+        seats: [nobody(), nobody()],
+        invite_hash: None,
+        tags: record.tags,
+        draw_offer: None,
+        created_at: now.clone(),
+        updated_at: now,
+    }
+}
