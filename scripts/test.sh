@@ -7,6 +7,13 @@ export PATH="$HOME/.cargo/bin:$PATH"
 if [ -x scripts/install-browser.sh ]; then
   scripts/install-browser.sh
 fi
+# The page's logic modules, with Node's own test runner (node 18 or later; apt's if missing).
+# axe-core (the accessibility check of the browser tests) comes from npm, pinned by package-lock.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then apt-get install -y nodejs npm; else sudo apt-get install -y nodejs npm; fi
+fi
+node --test crates/emergo-server/tests/js/
+(cd crates/emergo-server/tests/js && npm ci --no-audit --no-fund --silent)
 # Formatting and lints first: a warning fails the run.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings

@@ -1,0 +1,97 @@
+// Emergo in the browser: the entry module. Routing, the header's switches (language, theme,
+// board colours, sound) and start-up. Plain ES modules, no build step, no outside resources.
+import { $, toast } from './dom.mjs';
+import { t, pickLang, setLang, lang, applyDom } from './i18n.mjs';
+import { prefs, setPref, applyLook } from './prefs.mjs';
+import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
+import { initGame, openGame, closeGame, render, st } from './game.mjs';
+import { redrawConn } from './live.mjs';
+
+function route() {
+  const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
+  if (m) {
+    leaveLobby();
+    openGame(m[1], () => {
+      history.replaceState(null, '', '/');
+      route();
+    });
+  } else {
+    closeGame();
+    showLobby();
+  }
+}
+
+export function navigate(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+function applyLang() {
+  applyDom();
+  const next = lang() === 'fr' ? 'en' : 'fr';
+  $('#lang').textContent = next.toUpperCase();
+  $('#lang').setAttribute('aria-label', t('head.langTo'));
+  $('#lang').dataset.lang = lang();
+  const p = prefs();
+  $('#sound').setAttribute('aria-pressed', String(!p.muted));
+  $('#sound').dataset.muted = String(p.muted);
+  $('#sound').setAttribute('aria-label', t(p.muted ? 'head.soundOff' : 'head.soundOn'));
+  $('#sound').title = $('#sound').getAttribute('aria-label');
+  $('#theme').setAttribute('aria-label', t(`head.theme.${p.theme}`));
+  $('#theme').title = $('#theme').getAttribute('aria-label');
+  $('#theme').dataset.theme = p.theme;
+  $('#board-colors').setAttribute('aria-label', t(`head.board.${p.board}`));
+  $('#board-colors').title = $('#board-colors').getAttribute('aria-label');
+  redrawConn();
+}
+
+function init() {
+  const p = prefs();
+  setLang(pickLang(p.lang, navigator.languages || [navigator.language]));
+  applyLook();
+  applyLang();
+  document.documentElement.classList.toggle('touch', window.matchMedia && window.matchMedia('(pointer: coarse)').matches);
+  $('#toast-close').addEventListener('click', () => ($('#toast').hidden = true));
+  $('#lang').addEventListener('click', () => {
+    const next = lang() === 'fr' ? 'en' : 'fr';
+    setPref('lang', next);
+    setLang(next);
+    applyLang();
+    if (st.game) render();
+    else loadGameList();
+  });
+  $('#theme').addEventListener('click', () => {
+    const order = ['auto', 'light', 'dark'];
+    setPref('theme', order[(order.indexOf(prefs().theme) + 1) % order.length]);
+    applyLook();
+    applyLang();
+  });
+  $('#board-colors').addEventListener('click', () => {
+    setPref('board', prefs().board === 'wood' ? 'green' : 'wood');
+    applyLook();
+    applyLang();
+  });
+  $('#sound').addEventListener('click', () => {
+    setPref('muted', !prefs().muted);
+    applyLang();
+  });
+  if (window.matchMedia) window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', applyLook);
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-link]');
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(a.getAttribute('href'));
+  });
+  window.addEventListener('popstate', route);
+  initLobby(navigate);
+  initGame();
+  route();
+  document.documentElement.dataset.ready = 'true';
+}
+
+try {
+  init();
+} catch (err) {
+  document.documentElement.dataset.scriptError = String(err && err.message);
+  toast(t('err.unknown'));
+}

@@ -1,0 +1,63 @@
+// Small DOM helpers shared by the page's modules.
+
+export const SVGNS = 'http://www.w3.org/2000/svg';
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** An HTML element with attributes (`text`, `class`, `on<event>`) and children. */
+export function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false) e.append(kid);
+  return e;
+}
+
+/** An SVG element, appended to `parent` when given. */
+export function svg(tag, attrs = {}, parent = null) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/** localStorage as JSON, forgiving when storage is full or disabled. */
+export const store = {
+  get(key) {
+    try {
+      return JSON.parse(localStorage.getItem(key));
+    } catch (e) {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) {
+      /* storage full or disabled: the value lasts as long as the page */
+    }
+  },
+};
+
+/** The seat this browser holds in game `id`, if any. */
+export function seatOf(id) {
+  const s = store.get(`emergo.seat.${id}`);
+  return s && s.token && (s.seat === 'white' || s.seat === 'black') ? s : null;
+}
+
+let toastTimer = null;
+/** A message over the page: `error` (stays longer) or `info`. */
+export function toast(text, kind = 'error') {
+  const box = $('#toast');
+  $('#toast-text').textContent = text;
+  box.className = `toast ${kind === 'info' ? 'info' : ''}`;
+  box.dataset.kind = kind;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.hidden = true), kind === 'info' ? 4500 : 9000);
+}

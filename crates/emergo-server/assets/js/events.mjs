@@ -1,0 +1,69 @@
+// What changed between two states of a game, said in words (translation keys) and sounds.
+// Pure: it compares two game views (docs/api.md) as seen from `seat` (null for a spectator).
+
+const other = (c) => (c === 'white' ? 'black' : 'white');
+
+/** The winner's colour of a finished game, or null for a draw. */
+export function winner(g) {
+  return g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null;
+}
+
+/**
+ * The result in words from the reader's side: `{key, params}` for the headline ("You won",
+ * "White wins", ...) and `{key, params}` for the reason ("Black has no pieces left").
+ */
+export function resultWords(g, seat) {
+  const w = winner(g);
+  let head;
+  if (!w) head = { key: 'result.draw' };
+  else if (seat) head = { key: w === seat ? 'result.youWon' : 'result.youLost' };
+  else head = { key: 'result.wins', params: { color: w } };
+  const loser = w ? other(w) : null;
+  const reasons = {
+    'no pieces': { key: 'reason.noPieces', params: { color: loser } },
+    blocked: { key: 'reason.blocked', params: { color: g.turn } },
+    'threefold repetition': { key: 'reason.repetition' },
+    resignation: { key: 'reason.resignation', params: { color: loser } },
+    agreement: { key: 'reason.agreement' },
+  };
+  const why = reasons[g.reason] || { key: 'reason.other' };
+  return { head, why };
+}
+
+/**
+ * The events between `old` and `g` (both views of one game): a list of
+ * `{key, params, sound}` where `sound` is 'move', 'capture', 'end' or null.
+ */
+export function events(old, g, seat) {
+  const out = [];
+  if (!old || old.id !== g.id) return out;
+  // moves played or taken back
+  if (g.ply > old.ply) {
+    const last = g.history[g.history.length - 1];
+    const mover = g.boards[g.ply - 1].turn;
+    if (mover !== seat) out.push({ key: 'ev.moved', params: { color: mover, move: last.move }, sound: last.captured.length ? 'capture' : 'move' });
+    else out.push({ key: null, sound: last.captured.length ? 'capture' : 'move' });
+  } else if (g.ply < old.ply) {
+    out.push({ key: 'ev.takeback', params: { n: old.ply - g.ply }, sound: 'move' });
+  }
+  // seats
+  for (const c of ['white', 'black']) {
+    if (old[c] && g[c] && !old[c].joined && g[c].joined && c !== seat) out.push({ key: seat ? 'ev.opponentJoined' : 'ev.joined', params: { color: c }, sound: null });
+  }
+  // draw offers
+  if (g.status === 'ongoing' && old.draw_offer !== g.draw_offer) {
+    if (g.draw_offer) {
+      out.push({ key: g.draw_offer === seat ? 'ev.drawOfferSent' : 'ev.drawOffered', params: { color: g.draw_offer }, sound: null });
+    } else if (g.ply === old.ply) {
+      const by = old.draw_offer;
+      const key = by === seat ? 'ev.yourOfferDeclined' : seat ? 'ev.youDeclined' : 'ev.drawDeclined';
+      out.push({ key, params: { color: other(by) }, sound: null });
+    }
+  }
+  // the end
+  if (old.status === 'ongoing' && g.status === 'finished') {
+    const { head, why } = resultWords(g, seat);
+    out.push({ key: 'ev.end', params: { head, why }, sound: 'end' });
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+// The live connection of one game: a WebSocket that reconnects by itself.
+import { $ } from './dom.mjs';
+import { t } from './i18n.mjs';
+
+const conn = { id: null, ws: null, timer: null, retry: 0, onState: null, state: 'connecting' };
+
+function setConn(kind) {
+  conn.state = kind;
+  const c = $('#conn');
+  c.className = `conn ${kind}`;
+  c.textContent = t(`conn.${kind}`);
+  c.dataset.state = kind;
+}
+
+/** Shows the connection's state again (after a language change). */
+export function redrawConn() {
+  if (conn.id) setConn(conn.state);
+}
+
+export function closeLive() {
+  clearTimeout(conn.timer);
+  const ws = conn.ws;
+  conn.ws = null;
+  conn.id = null;
+  if (ws) ws.close();
+}
+
+/** Follows game `id`; `onState(game)` gets every state the server pushes. */
+export function openLive(id, onState) {
+  closeLive();
+  conn.id = id;
+  conn.onState = onState;
+  conn.retry = 0;
+  connect(id);
+}
+
+function connect(id) {
+  clearTimeout(conn.timer);
+  if (conn.id !== id) return;
+  setConn(conn.retry ? 'down' : 'connecting');
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/games/${encodeURIComponent(id)}/ws`;
+  let ws;
+  try {
+    ws = new WebSocket(url);
+  } catch (e) {
+    reconnect(id);
+    return;
+  }
+  conn.ws = ws;
+  ws.onopen = () => {
+    if (conn.ws !== ws) return;
+    conn.retry = 0;
+    setConn('live');
+  };
+  ws.onmessage = (e) => {
+    if (conn.ws !== ws) return;
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch (err) {
+      return;
+    }
+    if (msg && msg.type === 'state' && msg.game && msg.game.id === conn.id) conn.onState(msg.game);
+  };
+  ws.onclose = () => {
+    if (conn.ws !== ws) return;
+    conn.ws = null;
+    reconnect(id);
+  };
+  ws.onerror = () => ws.close();
+}
+
+function reconnect(id) {
+  setConn('down');
+  const delay = Math.min(10000, 400 * 2 ** conn.retry) * (0.75 + Math.random() * 0.5);
+  conn.retry = Math.min(conn.retry + 1, 8);
+  conn.timer = setTimeout(() => connect(id), delay);
+}
+
+function wake() {
+  if (conn.id && !conn.ws) {
+    conn.retry = 0;
+    connect(conn.id);
+  }
+}
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') wake();
+});
+window.addEventListener('online', wake);

@@ -1,0 +1,69 @@
+// French and English: the same keys in both files, and no visible text outside them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, dirname } from 'node:path';
+import en from '../../assets/i18n/en.mjs';
+import fr from '../../assets/i18n/fr.mjs';
+import { t, setLang, pickLang, plural } from '../../assets/js/i18n.mjs';
+
+const assets = join(dirname(fileURLToPath(import.meta.url)), '../../assets');
+
+test('both languages have exactly the same keys, none empty', () => {
+  assert.deepEqual(Object.keys(fr).sort(), Object.keys(en).sort());
+  for (const [k, v] of [...Object.entries(en), ...Object.entries(fr)]) assert.ok(v.trim(), k);
+});
+
+test('both languages use the same parameters in each text', () => {
+  const params = (s) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+  for (const k of Object.keys(en)) assert.deepEqual(params(fr[k]), params(en[k]), k);
+});
+
+test('t fills parameters and picks plural forms', () => {
+  setLang('en');
+  assert.equal(t('lobby.moves', { n: 1 }), '1 move');
+  assert.equal(t('lobby.moves', { n: 3 }), '3 moves');
+  setLang('fr');
+  assert.equal(t('lobby.moves', { n: 0 }), '0 coup');
+  assert.equal(t('status.toMove', { color: t('color.black') }), 'Trait aux Noirs');
+  assert.equal(plural('en', 0), 'other');
+  setLang('en');
+});
+
+test('the language follows the stored choice, then the browser', () => {
+  assert.equal(pickLang(null, ['fr-CA', 'en']), 'fr');
+  assert.equal(pickLang(null, ['de', 'en-GB']), 'en');
+  assert.equal(pickLang('en', ['fr']), 'en');
+  assert.equal(pickLang(null, []), 'en');
+});
+
+test('every key the page uses exists', () => {
+  const html = readFileSync(join(assets, 'index.html'), 'utf8');
+  const used = [...html.matchAll(/data-i18n(?:-[a-z-]+)?="([^"]+)"/g)].map((m) => m[1]);
+  for (const f of readdirSync(join(assets, 'js'))) {
+    const src = readFileSync(join(assets, 'js', f), 'utf8');
+    used.push(...[...src.matchAll(/\bt\('([a-zA-Z_.]+)'/g)].map((m) => m[1]));
+  }
+  for (const k of used) assert.ok(en[k] !== undefined || en[`${k}.one`] !== undefined, `missing key ${k}`);
+});
+
+test('index.html has no visible words of its own: every text comes from data-i18n', () => {
+  const html = readFileSync(join(assets, 'index.html'), 'utf8')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(script|style|title)[\s\S]*?<\/\1>/g, '');
+  const texts = [...html.matchAll(/>([^<]+)</g)].map((m) => m[1].trim()).filter((s) => /[A-Za-zÀ-ÿ]/.test(s));
+  assert.deepEqual(texts.filter((s) => s !== 'Emergo'), []);
+  for (const attr of ['placeholder', 'title', 'aria-label']) {
+    assert.equal(new RegExp(`\\s${attr}="`).test(html), false, `a fixed ${attr} attribute`);
+  }
+});
+
+test('the modules write no sentence of their own (visible words go through t)', () => {
+  for (const f of readdirSync(join(assets, 'js'))) {
+    const src = readFileSync(join(assets, 'js', f), 'utf8').replace(/^\s*(\/\/|\*|\/\*).*$/gm, '');
+    const strings = [...src.matchAll(/'([^'\n]*)'|`([^`\n]*)`/g)].map((m) => m[1] ?? m[2]);
+    const words = strings.filter((s) => /\b[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}\b/.test(s.replace(/\$\{[^}]*\}/g, '')));
+    assert.deepEqual(words, [], f);
+  }
+});
