@@ -209,7 +209,7 @@ async fn a_whole_game_against_the_engine_is_played_by_clicking() {
     );
     let words = result.text().await.expect("text");
     assert!(
-        words.contains("White wins") && words.contains("Black has no pieces left"),
+        words.contains("You won") && words.contains("Black has no pieces left"),
         "{words}"
     );
     let moves = moves_listed(&c).await;
@@ -493,7 +493,8 @@ async fn two_browsers_play_through_an_invitation_link_with_captures_by_clicks() 
     wait_until(&b, "document.querySelector('#draw-offer').textContent === 'Offer draw' && !document.querySelector('#draw-offer').disabled", "the offer declined").await;
     click(&a, "#resign").await;
     click(&a, "#resign").await; // confirm
-    for page in [&a, &b] {
+                                // the result from each side (issue 9, defect 3)
+    for (page, head) in [(&a, "You lost"), (&b, "You won")] {
         wait_until(
             page,
             "document.querySelector('#game').dataset.status === 'finished'",
@@ -502,7 +503,7 @@ async fn two_browsers_play_through_an_invitation_link_with_captures_by_clicks() 
         .await;
         let words = find(page, "#result").await.text().await.expect("text");
         assert!(
-            words.contains("Black wins") && words.contains("White resigned"),
+            words.contains(head) && words.contains("White resigned"),
             "{words}"
         );
     }

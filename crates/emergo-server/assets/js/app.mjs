@@ -30,7 +30,8 @@ function applyLang() {
   applyDom();
   const next = lang() === 'fr' ? 'en' : 'fr';
   $('#lang').textContent = next.toUpperCase();
-  $('#lang').setAttribute('aria-label', t('head.langTo'));
+  $('#lang').setAttribute('aria-label', `${next.toUpperCase()} · ${t('head.langTo')}`);
+  $('#lang').title = t('head.langTo');
   $('#lang').dataset.lang = lang();
   const p = prefs();
   $('#sound').setAttribute('aria-pressed', String(!p.muted));
