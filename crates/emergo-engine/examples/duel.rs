@@ -24,7 +24,7 @@ fn make(spec: &str, seed: u64) -> Box<dyn Player> {
             Some(l) => (l, true),
             None => (rest, false),
         };
-        let mut p = AlphaBetaPlayer::new(level.parse().unwrap_or(10)).with_seed(seed);
+        let mut p = AlphaBetaPlayer::new(level.parse().unwrap_or_default()).with_seed(seed);
         p.options_mut().threat_evasions = !noev;
         p.set_weights(weights);
         Box::new(p)

@@ -1,6 +1,7 @@
 //! The alpha-beta player and its levels for people.
 
 use crate::eval::Weights;
+use crate::level::Level;
 use crate::player::{Limits, Player};
 use crate::rng::XorShift;
 use crate::search::tt::TranspositionTable;
@@ -9,51 +10,16 @@ use emergo_core::{Game, Move};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// The strongest level: the search under the given limits, no randomness.
-pub const MAX_LEVEL: u8 = 10;
-
 /// The time per move when the limits set nothing at all (at full strength).
 pub const DEFAULT_MOVETIME: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
 
-/// What a level allows: the greatest depth, the greatest number of nodes, and the random spread
-/// (in centimen) added to each root move's score before the best is taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Level {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub noise: i32,
-}
-
-impl Level {
-    /// The settings of level `level` (clamped to 1..=10). See docs/engine.md.
-    pub fn of(level: u8) -> Level {
-        let (depth, nodes, noise) = match level.clamp(1, MAX_LEVEL) {
-            1 => (Some(1), Some(2_000), 1000),
-            2 => (Some(1), Some(3_000), 300),
-            3 => (Some(2), Some(5_000), 400),
-            4 => (Some(2), Some(20_000), 30),
-            5 => (Some(3), Some(60_000), 40),
-            6 => (Some(4), Some(150_000), 10),
-            7 => (Some(5), Some(400_000), 8),
-            8 => (Some(6), Some(1_000_000), 4),
-            9 => (Some(7), Some(2_000_000), 0),
-            _ => (None, None, 0),
-        };
-        Level {
-            depth,
-            nodes,
-            noise,
-        }
-    }
-}
-
 /// Iterative-deepening alpha-beta with the Emergo evaluation. Level 10 is full strength within
 /// the limits; lower levels cap depth and nodes and choose at random among near-best moves.
 pub struct AlphaBetaPlayer {
-    level: u8,
+    level: Level,
     options: SearchOptions,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
@@ -61,10 +27,10 @@ pub struct AlphaBetaPlayer {
 }
 
 impl AlphaBetaPlayer {
-    /// A player at `level` (1..=10; other values are clamped).
-    pub fn new(level: u8) -> AlphaBetaPlayer {
+    /// A player at `level`.
+    pub fn new(level: Level) -> AlphaBetaPlayer {
         AlphaBetaPlayer {
-            level: level.clamp(1, MAX_LEVEL),
+            level,
             options: SearchOptions::default(),
             tt: TranspositionTable::new(DEFAULT_HASH_MB),
             stop: Arc::new(AtomicBool::new(false)),
@@ -78,14 +44,14 @@ impl AlphaBetaPlayer {
         self
     }
 
-    /// The level, 1..=10.
-    pub fn level(&self) -> u8 {
+    /// The level.
+    pub fn level(&self) -> Level {
         self.level
     }
 
-    /// Sets the level (clamped to 1..=10).
-    pub fn set_level(&mut self, level: u8) {
-        self.level = level.clamp(1, MAX_LEVEL);
+    /// Sets the level.
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
     }
 
     /// Resizes the transposition table (which empties it).
@@ -137,7 +103,7 @@ impl AlphaBetaPlayer {
     }
 
     fn level_limits(&self, limits: &Limits) -> Limits {
-        let level = Level::of(self.level);
+        let level = self.level.settings();
         let mut l = limits.clone();
         let unlimited = l.movetime.is_none()
             && l.depth.is_none()
@@ -187,7 +153,7 @@ impl Player for AlphaBetaPlayer {
     }
 
     fn choose_move(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
-        let level = Level::of(self.level);
+        let level = self.level.settings();
         if level.noise == 0 {
             return self.analyse(game, limits, |_| {}).best;
         }

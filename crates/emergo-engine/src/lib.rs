@@ -10,6 +10,7 @@ pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod greedy;
+pub mod level;
 pub mod mcts;
 pub mod player;
 pub mod rng;
@@ -17,7 +18,8 @@ pub mod search;
 pub mod tune;
 pub mod ugi;
 
-pub use alphabeta::{AlphaBetaPlayer, Level};
+pub use alphabeta::AlphaBetaPlayer;
+pub use level::{Level, LevelError, LevelSettings};
 pub use mcts::MctsPlayer;
 pub use player::{Clock, Limits, Player, RandomPlayer};
 pub use search::{SearchInfo, SearchResult};

@@ -10,7 +10,8 @@
 
 mod go;
 
-use crate::alphabeta::{AlphaBetaPlayer, DEFAULT_HASH_MB, MAX_LEVEL};
+use crate::alphabeta::{AlphaBetaPlayer, DEFAULT_HASH_MB};
+use crate::level::Level;
 use crate::player::Player;
 use crate::search::{mate_in, SearchInfo};
 use emergo_core::{perft, Color, Game, Outcome, Position, Square, Status};
@@ -49,7 +50,7 @@ struct Engine {
     stop: Arc<AtomicBool>,
     hash_mb: usize,
     threads: usize,
-    level: u8,
+    level: Level,
     /// Kept back from every time limit (option `MoveOverhead`).
     overhead: Duration,
     /// Whether the running search is `go infinite`.
@@ -62,7 +63,7 @@ struct Engine {
 /// Runs the protocol until `quit` or the end of `input`.
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
     let out: Out = Arc::new(Mutex::new(Box::new(output)));
-    let player = AlphaBetaPlayer::new(MAX_LEVEL);
+    let player = AlphaBetaPlayer::new(Level::MAX);
     let stop = player.stop_flag();
     let mut engine = Engine {
         out,
@@ -72,7 +73,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
         stop,
         hash_mb: DEFAULT_HASH_MB,
         threads: 1,
-        level: MAX_LEVEL,
+        level: Level::MAX,
         overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         infinite: false,
         answered: Arc::new(AtomicBool::new(false)),
@@ -136,7 +137,10 @@ impl Engine {
         ));
         self.say("option name Threads type spin default 1 min 1 max 64");
         self.say(&format!(
-            "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+            "option name Level type spin default {} min {} max {}",
+            Level::MAX,
+            Level::MIN,
+            Level::MAX
         ));
         self.say(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
@@ -231,8 +235,8 @@ impl Engine {
                 self.threads = n as usize;
                 player.set_threads(self.threads);
             }
-            ("level", Ok(n)) if (1..=MAX_LEVEL as u64).contains(&n) => {
-                self.level = n as u8;
+            ("level", Ok(n)) if Level::try_from(n as i64).is_ok() => {
+                self.level = Level::try_from(n as i64).unwrap_or_default();
                 player.set_level(self.level);
             }
             ("moveoverhead", Ok(ms)) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
@@ -290,7 +294,7 @@ impl Engine {
             .spawn(move || {
                 let best = if game.is_over() {
                     None
-                } else if level >= MAX_LEVEL {
+                } else if level == Level::MAX {
                     player
                         .analyse(&game, &limits, |i| say(&out, &info_line(i)))
                         .best

@@ -2,7 +2,7 @@
 //! whole games, at every level.
 
 use emergo_core::{Color, Game, Outcome, Position, Status};
-use emergo_engine::{AlphaBetaPlayer, Limits, MctsPlayer, Player, RandomPlayer};
+use emergo_engine::{AlphaBetaPlayer, Level, Limits, MctsPlayer, Player, RandomPlayer};
 
 const POSITIONS: &str = include_str!("../../emergo-core/tests/data/positions.tsv");
 
@@ -18,7 +18,7 @@ fn sample() -> Vec<Position> {
 
 #[test]
 fn alphabeta_never_plays_an_illegal_move_over_random_positions() {
-    let mut player = AlphaBetaPlayer::new(10);
+    let mut player = AlphaBetaPlayer::new(Level::MAX);
     let positions = sample();
     assert!(positions.len() > 200);
     for pos in positions {
@@ -60,13 +60,13 @@ fn play(a: &mut dyn Player, b: &mut dyn Player, a_white: bool, limits: &Limits) 
 /// Each level plays a whole game against a random player, with legal moves only.
 #[test]
 fn every_level_plays_legal_moves_through_a_whole_game() {
-    for level in 1..=10u8 {
-        let mut engine = AlphaBetaPlayer::new(level).with_seed(level as u64);
-        let mut random = RandomPlayer::new(level as u64);
+    for level in Level::all() {
+        let mut engine = AlphaBetaPlayer::new(level).with_seed(u64::from(level.get()));
+        let mut random = RandomPlayer::new(u64::from(level.get()));
         play(
             &mut engine,
             &mut random,
-            level % 2 == 0,
+            level.get() % 2 == 0,
             &Limits::nodes(2_000),
         );
     }
@@ -75,7 +75,7 @@ fn every_level_plays_legal_moves_through_a_whole_game() {
 #[test]
 fn full_strength_beats_random_play() {
     for seed in 0..4u64 {
-        let mut engine = AlphaBetaPlayer::new(10);
+        let mut engine = AlphaBetaPlayer::new(Level::MAX);
         let mut random = RandomPlayer::new(seed);
         let engine_white = seed % 2 == 0;
         let status = play(
@@ -98,7 +98,7 @@ fn full_strength_beats_random_play() {
 
 #[test]
 fn analyse_reports_depths_and_returns_the_pv_head() {
-    let mut player = AlphaBetaPlayer::new(10);
+    let mut player = AlphaBetaPlayer::new(Level::MAX);
     let game = Game::default();
     let mut depths = Vec::new();
     let r = player.analyse(&game, &Limits::depth(4), |i| depths.push(i.depth));

@@ -2,7 +2,7 @@
 //! search ever runs on the async runtime, with a time limit per move by level.
 
 use emergo_core::{Game, Move};
-use emergo_engine::{AlphaBetaPlayer, Limits, Player};
+use emergo_engine::{AlphaBetaPlayer, Level, Limits, Player};
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 /// Time per engine move at levels 1..=10, in milliseconds.
 pub const MOVETIME_MS: [u64; 10] = [100, 150, 200, 300, 400, 500, 700, 1000, 1400, 2000];
 
-/// The time the engine may spend on a move at `level` (clamped to 1..=10).
-pub fn movetime(level: u8) -> Duration {
-    let i = usize::from(level.clamp(1, 10)) - 1;
+/// The time the engine may spend on a move at `level`.
+pub fn movetime(level: Level) -> Duration {
+    let i = usize::from(level.get()) - 1;
     Duration::from_millis(MOVETIME_MS[i])
 }
 
@@ -23,7 +23,7 @@ pub const HINT_TIME: Duration = Duration::from_millis(500);
 
 /// The player behind a level: the alpha-beta search with the level's depth, node and noise
 /// settings, seeded afresh for every move.
-fn player(level: u8) -> AlphaBetaPlayer {
+fn player(level: Level) -> AlphaBetaPlayer {
     AlphaBetaPlayer::new(level).with_seed(seed())
 }
 
@@ -35,7 +35,7 @@ fn seed() -> u64 {
 
 /// The engine's move in `game` at `level`; `None` when there is no legal move. Setting `cancel`
 /// (a takeback, a resignation) ends the search at once; its move is then not wanted.
-pub fn choose_move(game: &Game, level: u8, cancel: Arc<AtomicBool>) -> Option<Move> {
+pub fn choose_move(game: &Game, level: Level, cancel: Arc<AtomicBool>) -> Option<Move> {
     player(level)
         .with_stop_flag(cancel)
         .choose_move(game, &Limits::movetime(movetime(level)))
@@ -46,7 +46,7 @@ pub fn choose_move(game: &Game, level: u8, cancel: Arc<AtomicBool>) -> Option<Mo
 /// went away, or the pool needs the worker).
 pub fn hint(game: &Game, stop: Arc<AtomicBool>) -> Option<(Move, i32)> {
     let result =
-        player(10)
+        player(Level::MAX)
             .with_stop_flag(stop)
             .analyse(game, &Limits::movetime(HINT_TIME), |_| {});
     result.best.map(|mv| (mv, result.score))
@@ -376,17 +376,15 @@ mod tests {
 
     #[test]
     fn time_per_move_grows_with_the_level() {
-        assert_eq!(movetime(1), Duration::from_millis(100));
-        assert_eq!(movetime(10), Duration::from_secs(2));
-        assert_eq!(movetime(0), movetime(1));
-        assert_eq!(movetime(11), movetime(10));
+        assert_eq!(movetime(Level::MIN), Duration::from_millis(100));
+        assert_eq!(movetime(Level::MAX), Duration::from_secs(2));
         assert!(MOVETIME_MS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
     fn the_engine_plays_and_hints_legal_moves() {
         let game = Game::default();
-        let mv = choose_move(&game, 1, Arc::default()).expect("the start has moves");
+        let mv = choose_move(&game, Level::MIN, Arc::default()).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&mv));
         let (hint, _) = hint(&game, Arc::default()).expect("the start has moves");
         assert!(game.position().legal_moves().contains(&hint));
@@ -404,10 +402,13 @@ mod tests {
             })
         };
         let started = std::time::Instant::now();
-        let _ = choose_move(&Game::default(), 10, cancel);
+        let _ = choose_move(&Game::default(), Level::MAX, cancel);
         let took = started.elapsed();
         setter.join().expect("the setter ends");
-        assert!(took < movetime(10) / 2, "the search went on for {took:?}");
+        assert!(
+            took < movetime(Level::MAX) / 2,
+            "the search went on for {took:?}"
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,6 +11,7 @@ use crate::model::{now_text, GameMeta, Mode, SeatKind};
 use crate::store::{Store, StoreError};
 use crate::view::GameView;
 use emergo_core::{Color, Game, Move, Status};
+use emergo_engine::Level;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -359,7 +360,7 @@ impl Shared {
         let generation = live.generation;
         let cancel = live.cancel.clone();
         let game = live.game.clone();
-        let level = live.meta.level.unwrap_or(1);
+        let level = live.meta.level.unwrap_or(Level::MIN);
         let client = live.engine_client;
         let shared = self.clone();
         let slot = slot.clone();

@@ -2,6 +2,7 @@
 //! timestamps.
 
 use emergo_core::Color;
+use emergo_engine::Level;
 use sha2::{Digest, Sha256};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -77,7 +78,7 @@ pub struct GameMeta {
     pub id: String,
     pub mode: Mode,
     /// The engine's level, in engine games.
-    pub level: Option<u8>,
+    pub level: Option<Level>,
     /// Indexed by `Color::index()`.
     pub seats: [Seat; 2],
     /// The hash of the invitation code, in games between people.
@@ -97,22 +98,6 @@ impl GameMeta {
         Color::ALL
             .into_iter()
             .find(|c| self.seats[c.index()].token_hash.as_deref() == Some(hash.as_str()))
-    }
-}
-
-/// `"white"` or `"black"`.
-pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-pub fn color_from_name(name: &str) -> Option<Color> {
-    match name {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
     }
 }
 

@@ -9,8 +9,8 @@ use crate::error::{echo, ApiError};
 use crate::import;
 use crate::live::{AppState, Change, GameSlot, LiveGame};
 use crate::model::{
-    color_name, hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta,
-    Mode, Seat, SeatKind,
+    hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
+    SeatKind,
 };
 use crate::store::{StatusFilter, StoreError};
 use crate::view::{GameSummary, GameView, SeatGrant};
@@ -23,6 +23,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Extension, Json, Router};
 use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
+use emergo_engine::Level;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -212,25 +213,23 @@ async fn create(
         NewMode::Human => Mode::Human,
     };
     let color = body.color.color();
-    let level = match (mode, body.level) {
-        (Mode::Engine, Some(l @ 1..=10)) => Some(l as u8),
-        (Mode::Engine, Some(l)) => {
-            return Err(ApiError::BadRequest(format!(
-                "level must be from 1 to 10, not {l}"
-            )))
-        }
-        (Mode::Engine, None) => {
-            return Err(ApiError::BadRequest(
-                "a game against the engine needs a level from 1 to 10".to_string(),
-            ))
-        }
-        (_, Some(l)) => {
-            return Err(ApiError::BadRequest(format!(
-                "a game between people has no level (the request says {l})"
-            )))
-        }
-        (_, None) => None,
-    };
+    let level =
+        match (mode, body.level) {
+            (Mode::Engine, Some(l)) => Some(Level::try_from(l).map_err(|_| {
+                ApiError::BadRequest(format!("level must be from 1 to 10, not {l}"))
+            })?),
+            (Mode::Engine, None) => {
+                return Err(ApiError::BadRequest(
+                    "a game against the engine needs a level from 1 to 10".to_string(),
+                ))
+            }
+            (_, Some(l)) => {
+                return Err(ApiError::BadRequest(format!(
+                    "a game between people has no level (the request says {l})"
+                )))
+            }
+            (_, None) => None,
+        };
     let start = match &body.position {
         None => Position::start(),
         Some(text) => text
@@ -290,7 +289,7 @@ async fn create(
         StatusCode::CREATED,
         Json(SeatGrant {
             game: GameView::of(&live),
-            seat: color_name(color),
+            seat: color.name(),
             token,
             invite,
         }),
@@ -405,7 +404,7 @@ async fn join(
     state.apply(&slot, &mut live, change, client.0).await?;
     Ok(Json(SeatGrant {
         game: GameView::of(&live),
-        seat: color_name(color),
+        seat: color.name(),
         token,
         invite: None,
     }))
@@ -449,8 +448,8 @@ async fn play(
     if pos.turn() != color {
         return Err(ApiError::NotYourTurn(format!(
             "{} is to move, and this token holds {}'s seat",
-            color_name(pos.turn()),
-            color_name(color)
+            pos.turn().name(),
+            color.name()
         )));
     }
     let text = body.mv.trim();
@@ -665,7 +664,7 @@ fn record_tags(live: &LiveGame) -> Vec<(String, String)> {
         .replace('-', ".");
     let name = |color: Color| match live.meta.seats[color.index()].kind {
         SeatKind::Human => "person".to_string(),
-        SeatKind::Engine => format!("emergo level {}", live.meta.level.unwrap_or(1)),
+        SeatKind::Engine => format!("emergo level {}", live.meta.level.unwrap_or(Level::MIN)),
     };
     vec![
         (

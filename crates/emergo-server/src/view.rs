@@ -1,9 +1,10 @@
 //! The JSON objects of docs/api.md: `GameView`, `SeatGrant`, `GameSummary`.
 
 use crate::live::LiveGame;
-use crate::model::{color_name, Seat};
+use crate::model::Seat;
 use crate::store::{status_columns, SummaryRow};
 use emergo_core::{Color, Move, Position, Status};
+use emergo_engine::Level;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -93,13 +94,13 @@ pub struct BoardView {
 impl BoardView {
     pub fn of(pos: &Position) -> BoardView {
         BoardView {
-            turn: color_name(pos.turn()),
+            turn: pos.turn().name(),
             hand: Hand::of(pos),
             columns: pos
                 .columns()
                 .map(|(sq, col)| {
                     let view = ColumnView {
-                        owner: color_name(col.owner),
+                        owner: col.owner.name(),
                         men: col.men,
                         prisoners: col.prisoners,
                     };
@@ -162,7 +163,7 @@ impl GameView {
         GameView {
             id: live.meta.id.clone(),
             mode: live.meta.mode.name(),
-            level: live.meta.level,
+            level: live.meta.level.map(Level::get),
             white: SeatView::of(&live.meta.seats[Color::White.index()]),
             black: SeatView::of(&live.meta.seats[Color::Black.index()]),
             start: game.start().to_string(),
@@ -172,7 +173,7 @@ impl GameView {
             positions: game.positions().iter().map(Position::to_string).collect(),
             boards: game.positions().iter().map(BoardView::of).collect(),
             position: pos.to_string(),
-            turn: color_name(turn),
+            turn: turn.name(),
             phase: pos.phase().name(),
             hand: Hand::of(pos),
             shadowpiece: pos.shadowpiece_pending(),
@@ -185,7 +186,7 @@ impl GameView {
             },
             result,
             reason,
-            draw_offer: live.meta.draw_offer.map(color_name),
+            draw_offer: live.meta.draw_offer.map(Color::name),
             engine_thinking: live.engine_thinking,
             created_at: live.meta.created_at.clone(),
             updated_at: live.meta.updated_at.clone(),
@@ -223,7 +224,7 @@ impl GameSummary {
     pub fn of(row: SummaryRow) -> GameSummary {
         GameSummary {
             mode: row.mode.name(),
-            level: row.level,
+            level: row.level.map(Level::get),
             white: SeatView::of(&row.seats[0]),
             black: SeatView::of(&row.seats[1]),
             ply: row.ply,

@@ -6,7 +6,7 @@ use super::parse_position;
 use anyhow::Context;
 use emergo_core::Game;
 use emergo_engine::search::mate_in;
-use emergo_engine::{AlphaBetaPlayer, Limits, SearchInfo};
+use emergo_engine::{AlphaBetaPlayer, Level, Limits, SearchInfo};
 use std::time::Duration;
 
 /// Arguments of `emergo analyze`.
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, Some(t)) => anyhow::bail!("--time must be a positive number of seconds, not {t}"),
         (None, None) => Limits::movetime(Duration::from_secs(5)),
     };
-    let mut player = AlphaBetaPlayer::new(10);
+    let mut player = AlphaBetaPlayer::new(Level::MAX);
     player.set_hash_mb(args.hash);
     player.set_threads(args.threads);
     println!("position {}", game.position());

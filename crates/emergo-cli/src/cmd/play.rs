@@ -4,7 +4,7 @@
 use anyhow::Context;
 use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
 use emergo_engine::search::mate_in;
-use emergo_engine::{AlphaBetaPlayer, Limits, Player};
+use emergo_engine::{AlphaBetaPlayer, Level, Limits, Player};
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
@@ -12,11 +12,11 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct Args {
     /// Engine level, 1 (a beginner can win) to 10 (full strength).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
-    level: u8,
-    /// Your colour.
-    #[arg(long, value_enum, default_value_t = Side::White)]
-    color: Side,
+    #[arg(long, default_value = "5")]
+    level: Level,
+    /// Your colour: white or black.
+    #[arg(long, default_value_t = Color::White)]
+    color: Color,
     /// Start from this position (N2 text) instead of the start.
     #[arg(long, value_name = "POS")]
     position: Option<String>,
@@ -26,12 +26,6 @@ pub struct Args {
     /// Seed of the engine's choices among near-best moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Side {
-    White,
-    Black,
 }
 
 const HELP: &str = "\
@@ -47,14 +41,14 @@ commands:
   quit          leave";
 
 /// The engine the player faces.
-fn engine(level: u8, seed: u64) -> Box<dyn Player> {
+fn engine(level: Level, seed: u64) -> Box<dyn Player> {
     Box::new(AlphaBetaPlayer::new(level).with_seed(seed))
 }
 
 /// A suggestion for the side to move from the full-strength engine, as one line:
 /// `hint: d3 (score +0.35, depth 7, pv d3 f6 c4)`.
 fn hint(game: &Game, limits: &Limits) -> String {
-    let result = AlphaBetaPlayer::new(10).analyse(game, limits, |_| {});
+    let result = AlphaBetaPlayer::new(Level::MAX).analyse(game, limits, |_| {});
     let Some(best) = result.best else {
         return "hint: no legal move".to_string();
     };
@@ -71,20 +65,13 @@ fn hint(game: &Game, limits: &Limits) -> String {
     )
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
 /// The end of the game in words: `game over: 1-0, White wins (no pieces)`.
 fn announce(status: Status) -> Option<String> {
     let Status::Finished { outcome, reason } = status else {
         return None;
     };
     let who = match outcome {
-        Outcome::Win(c) => format!("{} wins", color_name(c)),
+        Outcome::Win(c) => format!("{} wins", c.title()),
         Outcome::Draw => "draw".to_string(),
     };
     Some(format!("game over: {}, {who} ({reason})", outcome.token()))
@@ -259,10 +246,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(text) => super::parse_position(text)?,
         None => Position::start(),
     };
-    let human = match args.color {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
-    };
+    let human = args.color;
     let stdout = std::io::stdout();
     let mut session = Session {
         game: Game::new(start),
@@ -275,7 +259,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     writeln!(
         session.out,
         "you play {} against emergo level {} ({} ms a move); type a move or 'help'",
-        color_name(human),
+        human.title(),
         args.level,
         args.movetime
     )?;

@@ -75,13 +75,13 @@ pub fn draw(pos: &Position) -> String {
     }
     match Game::new(*pos).status() {
         Status::Ongoing => {
-            let _ = writeln!(out, "{} to move", capitalised(pos.turn()));
+            let _ = writeln!(out, "{} to move", pos.turn().title());
         }
         Status::Finished { outcome, reason } => {
             let _ = writeln!(
                 out,
                 "{} to move; game over: {} ({reason})",
-                capitalised(pos.turn()),
+                pos.turn().title(),
                 outcome.token()
             );
         }
@@ -100,13 +100,6 @@ fn explain(phase: Phase) -> &'static str {
         }
         Phase::Enter => "R5.2: no capture; men in hand are entered before any step",
         Phase::Step => "R5.3: no capture and no men in hand; a column steps",
-    }
-}
-
-fn capitalised(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }
 

@@ -1,6 +1,7 @@
 //! Engine specs (`alphabeta:level=10`, `mcts:playouts=2000`, `greedy`, `random`,
 //! `ugi:/path/to/emergo ugi`) and time controls (`100` ms per move, `10+0.1` clock).
 
+use crate::level::Level;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -93,7 +94,7 @@ impl fmt::Display for TimeControl {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
     /// The alpha-beta engine at a level (1..=10).
-    AlphaBeta { level: u8 },
+    AlphaBeta { level: Level },
     /// The UCT/MCTS baseline.
     Mcts,
     /// The 1-ply greedy player.
@@ -159,7 +160,7 @@ impl FromStr for EngineSpec {
                 return Ok(spec);
             }
             "alphabeta" | "ab" => {
-                spec.kind = EngineKind::AlphaBeta { level: 10 };
+                spec.kind = EngineKind::AlphaBeta { level: Level::MAX };
                 "level, time, depth, nodes, threads, w.<weight>, name"
             }
             "mcts" => {
@@ -196,10 +197,8 @@ impl FromStr for EngineSpec {
                 (_, "name") if !value.is_empty() => spec.name = value.to_string(),
                 ("alphabeta" | "ab", "level") => {
                     let level = value
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|l| (1..=10).contains(l))
-                        .ok_or_else(|| bad("a level from 1 to 10"))?;
+                        .parse::<Level>()
+                        .map_err(|_| bad("a level from 1 to 10"))?;
                     spec.kind = EngineKind::AlphaBeta { level };
                 }
                 ("alphabeta" | "ab" | "mcts", "time") => {
@@ -276,7 +275,12 @@ mod tests {
     #[test]
     fn engine_specs_parse() {
         let s: EngineSpec = "alphabeta:level=3,time=50".parse().unwrap();
-        assert_eq!(s.kind, EngineKind::AlphaBeta { level: 3 });
+        assert_eq!(
+            s.kind,
+            EngineKind::AlphaBeta {
+                level: Level::new(3).unwrap()
+            }
+        );
         assert_eq!(s.movetime, Some(Duration::from_millis(50)));
         assert_eq!(s.name, "alphabeta:level=3,time=50");
         assert_eq!(s.threads, 1);
@@ -288,7 +292,7 @@ mod tests {
         let s: EngineSpec = "ab:threads=2".parse().unwrap();
         assert_eq!(
             (s.kind, s.threads),
-            (EngineKind::AlphaBeta { level: 10 }, 2)
+            (EngineKind::AlphaBeta { level: Level::MAX }, 2)
         );
         let s: EngineSpec = "mcts:playouts=500,name=uct".parse().unwrap();
         assert_eq!((s.kind.clone(), s.nodes), (EngineKind::Mcts, Some(500)));
@@ -303,7 +307,7 @@ mod tests {
         );
         assert_eq!(
             "alphabeta".parse::<EngineSpec>().unwrap().kind,
-            EngineKind::AlphaBeta { level: 10 }
+            EngineKind::AlphaBeta { level: Level::MAX }
         );
     }
 

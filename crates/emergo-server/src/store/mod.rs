@@ -10,6 +10,7 @@ pub use sqlite::SqliteStore;
 
 use crate::model::GameMeta;
 use emergo_core::{Color, Game, Status};
+use emergo_engine::Level;
 use std::future::Future;
 
 /// Why a write was refused or failed.
@@ -36,7 +37,7 @@ pub struct StoredGame {
 pub struct SummaryRow {
     pub id: String,
     pub mode: crate::model::Mode,
-    pub level: Option<u8>,
+    pub level: Option<Level>,
     pub seats: [crate::model::Seat; 2],
     pub ply: i64,
     pub result: Option<String>,

@@ -2,8 +2,9 @@
 //! their conversion into games and list lines: the one place that knows what a column means.
 
 use super::{StoreError, StoredGame, SummaryRow};
-use crate::model::{color_from_name, GameMeta, Mode, Seat, SeatKind};
+use crate::model::{GameMeta, Mode, Seat, SeatKind};
 use emergo_core::{EndReason, Game, Outcome, Position, Status};
+use emergo_engine::Level;
 
 /// The columns of `games` that [`GAME_COLUMNS`] selects.
 #[derive(sqlx::FromRow)]
@@ -62,8 +63,8 @@ fn mode(text: &str) -> Result<Mode, String> {
     Mode::from_name(text).ok_or_else(|| format!("mode {text}"))
 }
 
-fn level(level: Option<i64>) -> Option<u8> {
-    level.and_then(|l| u8::try_from(l).ok())
+fn level(level: Option<i64>) -> Option<Level> {
+    level.and_then(|l| Level::try_from(l).ok())
 }
 
 fn seat(kind: &str, token_hash: Option<String>) -> Result<Seat, String> {
@@ -86,7 +87,7 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         seats,
         invite_hash: row.invite,
         tags,
-        draw_offer: row.draw_offer.as_deref().and_then(color_from_name),
+        draw_offer: row.draw_offer.as_deref().and_then(|c| c.parse().ok()),
         created_at: row.created_at,
         updated_at: row.updated_at,
     };

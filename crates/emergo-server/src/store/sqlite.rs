@@ -4,7 +4,7 @@ use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_CO
 use super::{
     conflict_on_unique, status_columns, GameStore, StatusFilter, StoreError, StoredGame, SummaryRow,
 };
-use crate::model::{color_name, GameMeta};
+use crate::model::GameMeta;
 use emergo_core::{Color, Game, Status};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
@@ -71,7 +71,7 @@ impl GameStore for SqliteStore {
         )
         .bind(&meta.id)
         .bind(meta.mode.name())
-        .bind(meta.level.map(i64::from))
+        .bind(meta.level.map(|l| i64::from(l.get())))
         .bind(meta.seats[0].kind.name())
         .bind(meta.seats[1].kind.name())
         .bind(&meta.seats[0].token_hash)
@@ -82,7 +82,7 @@ impl GameStore for SqliteStore {
         .bind(game.ply() as i64)
         .bind(result)
         .bind(reason)
-        .bind(meta.draw_offer.map(color_name))
+        .bind(meta.draw_offer.map(Color::name))
         .bind(&meta.created_at)
         .bind(&meta.updated_at)
         .execute(&mut *tx)
@@ -204,7 +204,7 @@ impl GameStore for SqliteStore {
         now: &str,
     ) -> Result<(), StoreError> {
         sqlx::query("UPDATE games SET draw_offer = ?, updated_at = ? WHERE id = ?")
-            .bind(offer.map(color_name))
+            .bind(offer.map(Color::name))
             .bind(now)
             .bind(id)
             .execute(&self.pool)
