@@ -1,7 +1,7 @@
 //! The one interface every player offers: given a game and limits, choose a legal move.
 
 use crate::rng::XorShift;
-use emergo_core::{Game, Move};
+use emergo_core::{ByColor, Game, Move};
 use std::time::Duration;
 
 /// What a player may spend on one move. Unset fields do not limit.
@@ -27,10 +27,10 @@ pub struct Limits {
 /// `p1inc`, `p2inc`; p1 is White).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
-    /// Time left, indexed by `Color::index()` (White first).
-    pub time: [Duration; 2],
-    /// Increment per move, indexed by `Color::index()`.
-    pub inc: [Duration; 2],
+    /// Time left on each side's clock.
+    pub time: ByColor<Duration>,
+    /// Each side's increment per move.
+    pub inc: ByColor<Duration>,
     /// Moves to play before the clock is next filled up (UGI `movestogo`); the time left is
     /// spread over them.
     pub moves_to_go: Option<u32>,

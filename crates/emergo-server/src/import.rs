@@ -4,7 +4,7 @@
 
 use crate::error::ApiError;
 use crate::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
-use emergo_core::{Game, GameRecord, RecordLimits};
+use emergo_core::{ByColor, Game, GameRecord, RecordLimits};
 
 /// Reads `body` as a record within `caps` and replays it: the record and its game, or the
 /// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).
@@ -36,7 +36,7 @@ pub fn imported_meta(record: GameRecord) -> GameMeta {
         id: new_game_id(),
         mode: Mode::Imported,
         level: None,
-        seats: [nobody(), nobody()],
+        seats: ByColor::new(nobody(), nobody()),
         invite_hash: None,
         tags: record.tags,
         draw_offer: None,

@@ -76,7 +76,7 @@ impl LiveGame {
     pub fn engine_to_move(&self) -> bool {
         self.meta.mode == Mode::Engine
             && !self.game.is_over()
-            && self.meta.seats[self.game.position().turn().index()].kind == SeatKind::Engine
+            && self.meta.seats[self.game.position().turn()].kind == SeatKind::Engine
     }
 }
 
@@ -338,7 +338,7 @@ impl Shared {
                     }
                     Err(err) => return Err(err.into()),
                 }
-                live.meta.seats[color.index()].token_hash = Some(token_hash);
+                live.meta.seats[color].token_hash = Some(token_hash);
             }
         }
         live.meta.updated_at = now;

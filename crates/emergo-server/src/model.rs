@@ -1,7 +1,7 @@
 //! What a stored game is made of: its mode, its seats, its metadata; random ids and secrets;
 //! timestamps.
 
-use emergo_core::Color;
+use emergo_core::{ByColor, Color};
 use emergo_engine::Level;
 use sha2::{Digest, Sha256};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -80,7 +80,7 @@ pub struct GameMeta {
     /// The engine's level, in engine games.
     pub level: Option<Level>,
     /// Indexed by `Color::index()`.
-    pub seats: [Seat; 2],
+    pub seats: ByColor<Seat>,
     /// The hash of the invitation code, in games between people.
     pub invite_hash: Option<String>,
     /// Tag pairs written into the exported record (those of an imported record).
@@ -97,7 +97,7 @@ impl GameMeta {
         let hash = hash_secret(token);
         Color::ALL
             .into_iter()
-            .find(|c| self.seats[c.index()].token_hash.as_deref() == Some(hash.as_str()))
+            .find(|&c| self.seats[c].token_hash.as_deref() == Some(hash.as_str()))
     }
 }
 
@@ -203,7 +203,7 @@ mod tests {
             id: "x".into(),
             mode: Mode::Human,
             level: None,
-            seats: [
+            seats: ByColor::new(
                 Seat {
                     kind: SeatKind::Human,
                     token_hash: Some(hash_secret("w")),
@@ -212,7 +212,7 @@ mod tests {
                     kind: SeatKind::Human,
                     token_hash: None,
                 },
-            ],
+            ),
             invite_hash: None,
             tags: Vec::new(),
             draw_offer: None,

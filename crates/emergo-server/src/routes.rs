@@ -22,7 +22,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Extension, Json, Router};
-use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
+use emergo_core::{ByColor, Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
 use emergo_engine::Level;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -251,17 +251,11 @@ async fn create(
     if other_kind == SeatKind::Engine && start.turn() != color {
         engine_room(&state, client)?;
     }
-    let mut seats = [
-        Seat {
-            kind: other_kind,
-            token_hash: None,
-        },
-        Seat {
-            kind: other_kind,
-            token_hash: None,
-        },
-    ];
-    seats[color.index()] = Seat {
+    let mut seats = ByColor::splat(Seat {
+        kind: other_kind,
+        token_hash: None,
+    });
+    seats[color] = Seat {
         kind: SeatKind::Human,
         token_hash: Some(hash_secret(&token)),
     };
@@ -389,8 +383,8 @@ async fn join(
             "this invitation code does not open a seat in this game".to_string(),
         ));
     }
-    let free = Color::ALL.into_iter().find(|c| {
-        let seat = &live.meta.seats[c.index()];
+    let free = Color::ALL.into_iter().find(|&c| {
+        let seat = &live.meta.seats[c];
         seat.kind == SeatKind::Human && seat.token_hash.is_none()
     });
     let Some(color) = free else {
@@ -662,7 +656,7 @@ fn record_tags(live: &LiveGame) -> Vec<(String, String)> {
         .get(..10)
         .unwrap_or("????-??-??")
         .replace('-', ".");
-    let name = |color: Color| match live.meta.seats[color.index()].kind {
+    let name = |color: Color| match live.meta.seats[color].kind {
         SeatKind::Human => "person".to_string(),
         SeatKind::Engine => format!("emergo level {}", live.meta.level.unwrap_or(Level::MIN)),
     };

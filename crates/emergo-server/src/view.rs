@@ -164,8 +164,8 @@ impl GameView {
             id: live.meta.id.clone(),
             mode: live.meta.mode.name(),
             level: live.meta.level.map(Level::get),
-            white: SeatView::of(&live.meta.seats[Color::White.index()]),
-            black: SeatView::of(&live.meta.seats[Color::Black.index()]),
+            white: SeatView::of(&live.meta.seats[Color::White]),
+            black: SeatView::of(&live.meta.seats[Color::Black]),
             start: game.start().to_string(),
             moves: game.moves().iter().map(Move::to_string).collect(),
             history: game.moves().iter().map(MoveView::of).collect(),
@@ -225,8 +225,8 @@ impl GameSummary {
         GameSummary {
             mode: row.mode.name(),
             level: row.level.map(Level::get),
-            white: SeatView::of(&row.seats[0]),
-            black: SeatView::of(&row.seats[1]),
+            white: SeatView::of(&row.seats.white),
+            black: SeatView::of(&row.seats.black),
             ply: row.ply,
             status: if row.result.is_some() {
                 "finished"
@@ -246,6 +246,7 @@ impl GameSummary {
 mod tests {
     use super::*;
     use crate::model::{GameMeta, Mode, Seat, SeatKind};
+    use emergo_core::ByColor;
     use emergo_core::Game;
 
     fn live(game: Game) -> LiveGame {
@@ -257,7 +258,7 @@ mod tests {
             id: "test".into(),
             mode: Mode::Imported,
             level: None,
-            seats: [nobody(), nobody()],
+            seats: ByColor::new(nobody(), nobody()),
             invite_hash: None,
             tags: Vec::new(),
             draw_offer: None,

@@ -1,6 +1,6 @@
 //! The database alone: the last line of defence against two moves for one ply.
 
-use emergo_core::{Game, Status};
+use emergo_core::{ByColor, Game, Status};
 use emergo_server::model::{GameMeta, Mode, Seat, SeatKind};
 use emergo_server::store::{Store, StoreError};
 
@@ -13,7 +13,7 @@ fn human_game(id: &str) -> GameMeta {
         id: id.to_string(),
         mode: Mode::Human,
         level: None,
-        seats: [seat(), seat()],
+        seats: ByColor::new(seat(), seat()),
         invite_hash: None,
         tags: Vec::new(),
         draw_offer: None,

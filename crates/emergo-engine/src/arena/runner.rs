@@ -11,7 +11,7 @@ use crate::alphabeta::AlphaBetaPlayer;
 use crate::greedy::GreedyPlayer;
 use crate::mcts::MctsPlayer;
 use crate::player::{Clock, Limits, Player, RandomPlayer};
-use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Status};
+use emergo_core::{ByColor, Color, EndReason, Game, GameRecord, Move, Outcome, Status};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::panic::{self, AssertUnwindSafe};
@@ -140,8 +140,8 @@ impl Contestant {
                 TimeControl::MoveTime(t) => limits.movetime = Some(t),
                 TimeControl::Clock { inc, .. } => {
                     limits.clock = Some(Clock {
-                        time: clocks,
-                        inc: [inc; 2],
+                        time: ByColor::new(clocks[0], clocks[1]),
+                        inc: ByColor::splat(inc),
                         moves_to_go: None,
                     })
                 }

@@ -44,8 +44,8 @@ impl TimeControl {
                 .max(Duration::from_millis(1));
             (Some(hard.mul_f64(0.55)), Some(hard))
         } else if let Some(clock) = limits.clock {
-            let left = clock.time[turn.index()];
-            let inc = clock.inc[turn.index()];
+            let left = clock.time[turn];
+            let inc = clock.inc[turn];
             let usable = left
                 .saturating_sub(limits.overhead.max(CLOCK_RESERVE))
                 .max(Duration::from_millis(1));
@@ -88,13 +88,14 @@ impl TimeControl {
 mod tests {
     use super::*;
     use crate::player::Clock;
+    use emergo_core::ByColor;
 
     #[test]
     fn a_clock_budget_stays_within_the_time_left() {
         let limits = Limits {
             clock: Some(Clock {
-                time: [Duration::from_millis(1000), Duration::from_millis(50)],
-                inc: [Duration::from_millis(100), Duration::ZERO],
+                time: ByColor::new(Duration::from_millis(1000), Duration::from_millis(50)),
+                inc: ByColor::new(Duration::from_millis(100), Duration::ZERO),
                 moves_to_go: None,
             }),
             ..Limits::default()
@@ -124,8 +125,8 @@ mod tests {
     fn clock(left_ms: u64, inc_ms: u64, moves_to_go: Option<u32>) -> Limits {
         Limits {
             clock: Some(Clock {
-                time: [Duration::from_millis(left_ms); 2],
-                inc: [Duration::from_millis(inc_ms); 2],
+                time: ByColor::splat(Duration::from_millis(left_ms)),
+                inc: ByColor::splat(Duration::from_millis(inc_ms)),
                 moves_to_go,
             }),
             ..Limits::default()

@@ -95,10 +95,10 @@ pub fn parse_go(args: &[&str]) -> Go {
         let ms = Duration::from_millis(number);
         let count = u32::try_from(number).unwrap_or(u32::MAX);
         match key {
-            "p1time" | "wtime" => (clock.time[0], has_clock) = (ms, true),
-            "p2time" | "btime" => (clock.time[1], has_clock) = (ms, true),
-            "p1inc" | "winc" => clock.inc[0] = ms,
-            "p2inc" | "binc" => clock.inc[1] = ms,
+            "p1time" | "wtime" => (clock.time.white, has_clock) = (ms, true),
+            "p2time" | "btime" => (clock.time.black, has_clock) = (ms, true),
+            "p1inc" | "winc" => clock.inc.white = ms,
+            "p2inc" | "binc" => clock.inc.black = ms,
             "movestogo" if count == 0 => go
                 .notes
                 .push("'movestogo' must be at least 1; ignored".to_string()),
@@ -138,6 +138,7 @@ pub fn parse_go(args: &[&str]) -> Go {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emergo_core::ByColor;
 
     fn go(line: &str) -> Go {
         parse_go(&line.split_whitespace().collect::<Vec<_>>())
@@ -148,8 +149,11 @@ mod tests {
         let g = go("p1time 1000 p2time 900 p1inc 10 binc 20 movestogo 20");
         assert!(g.notes.is_empty(), "{:?}", g.notes);
         let clock = g.limits.clock.unwrap();
-        assert_eq!(clock.time, [1000, 900].map(Duration::from_millis));
-        assert_eq!(clock.inc, [10, 20].map(Duration::from_millis));
+        assert_eq!(
+            clock.time,
+            ByColor::new(1000, 900).map(Duration::from_millis)
+        );
+        assert_eq!(clock.inc, ByColor::new(10, 20).map(Duration::from_millis));
         assert_eq!(clock.moves_to_go, Some(20));
     }
 

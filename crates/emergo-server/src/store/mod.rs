@@ -9,7 +9,7 @@ mod sqlite;
 pub use sqlite::SqliteStore;
 
 use crate::model::GameMeta;
-use emergo_core::{Color, Game, Status};
+use emergo_core::{ByColor, Color, Game, Status};
 use emergo_engine::Level;
 use std::future::Future;
 
@@ -38,7 +38,7 @@ pub struct SummaryRow {
     pub id: String,
     pub mode: crate::model::Mode,
     pub level: Option<Level>,
-    pub seats: [crate::model::Seat; 2],
+    pub seats: ByColor<crate::model::Seat>,
     pub ply: i64,
     pub result: Option<String>,
     pub reason: Option<String>,

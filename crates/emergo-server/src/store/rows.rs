@@ -3,7 +3,7 @@
 
 use super::{StoreError, StoredGame, SummaryRow};
 use crate::model::{GameMeta, Mode, Seat, SeatKind};
-use emergo_core::{EndReason, Game, Outcome, Position, Status};
+use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status};
 use emergo_engine::Level;
 
 /// The columns of `games` that [`GAME_COLUMNS`] selects.
@@ -75,10 +75,10 @@ fn seat(kind: &str, token_hash: Option<String>) -> Result<Seat, String> {
 /// The game of `row`, replayed from `moves` (in ply order), with its declared ending.
 pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGame, StoreError> {
     let corrupt = corrupt(row.id.clone());
-    let seats = [
+    let seats = ByColor::new(
         seat(&row.white_kind, row.white_token).map_err(&corrupt)?,
         seat(&row.black_kind, row.black_token).map_err(&corrupt)?,
-    ];
+    );
     let tags: Vec<(String, String)> = serde_json::from_str(&row.tags).unwrap_or_default();
     let meta = GameMeta {
         id: row.id,
@@ -119,10 +119,10 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
 /// A line of the list of games.
 pub(super) fn summary(row: SummaryDbRow) -> Result<SummaryRow, StoreError> {
     let corrupt = corrupt(row.id.clone());
-    let seats = [
+    let seats = ByColor::new(
         seat(&row.white_kind, row.white_token).map_err(&corrupt)?,
         seat(&row.black_kind, row.black_token).map_err(&corrupt)?,
-    ];
+    );
     Ok(SummaryRow {
         mode: mode(&row.mode).map_err(&corrupt)?,
         level: level(row.level),
