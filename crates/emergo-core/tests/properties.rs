@@ -92,6 +92,29 @@ proptest! {
         }
     }
 
+    /// R10.3: the counted history agrees with counting equal positions by hand, at every ply of
+    /// random games among few columns (where positions repeat often), and after undo.
+    #[test]
+    fn r10_3_repetition_counts_equal_a_count_of_equal_positions(choices in prop::collection::vec(any::<u16>(), 0..300)) {
+        let mut game = Game::new("W:0:0:a5=W,c5=WW,g5=B,i5=BB".parse().unwrap());
+        let naive = |g: &Game| g.positions().iter().filter(|p| *p == g.position()).count();
+        for &c in &choices {
+            prop_assert_eq!(game.repetitions(), naive(&game));
+            prop_assert_eq!(
+                game.status().eq(&emergo_core::Status::Ongoing),
+                naive(&game) < 3 && !game.position().is_lost() && !game.position().has_no_moves()
+            );
+            if game.is_over() {
+                break;
+            }
+            let moves = game.position().legal_moves();
+            game.play(moves[c as usize % moves.len()]).unwrap();
+        }
+        while game.undo().is_some() {
+            prop_assert_eq!(game.repetitions(), naive(&game));
+        }
+    }
+
     #[test]
     fn undo_restores_the_position_exactly(choices in prop::collection::vec(any::<u16>(), 1..200)) {
         let mut game = random_game(&choices);
