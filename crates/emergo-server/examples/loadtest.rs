@@ -61,6 +61,10 @@ struct Args {
     /// Idle sockets the attacker keeps open.
     #[arg(long, default_value_t = 200)]
     idle_sockets: usize,
+    /// Instead of playing: open this many WebSockets on one game (each from an address of its
+    /// own) and report the server's memory per WebSocket.
+    #[arg(long, default_value_t = 0)]
+    ws_memory: usize,
     /// Internal: run as the server, until standard input closes.
     #[arg(long, hide = true)]
     serve_db: Option<String>,
@@ -185,7 +189,58 @@ async fn post(client: &reqwest::Client, url: &str, body: Value) -> Result<(u16, 
     Ok((status, value))
 }
 
+/// Opens `n` WebSockets on one game and reports the server's memory per WebSocket.
+async fn ws_memory(n: usize, url: &str, pid: Option<u32>) -> anyhow::Result<()> {
+    let client = reqwest::Client::new();
+    let (status, grant) = post(
+        &client,
+        &format!("{url}/api/games"),
+        json!({"mode": "human", "color": "white"}),
+    )
+    .await
+    .map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(status == 201, "create: {status} {grant}");
+    let id = grant["game"]["id"].as_str().unwrap_or_default().to_string();
+    let ws_url = format!("{}/api/games/{id}/ws", url.replacen("http://", "ws://", 1));
+    // Warm up (the runtime's threads, the first socket's allocations), then measure.
+    let mut sockets = Vec::new();
+    for i in 0..10 {
+        let mut s = ws_from(person_addr(i), &ws_url)
+            .await
+            .map_err(anyhow::Error::msg)?;
+        next_state(&mut s, Instant::now() + Duration::from_secs(10))
+            .await
+            .map_err(anyhow::Error::msg)?;
+        sockets.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = pid.and_then(rss_kb);
+    for i in 10..10 + n {
+        let mut s = ws_from(person_addr(i), &ws_url)
+            .await
+            .map_err(anyhow::Error::msg)?;
+        next_state(&mut s, Instant::now() + Duration::from_secs(10))
+            .await
+            .map_err(anyhow::Error::msg)?;
+        sockets.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = pid.and_then(rss_kb);
+    if let (Some(b), Some(a)) = (before, after) {
+        println!(
+            "{n} WebSockets on one game: server RSS {:.1} -> {:.1} MiB, {:.1} KiB per WebSocket",
+            b as f64 / 1024.0,
+            a as f64 / 1024.0,
+            (a.saturating_sub(b)) as f64 / n as f64
+        );
+    }
+    Ok(())
+}
+
 async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
+    if args.ws_memory > 0 {
+        return ws_memory(args.ws_memory, &url, pid).await;
+    }
     let (lo, hi) = match args.levels.split_once('-') {
         Some((a, b)) => (a.parse::<u8>()?, b.parse::<u8>()?),
         None => {
