@@ -279,9 +279,7 @@ impl Engine {
         };
         let mut limits = go.limits;
         limits.overhead = self.overhead;
-        let Some(mut player) = self.player.take() else {
-            return;
-        };
+        let mut player = self.player.take().unwrap_or_else(|| self.fresh_player());
         self.stop.store(false, Ordering::Relaxed);
         self.answered.store(false, Ordering::Release);
         self.infinite = limits.infinite;
