@@ -237,6 +237,32 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_balanced_openings_are_n2_lines_that_all_read() {
+        let text = include_str!("../../../../openings/balanced.txt");
+        let list = parse_openings(text).unwrap();
+        assert!(list.len() >= 20, "{}", list.len());
+        for (opening, line) in list.iter().zip(
+            text.lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#')),
+        ) {
+            // N2 text, so that cutegames can send it as 'position fen <line>'.
+            assert!(opening.moves.is_empty());
+            assert_eq!(opening.start.to_string(), line.trim());
+        }
+        // Each comment gives the entries that lead to the line after it.
+        let lines: Vec<&str> = text.lines().collect();
+        for pair in lines.windows(2) {
+            if let (Some(moves), false) = (pair[0].strip_prefix("# "), pair[1].starts_with('#')) {
+                if pair[1].is_empty() {
+                    continue;
+                }
+                let from_moves = parse_openings(moves).unwrap();
+                assert_eq!(from_moves[0].game().position().to_string(), pair[1]);
+            }
+        }
+    }
+
+    #[test]
     fn shuffling_keeps_the_openings_and_depends_on_the_seed() {
         let list: Vec<Opening> = openings(20, 2, 5)
             .into_iter()
