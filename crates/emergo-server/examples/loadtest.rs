@@ -12,7 +12,7 @@
 //!
 //! Each game's person is a client of its own (connections from 127.0.1.x), as on the Internet.
 //! `--abuse` adds an attacker at 127.0.0.2 doing everything issue 8 found harmful at once:
-//! imports of the largest records allowed, hint requests dropped at once, level-10 engine games,
+//! imports of records near the tag caps, hint requests dropped at once, level-10 engine games,
 //! and idle sockets. Its refusals (429, 503) are counted apart, not as errors.
 
 use clap::Parser;
@@ -678,8 +678,8 @@ mod abuse {
             .expect("a client")
     }
 
-    /// The largest record the default caps allow: 60 tags of 1000 bytes and a game played to
-    /// its end (or 5000 plies) by the first legal move.
+    /// A record near the default tag caps: 60 tags of 1000 bytes, and a game played to its end
+    /// (about 100 plies) by the first legal move.
     fn big_record() -> String {
         let mut game = emergo_core::Game::default();
         for _ in 0..5000 {

@@ -182,6 +182,11 @@ async fn item1_huge_records_are_refused_by_their_cap_and_imports_never_freeze_th
     // or 60 s), while the bystander checks that the server stays fast.
     // write_game adds its own tags (Result, ...): room is left for them.
     let longest = record_text(caps.record.plies, caps.record.tags - 4, 100);
+    let plies = emergo_core::GameRecord::parse(&longest)
+        .expect("a record")
+        .moves
+        .len();
+    eprintln!("the long record: {plies} plies, {} bytes", longest.len());
     let attacker = {
         let (a, import, longest) = (a.clone(), import.clone(), longest.clone());
         tokio::spawn(async move {
