@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 mod cmd;
 
-/// Emergo: rules, engine and web app.
+/// Emergo: rules, engine and web app. Every verb is listed below; `emergo <verb> --help` says
+/// more.
 #[derive(Parser)]
-#[command(name = "emergo", version, about)]
+#[command(name = "emergo", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -532,3 +532,25 @@ fn match_plays_an_openings_file_of_both_line_kinds_each_twice_with_colours_swapp
     assert!(err.contains("line 3 ('d3 e5 zz')"), "{err}");
     assert!(stdout(&out).is_empty());
 }
+
+#[test]
+fn help_lists_every_verb_and_a_resignation_is_final_in_the_terminal_as_on_the_web() {
+    // issue 9, defect 12
+    let out = run(&["--help"], "");
+    let text = stdout(&out);
+    for verb in [
+        "perft", "moves", "apply", "show", "random", "analyze", "play", "match", "ugi", "bench",
+        "serve", "tune",
+    ] {
+        assert!(
+            text.contains(&format!("  {verb} ")),
+            "{verb} missing: {text}"
+        );
+    }
+    let out = run(&["play", "--movetime", "20"], "resign\nundo\nquit\n");
+    let text = stdout(&out);
+    assert!(text.contains("a resignation is final"), "{text}");
+    // the level's time, as on the web (level 1: 100 ms)
+    let out = run(&["play", "--level", "1"], "quit\n");
+    assert!(stdout(&out).contains("(100 ms a move)"), "{}", stdout(&out));
+}

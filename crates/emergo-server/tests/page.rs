@@ -422,15 +422,36 @@ async fn themes_the_column_box_icons_numbering_and_axe() {
     // A bare move list imports as an unfinished game; a bad one is refused in words for a
     // person, without the list of legal moves (defect 10).
     c.goto(&rig.url("/")).await.expect("the lobby");
-    find(&c, "#import-text").await.send_keys("1. d3 a5 2. f2").await.expect("typed");
+    find(&c, "#import-text")
+        .await
+        .send_keys("1. d3 a5 2. f2")
+        .await
+        .expect("typed");
     click(&c, "#import-button").await;
-    wait_until(&c, "document.querySelectorAll('#moves .mv[data-ply]').length === 3", "the bare list imported").await;
+    wait_until(
+        &c,
+        "document.querySelectorAll('#moves .mv[data-ply]').length === 3",
+        "the bare list imported",
+    )
+    .await;
     c.goto(&rig.url("/")).await.expect("the lobby");
-    find(&c, "#import-text").await.send_keys("1. d3 zz").await.expect("typed");
+    find(&c, "#import-text")
+        .await
+        .send_keys("1. d3 zz")
+        .await
+        .expect("typed");
     click(&c, "#import-button").await;
-    wait_until(&c, "!document.querySelector('#toast').hidden", "the refusal").await;
+    wait_until(
+        &c,
+        "!document.querySelector('#toast').hidden",
+        "the refusal",
+    )
+    .await;
     let refusal = text_of(&c, "#toast-text").await;
-    assert!(refusal.contains("line 1") && refusal.contains("zz") && !refusal.contains("legal moves"), "{refusal}");
+    assert!(
+        refusal.contains("line 1") && refusal.contains("zz") && !refusal.contains("legal moves"),
+        "{refusal}"
+    );
 
     // Dark theme, green board, the column's contents beside the board (defect 4).
     c.goto(&rig.url("/")).await.expect("the lobby");

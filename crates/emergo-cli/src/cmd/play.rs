@@ -20,9 +20,10 @@ pub struct Args {
     /// Start from this position (N2 text) instead of the start.
     #[arg(long, value_name = "POS")]
     position: Option<String>,
-    /// The engine's time per move, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
+    /// The engine's time per move, in milliseconds [default: the level's time, the same as
+    /// on the web: 100 ms at level 1 up to 2000 ms at level 10].
+    #[arg(long)]
+    movetime: Option<u64>,
     /// Seed of the engine's choices among near-best moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -30,9 +31,9 @@ pub struct Args {
 
 const HELP: &str = "\
 commands:
-  <move>        play a move: e5 (entry), e4-e5 (step), e4xc4xc6 (capture, every landing square)
+  <move>        play a move: d3 (entry), e4-e5 (step), e4xc4xc6 (capture, every landing square)
   moves         list the legal moves
-  undo          take back your last move (and the engine's reply)
+  undo          take back your last move (and the engine's reply); a resignation is final
   hint          ask the engine for a move
   resign        give up the game
   save <file>   write the game record to a file
@@ -124,20 +125,14 @@ impl<W: Write> Session<W> {
     }
 
     fn undo(&mut self) -> std::io::Result<()> {
+        // One rule on every face: a resignation is final (the web refuses it too); a game
+        // ended on the board can be taken back.
         if let Status::Finished {
             reason: EndReason::Resignation,
             ..
         } = self.game.status()
         {
-            // Take back the resignation only: undo clears it with a move, so replay that move.
-            if let Some(mv) = self.game.undo() {
-                let _ = self.game.play(mv);
-            }
-            if self.game.is_over() {
-                let _ = self.game.undo();
-            }
-            writeln!(self.out, "resignation taken back")?;
-            return self.board();
+            return writeln!(self.out, "a resignation is final: it cannot be taken back");
         }
         let n = self.game.ply();
         let human_moves = (0..n)
@@ -248,12 +243,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let human = args.color;
     let stdout = std::io::stdout();
+    // One table of levels for every face: the web's time per move unless --movetime says.
+    let movetime = args.movetime.map_or_else(
+        || emergo_server::engine::movetime(args.level),
+        |ms| Duration::from_millis(ms.max(1)),
+    );
     let mut session = Session {
         game: Game::new(start),
         human,
         engine: engine(args.level, args.seed),
         engine_name: format!("emergo level {}", args.level),
-        limits: Limits::movetime(Duration::from_millis(args.movetime.max(1))),
+        limits: Limits::movetime(movetime),
         out: stdout.lock(),
     };
     writeln!(
@@ -261,7 +261,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "you play {} against emergo level {} ({} ms a move); type a move or 'help'",
         human.title(),
         args.level,
-        args.movetime
+        movetime.as_millis()
     )?;
     session.board()?;
     if let Some(text) = announce(session.game.status()) {
