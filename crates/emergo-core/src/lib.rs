@@ -36,5 +36,7 @@ pub use moves::{CapturePath, Move};
 pub use notation::{MoveError, MoveText, MoveTextError, PositionTextError};
 pub use phase::{Phase, PhaseError};
 pub use position::{Column, PlayError, Position, PositionError, Setup};
-pub use record::{split_records, GameRecord, RecordError, RecordLimit, RecordLimits, RecordPlace};
+pub use record::{
+    split_records, GameRecord, RecordError, RecordLimit, RecordLimits, RecordMove, RecordPlace,
+};
 pub use repetition::{RepetitionKey, Repetitions};

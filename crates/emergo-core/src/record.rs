@@ -12,23 +12,44 @@
 //! `[SetUp "1"]` and `[FEN "<N2 text>"]` so that other programs read it too; either tag is read
 //! as the start (N2 text or `startpos`), and two tags that give different starts are an error.
 //! A game that ended by resignation or agreement has a `[Termination "resignation"]` tag.
+//!
+//! A move may be followed by a comment and by variations, PGN's RAV: `1. d3 (1. d6 e1) 1... a5`
+//! gives `1. d6 e1` as another line in place of `1. d3`, read from the position before `d3`.
+//! Variations nest; the main line is what replays the game.
 //! Records read and write losslessly; a bad record is rejected with its line and column.
 
-use crate::color::Color;
+mod movetext;
+
 use crate::game::{EndReason, Game, Outcome, Status};
 use crate::moves::Move;
 use crate::position::Position;
+use movetext::{write_line, Ending};
 use std::collections::HashSet;
 use std::fmt::{self, Write as _};
 use thiserror::Error;
 
-/// One move of a record, with the comment that follows it.
+/// One move of a record, with the comment and the variations that follow it: a tree of lines
+/// whose main line is the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {
     /// The move.
     pub mv: Move,
     /// The comment written after it, without its braces.
     pub comment: Option<String>,
+    /// Other lines played instead of this move, each from the position before it (each
+    /// non-empty; an empty one is not written).
+    pub variations: Vec<Vec<RecordMove>>,
+}
+
+impl RecordMove {
+    /// A move without comment or variations.
+    pub fn new(mv: Move) -> RecordMove {
+        RecordMove {
+            mv,
+            comment: None,
+            variations: Vec::new(),
+        }
+    }
 }
 
 /// A game record: tags in their order, the start, the moves, the result token.
@@ -102,8 +123,12 @@ pub struct RecordLimits {
     pub tag_length: usize,
     /// The length of a comment.
     pub comment_length: usize,
-    /// Moves in the movetext.
+    /// Moves in the main line.
     pub plies: usize,
+    /// Nesting of variations: 1 allows variations of the main line only, 0 none at all.
+    pub variation_depth: usize,
+    /// Moves in all variations together.
+    pub variation_moves: usize,
 }
 
 impl RecordLimits {
@@ -113,6 +138,8 @@ impl RecordLimits {
         tag_length: usize::MAX,
         comment_length: usize::MAX,
         plies: usize::MAX,
+        variation_depth: usize::MAX,
+        variation_moves: usize::MAX,
     };
 }
 
@@ -127,16 +154,23 @@ pub enum RecordLimit {
     CommentLength,
     /// [`RecordLimits::plies`].
     Plies,
+    /// [`RecordLimits::variation_depth`].
+    VariationDepth,
+    /// [`RecordLimits::variation_moves`].
+    VariationMoves,
 }
 
 impl RecordLimit {
-    /// `tags`, `tag_length`, `comment_length`, `plies`: the cap's field name.
+    /// `tags`, `tag_length`, `comment_length`, `plies`, `variation_depth`, `variation_moves`:
+    /// the cap's field name.
     pub fn name(self) -> &'static str {
         match self {
             RecordLimit::Tags => "tags",
             RecordLimit::TagLength => "tag_length",
             RecordLimit::CommentLength => "comment_length",
             RecordLimit::Plies => "plies",
+            RecordLimit::VariationDepth => "variation_depth",
+            RecordLimit::VariationMoves => "variation_moves",
         }
     }
 }
@@ -192,11 +226,7 @@ impl GameRecord {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             opening_comment: None,
-            moves: game
-                .moves()
-                .iter()
-                .map(|&mv| RecordMove { mv, comment: None })
-                .collect(),
+            moves: game.moves().iter().map(|&mv| RecordMove::new(mv)).collect(),
             result: None,
         };
         if *game.start() != Position::start() {
@@ -294,26 +324,7 @@ impl fmt::Display for GameRecord {
         if let Some(c) = &self.opening_comment {
             tokens.push(format!("{{{c}}}"));
         }
-        let mut turn = start.turn();
-        let mut number = 1;
-        let mut need_number = true;
-        for m in &self.moves {
-            match turn {
-                Color::White => tokens.push(format!("{number}.")),
-                Color::Black if need_number => tokens.push(format!("{number}...")),
-                Color::Black => {}
-            }
-            tokens.push(m.mv.to_string());
-            need_number = false;
-            if let Some(c) = &m.comment {
-                tokens.push(format!("{{{c}}}"));
-                need_number = true;
-            }
-            if turn == Color::Black {
-                number += 1;
-            }
-            turn = turn.other();
-        }
+        write_line(&mut tokens, &self.moves, start.turn(), 1);
         tokens.push(result_token(self.result).to_string());
         let mut line = String::new();
         for t in tokens {
@@ -337,6 +348,8 @@ struct Parser<'a> {
     line: usize,
     column: usize,
     limits: RecordLimits,
+    /// Moves read in variations so far.
+    variation_moves: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -347,6 +360,7 @@ impl<'a> Parser<'a> {
             line: 1,
             column: 1,
             limits,
+            variation_moves: 0,
         }
     }
 
@@ -364,6 +378,8 @@ impl<'a> Parser<'a> {
             RecordLimit::TagLength => "bytes in a tag value",
             RecordLimit::CommentLength => "bytes in a comment",
             RecordLimit::Plies => "moves",
+            RecordLimit::VariationDepth => "variations nested in one another",
+            RecordLimit::VariationMoves => "moves in variations",
         };
         RecordError {
             limit: Some(limit),
@@ -431,74 +447,27 @@ impl<'a> Parser<'a> {
             result: None,
         };
         let mut game = Game::new(record.start()?);
-        loop {
-            self.skip_space();
-            let (line, column) = (self.line, self.column);
-            match self.peek() {
-                None => {
+        let (moves, opening_comment, ending) = self.line(&mut game, 0, (1, 1))?;
+        record.moves = moves;
+        record.opening_comment = opening_comment;
+        if let Ending::Result {
+            result,
+            token,
+            line,
+            column,
+        } = ending
+        {
+            if let (Some(token_outcome), Status::Finished { outcome, .. }) = (result, game.status())
+            {
+                if token_outcome != outcome {
                     return Err(self.error(
                         line,
                         column,
-                        "the movetext has no result (1-0, 0-1, 1/2-1/2 or *)",
-                    ))
-                }
-                Some('{') => {
-                    let comment = self.comment()?;
-                    let slot = match record.moves.last_mut() {
-                        Some(m) => &mut m.comment,
-                        None => &mut record.opening_comment,
-                    };
-                    if slot.is_some() {
-                        return Err(self.error(line, column, "two comments in a row"));
-                    }
-                    *slot = Some(comment);
-                }
-                Some('[') => {
-                    return Err(self.error(line, column, "a tag after the movetext has begun"))
-                }
-                Some(_) => {
-                    let token = self.token();
-                    if let Some(result) = result_of_token(token) {
-                        if let (Some(token_outcome), Status::Finished { outcome, .. }) =
-                            (result, game.status())
-                        {
-                            if token_outcome != outcome {
-                                return Err(self.error(
-                                    line,
-                                    column,
-                                    format!(
-                                        "result {token}, but by the rules the game ended {outcome}"
-                                    ),
-                                ));
-                            }
-                        }
-                        record.result = result;
-                        break;
-                    }
-                    if is_move_number(token) {
-                        continue;
-                    }
-                    if record.moves.len() == self.limits.plies {
-                        return Err(self.over(line, column, RecordLimit::Plies, self.limits.plies));
-                    }
-                    if game.is_over() {
-                        return Err(self.error(
-                            line,
-                            column,
-                            format!("move {token} after the game has ended"),
-                        ));
-                    }
-                    let position = *game.position();
-                    let mv = position.parse_move(token).map_err(|e| {
-                        let legal: Vec<String> =
-                            position.legal_moves().iter().map(Move::to_string).collect();
-                        self.error(line, column, format!("{e} (legal: {})", legal.join(" ")))
-                    })?;
-                    game.play(mv)
-                        .map_err(|e| self.error(line, column, e.to_string()))?;
-                    record.moves.push(RecordMove { mv, comment: None });
+                        format!("result {token}, but by the rules the game ended {outcome}"),
+                    ));
                 }
             }
+            record.result = result;
         }
         self.skip_space();
         if self.peek().is_some() {
@@ -521,7 +490,7 @@ impl<'a> Parser<'a> {
         let start = self.offset();
         while self
             .peek()
-            .is_some_and(|c| !c.is_whitespace() && c != '{' && c != '[')
+            .is_some_and(|c| !c.is_whitespace() && !matches!(c, '{' | '[' | '(' | ')'))
         {
             self.bump();
         }

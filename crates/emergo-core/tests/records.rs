@@ -2,7 +2,8 @@
 //! line and column.
 
 use emergo_core::{
-    split_records, Color, EndReason, Game, GameError, GameRecord, Outcome, Position, Status,
+    split_records, Color, EndReason, Game, GameError, GameRecord, Outcome, Position, RecordMove,
+    Status,
 };
 
 const SAMPLE: &str = r#"[Event "Club match"]
@@ -235,12 +236,16 @@ fn records_over_a_cap_are_refused_naming_the_cap() {
         tag_length: 8,
         comment_length: 5,
         plies: 2,
+        variation_depth: 1,
+        variation_moves: 3,
     };
     let cases = [
         ("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n\n*", RecordLimit::Tags),
         ("[A \"123456789\"]\n\n*", RecordLimit::TagLength),
         ("1. d3 {123456} *", RecordLimit::CommentLength),
         ("1. d3 e1 2. d6 *", RecordLimit::Plies),
+        ("1. d3 (1. d6 (1. f2)) *", RecordLimit::VariationDepth),
+        ("1. d3 (1. d6 e1) (1. f2 a5) *", RecordLimit::VariationMoves),
     ];
     for (text, limit) in cases {
         let err = GameRecord::parse_within(text, limits).unwrap_err();
@@ -285,4 +290,124 @@ fn a_record_result_is_an_outcome_or_none_for_a_star() {
     let won = GameRecord::parse("1. d3 e1 1-0").unwrap();
     assert_eq!(won.result, Some(Outcome::Win(Color::White)));
     assert!(won.to_string().trim_end().ends_with("1-0"));
+}
+
+const VARIATIONS: &str = r#"[Event "Study"]
+[Result "*"]
+
+{Both sides enter.} 1. d3 (1. d6 e1 {the other reply} (1... a5 2. f2)) 1... a5
+2. f2 {a quiet move} (2. d6) (2. e1 {also}) 2... e1 *
+"#;
+
+#[test]
+fn variations_and_comments_read_and_write_back_unchanged() {
+    let record = GameRecord::parse(VARIATIONS).unwrap();
+    let texts =
+        |moves: &[RecordMove]| -> Vec<String> { moves.iter().map(|m| m.mv.to_string()).collect() };
+    assert_eq!(texts(&record.moves), ["d3", "a5", "f2", "e1"]);
+    let d3 = &record.moves[0];
+    assert_eq!(d3.variations.len(), 1);
+    let line = &d3.variations[0];
+    assert_eq!(texts(line), ["d6", "e1"]);
+    assert_eq!(line[1].comment.as_deref(), Some("the other reply"));
+    assert_eq!(texts(&line[1].variations[0]), ["a5", "f2"]);
+    let f2 = &record.moves[2];
+    assert_eq!(f2.comment.as_deref(), Some("a quiet move"));
+    assert_eq!(f2.variations.len(), 2);
+    assert_eq!(f2.variations[1][0].comment.as_deref(), Some("also"));
+    assert_eq!(record.to_string(), VARIATIONS);
+    assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
+}
+
+#[test]
+fn the_main_line_is_what_replays_the_game() {
+    let record = GameRecord::parse(VARIATIONS).unwrap();
+    let game = record.to_game().unwrap();
+    let played: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(played, ["d3", "a5", "f2", "e1"]);
+}
+
+#[test]
+fn a_variation_starts_from_the_position_before_the_move_it_follows() {
+    // The variation replaces d3, so d3 is free again in it.
+    let record = GameRecord::parse("1. d3 (1. d3 e1) 1... e1 *").unwrap();
+    assert_eq!(record.moves[0].variations[0][0].mv, record.moves[0].mv);
+    // The variation replaces e1: Black moves, and d3 is taken.
+    let err = GameRecord::parse("1. d3 e1 (1... d3) *").unwrap_err();
+    assert_eq!(err.line_column(), Some((1, 16)), "{err}");
+    assert!(err.to_string().contains("legal:"), "{err}");
+}
+
+#[test]
+fn bad_variations_are_rejected_with_line_and_column() {
+    let cases: [(&str, usize, usize, &str); 7] = [
+        ("1. d3 (1. d6\ne1", 1, 7, "not closed with ')'"),
+        ("1. d3 () *", 1, 7, "empty variation"),
+        ("(1. d3) *", 1, 1, "before any move"),
+        ("1. d3 ) *", 1, 7, "closes no variation"),
+        ("1. d3 (1. d6 *) *", 1, 14, "inside a variation"),
+        (
+            "1. d3 ({why} 1. d6) *",
+            1,
+            8,
+            "before a variation's first move",
+        ),
+        ("1. d3 (1. d6 e1 2. zz) *", 1, 20, "not a square"),
+    ];
+    for (text, line, column, needle) in cases {
+        let err = GameRecord::parse(text).unwrap_err();
+        assert_eq!(err.line_column(), Some((line, column)), "{text:?}: {err}");
+        assert!(err.to_string().contains(needle), "{text:?}: {err}");
+    }
+}
+
+/// Plays a random line from `game` of up to `length` moves, each with a comment or variations
+/// now and then, drawn from `choices`.
+fn random_line(
+    game: &mut Game,
+    choices: &mut impl Iterator<Item = u16>,
+    length: usize,
+    depth: usize,
+) -> Vec<RecordMove> {
+    let mut moves = Vec::new();
+    for _ in 0..length {
+        let Some(c) = choices.next() else { break };
+        if game.is_over() {
+            break;
+        }
+        let legal = game.position().legal_moves();
+        let mut m = RecordMove::new(legal[c as usize % legal.len()]);
+        if c % 5 == 0 {
+            m.comment = Some(format!("note {c} (with parentheses)"));
+        }
+        if depth < 3 && c % 7 == 0 {
+            for _ in 0..1 + c % 2 {
+                m.variations
+                    .push(random_line(&mut game.clone(), choices, 4, depth + 1));
+            }
+            m.variations.retain(|v| !v.is_empty());
+        }
+        game.play(m.mv).unwrap();
+        moves.push(m);
+    }
+    moves
+}
+
+proptest::proptest! {
+    #[test]
+    fn records_with_variations_read_back_what_was_written(
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..300)
+    ) {
+        let mut game = Game::default();
+        let mut choices = choices.into_iter();
+        let moves = random_line(&mut game, &mut choices, 80, 0);
+        let mut record = GameRecord::from_game(&game, &[("Event", "proptest")]);
+        record.moves = moves;
+        let text = record.to_string();
+        let back = GameRecord::parse(&text).unwrap();
+        proptest::prop_assert_eq!(&back, &record);
+        proptest::prop_assert_eq!(back.to_string(), text);
+        let replayed = back.to_game().unwrap();
+        proptest::prop_assert_eq!(replayed.moves(), game.moves());
+    }
 }

@@ -48,6 +48,8 @@ impl Default for Limits {
                 tag_length: 1024,
                 comment_length: 4096,
                 plies: 5000,
+                variation_depth: 16,
+                variation_moves: 5000,
             },
             uri_bytes: 2048,
             games_burst: 20,

@@ -1,0 +1,194 @@
+//! Movetext as a tree: reading a line of moves with its comments and nested variations, and
+//! writing it back.
+
+use super::{is_move_number, result_of_token, Parser, RecordError, RecordLimit, RecordMove};
+use crate::color::Color;
+use crate::game::{Game, Outcome};
+use crate::moves::Move;
+
+/// Variations nest at most this deep whatever the limits say: the reader is recursive.
+pub(super) const MAX_NESTING: usize = 200;
+
+/// How a line of movetext ended.
+pub(super) enum Ending<'a> {
+    /// The main line's result token, where it stands.
+    Result {
+        result: Option<Outcome>,
+        token: &'a str,
+        line: usize,
+        column: usize,
+    },
+    /// A variation's `)`.
+    Close,
+}
+
+impl<'a> Parser<'a> {
+    /// Reads a line of moves played on from `game`: the main line at `depth` 0 (up to its result
+    /// token), or a variation nested `depth` deep whose `(` stands at `open` (up to its `)`).
+    /// Returns the moves, the comment before the first move (main line only), and the ending.
+    pub(super) fn line(
+        &mut self,
+        game: &mut Game,
+        depth: usize,
+        open: (usize, usize),
+    ) -> Result<(Vec<RecordMove>, Option<String>, Ending<'a>), RecordError> {
+        let mut moves: Vec<RecordMove> = Vec::new();
+        let mut opening_comment = None;
+        loop {
+            self.skip_space();
+            let (line, column) = (self.line, self.column);
+            match self.peek() {
+                None if depth == 0 => {
+                    return Err(self.error(
+                        line,
+                        column,
+                        "the movetext has no result (1-0, 0-1, 1/2-1/2 or *)",
+                    ))
+                }
+                None => {
+                    return Err(self.error(open.0, open.1, "a variation is not closed with ')'"))
+                }
+                Some('{') => {
+                    let comment = self.comment()?;
+                    let slot = match moves.last_mut() {
+                        Some(m) => &mut m.comment,
+                        None if depth == 0 => &mut opening_comment,
+                        None => {
+                            return Err(self.error(
+                                line,
+                                column,
+                                "a comment before a variation's first move",
+                            ))
+                        }
+                    };
+                    if slot.is_some() {
+                        return Err(self.error(line, column, "two comments on one move"));
+                    }
+                    *slot = Some(comment);
+                }
+                Some('[') => {
+                    return Err(self.error(line, column, "a tag after the movetext has begun"))
+                }
+                Some('(') => {
+                    let Some(last) = moves.last_mut() else {
+                        return Err(self.error(line, column, "a variation before any move"));
+                    };
+                    let cap = self.limits.variation_depth.min(MAX_NESTING);
+                    if depth + 1 > cap {
+                        return Err(self.over(line, column, RecordLimit::VariationDepth, cap));
+                    }
+                    self.bump();
+                    let mut before = game.clone();
+                    before.undo();
+                    let (variation, _, _) = self.line(&mut before, depth + 1, (line, column))?;
+                    if variation.is_empty() {
+                        return Err(self.error(line, column, "an empty variation"));
+                    }
+                    last.variations.push(variation);
+                }
+                Some(')') if depth == 0 => {
+                    return Err(self.error(line, column, "')' closes no variation"))
+                }
+                Some(')') => {
+                    self.bump();
+                    return Ok((moves, None, Ending::Close));
+                }
+                Some(_) => {
+                    let token = self.token();
+                    if let Some(result) = result_of_token(token) {
+                        if depth > 0 {
+                            return Err(self.error(
+                                line,
+                                column,
+                                format!("result {token} inside a variation"),
+                            ));
+                        }
+                        let ending = Ending::Result {
+                            result,
+                            token,
+                            line,
+                            column,
+                        };
+                        return Ok((moves, opening_comment, ending));
+                    }
+                    if is_move_number(token) {
+                        continue;
+                    }
+                    if depth == 0 && moves.len() == self.limits.plies {
+                        return Err(self.over(line, column, RecordLimit::Plies, self.limits.plies));
+                    }
+                    if depth > 0 {
+                        let cap = self.limits.variation_moves;
+                        if self.variation_moves == cap {
+                            return Err(self.over(line, column, RecordLimit::VariationMoves, cap));
+                        }
+                        self.variation_moves += 1;
+                    }
+                    moves.push(RecordMove::new(self.play(game, token, line, column)?));
+                }
+            }
+        }
+    }
+
+    /// Plays the move `token` in `game`, or names what is wrong with it and the legal moves.
+    fn play(
+        &self,
+        game: &mut Game,
+        token: &str,
+        line: usize,
+        column: usize,
+    ) -> Result<Move, RecordError> {
+        if game.is_over() {
+            return Err(self.error(
+                line,
+                column,
+                format!("move {token} after the game has ended"),
+            ));
+        }
+        let position = *game.position();
+        let mv = position.parse_move(token).map_err(|e| {
+            let legal: Vec<String> = position.legal_moves().iter().map(Move::to_string).collect();
+            self.error(line, column, format!("{e} (legal: {})", legal.join(" ")))
+        })?;
+        game.play(mv)
+            .map_err(|e| self.error(line, column, e.to_string()))?;
+        Ok(mv)
+    }
+}
+
+/// Appends the tokens of `moves` to `tokens`, the first move played by `turn` in move `number`:
+/// move numbers, moves, comments in braces, variations in parentheses.
+pub(super) fn write_line(
+    tokens: &mut Vec<String>,
+    moves: &[RecordMove],
+    mut turn: Color,
+    mut number: usize,
+) {
+    let mut need_number = true;
+    for m in moves {
+        match turn {
+            Color::White => tokens.push(format!("{number}.")),
+            Color::Black if need_number => tokens.push(format!("{number}...")),
+            Color::Black => {}
+        }
+        tokens.push(m.mv.to_string());
+        need_number = false;
+        if let Some(c) = &m.comment {
+            tokens.push(format!("{{{c}}}"));
+            need_number = true;
+        }
+        for variation in m.variations.iter().filter(|v| !v.is_empty()) {
+            let first = tokens.len();
+            write_line(tokens, variation, turn, number);
+            tokens[first].insert(0, '(');
+            if let Some(last) = tokens.last_mut() {
+                last.push(')');
+            }
+            need_number = true;
+        }
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = turn.other();
+    }
+}
