@@ -24,6 +24,7 @@ pub mod phase;
 pub mod playout;
 pub mod position;
 pub mod record;
+pub mod refusal;
 pub mod repetition;
 mod zobrist;
 
@@ -39,4 +40,5 @@ pub use position::{Column, PlayError, Position, PositionError, Setup};
 pub use record::{
     split_records, GameRecord, RecordError, RecordLimit, RecordLimits, RecordMove, RecordPlace,
 };
+pub use refusal::Refusal;
 pub use repetition::{RepetitionKey, Repetitions};

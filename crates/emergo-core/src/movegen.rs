@@ -140,14 +140,18 @@ impl Position {
         from
     }
 
+    /// R9.3: White's very first move (the board empty, White to move), which may not be on e5.
+    pub(crate) fn is_first_move(&self) -> bool {
+        self.turn == Color::White && self.empty() == Bitboard::ALL
+    }
+
     /// The squares where the side to move may enter now (R9). Assumes it has men in hand and no
     /// capture.
     pub(crate) fn entry_squares(&self) -> Bitboard {
         let me = self.turn;
         let empty = self.empty();
         let mut allowed = empty;
-        // R9.3: White's very first move may not be on e5.
-        if me == Color::White && empty == Bitboard::ALL {
+        if self.is_first_move() {
             allowed &= !Square::E5.bit();
         }
         // R9.4: no entry where the opponent could capture it, unless it can already capture.

@@ -8,6 +8,7 @@ use crate::board::{Square, SQUARE_COUNT};
 use crate::color::{ByColor, Color};
 use crate::moves::Move;
 use crate::position::{Column, Position, PositionError, Setup, MEN_PER_SIDE};
+use crate::refusal::Refusal;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -54,10 +55,12 @@ pub enum MoveError {
     },
     /// The text reads as a move, but no legal move has its squares. (A [`Move`] that is not
     /// legal is a [`crate::PlayError`].)
-    #[error("{text} is not a legal move here")]
+    #[error("{text} is not a legal move here: {reason}")]
     NoLegalMatch {
         /// The text given.
         text: String,
+        /// The rule it breaks.
+        reason: Refusal,
     },
 }
 
@@ -143,10 +146,13 @@ impl Position {
             text: text.to_string(),
             source,
         })?;
-        self.find_legal_move(|m| parsed.matches(m))
-            .ok_or_else(|| MoveError::NoLegalMatch {
+        match self.find_legal_move(|m| parsed.matches(m)) {
+            Some(mv) => Ok(mv),
+            None => Err(MoveError::NoLegalMatch {
                 text: text.to_string(),
-            })
+                reason: self.refusal(&parsed).unwrap_or(Refusal::NoSuchCapture),
+            }),
+        }
     }
 }
 

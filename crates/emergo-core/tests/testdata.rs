@@ -127,3 +127,46 @@ fn perft_from_the_start_to_depth_4() {
     let counts: Vec<u64> = (1..=4).map(|d| perft(&start, d)).collect();
     assert_eq!(counts, vec![40, 1_504, 55_172, 1_828_116]);
 }
+
+/// Every entry and every step written on every 7th position of the data: the text is refused
+/// with a reason exactly when the generator has no move for it, and an entry the generator
+/// refuses on an empty square names R9.3 or R9.4.
+#[test]
+fn r9_a_refused_move_always_names_its_rule() {
+    use emergo_core::{Direction, MoveError, Refusal, Square};
+    for line in POSITIONS.lines().step_by(7) {
+        let (text, _) = line.split_once('\t').expect("two fields");
+        let pos: Position = text.parse().expect("position text");
+        let mut candidates: Vec<String> = Square::all().map(|s| s.to_string()).collect();
+        for from in Square::all() {
+            for dir in Direction::ALL {
+                if let Some(to) = from.neighbour(dir) {
+                    candidates.push(format!("{from}-{to}"));
+                }
+            }
+        }
+        for candidate in candidates {
+            let parsed = candidate.parse().expect("move text");
+            let legal = pos.parse_move(&candidate);
+            match (legal, pos.refusal(&parsed)) {
+                (Ok(_), None) => {}
+                (Err(MoveError::NoLegalMatch { reason, .. }), Some(why)) => {
+                    assert_eq!(reason, why, "{text} {candidate}");
+                    if pos.phase() == Phase::Enter && candidate.len() == 2 {
+                        let sq: Square = candidate.parse().expect("square");
+                        if pos.empty().contains(sq) {
+                            assert!(
+                                matches!(
+                                    why,
+                                    Refusal::FirstEntryOnCentre | Refusal::EntryCapturable
+                                ),
+                                "{text} {candidate}: {why}"
+                            );
+                        }
+                    }
+                }
+                (legal, why) => panic!("{text} {candidate}: {legal:?} but {why:?}"),
+            }
+        }
+    }
+}

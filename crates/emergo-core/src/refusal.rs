@@ -1,0 +1,176 @@
+//! Why move text names no legal move: the rule it breaks, in words a player understands.
+//!
+//! The move generator alone decides what is legal; this module only explains a refusal after
+//! the generator found no match, from the same building blocks (the phase of R5, the first-move
+//! ban of R9.3, the entry condition of R9.4).
+
+use crate::movegen::attackable;
+use crate::{Color, Direction, MoveText, Phase, Position, Square};
+use std::fmt;
+
+/// The rule that move text breaks in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// R5.1: a capture is available, so the mover must capture.
+    CaptureCompulsory,
+    /// R7.3: the capture takes fewer men than the greatest capture available.
+    MajorityRule {
+        /// How many men every legal capture takes.
+        men: usize,
+    },
+    /// R6, R7: no column of the mover can make these jumps.
+    NoSuchCapture,
+    /// R5.2: the mover has men in hand, so it must enter.
+    MustEnter,
+    /// R5.3: the mover has no men in hand left to enter.
+    NoMenInHand,
+    /// R5: nothing can be captured here.
+    NoCaptureAvailable,
+    /// R9.3: White's very first move may not be on e5.
+    FirstEntryOnCentre,
+    /// R9.1, R8: the square is not empty.
+    SquareTaken,
+    /// R9.4: the entered column could be captured at once.
+    EntryCapturable,
+    /// R8: the mover owns no column on the starting square.
+    NotYourColumn,
+    /// R8: a step goes to an adjacent square.
+    NotAdjacent,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::CaptureCompulsory => f.write_str("a capture is available, and capturing is compulsory (R5.1)"),
+            Refusal::MajorityRule { men } => write!(
+                f,
+                "the majority rule: a capture must take the most men possible, here {men} (R7.3)"
+            ),
+            Refusal::NoSuchCapture => f.write_str("no column can make those jumps (R6, R7)"),
+            Refusal::MustEnter => f.write_str("with men in hand, a man must be entered (R5.2)"),
+            Refusal::NoMenInHand => f.write_str("there are no men in hand left to enter (R5.3)"),
+            Refusal::NoCaptureAvailable => f.write_str("there is nothing to capture (R5)"),
+            Refusal::FirstEntryOnCentre => {
+                f.write_str("White's first man may not be entered on the centre, e5 (R9.3)")
+            }
+            Refusal::SquareTaken => f.write_str("that square is not empty (R8, R9.1)"),
+            Refusal::EntryCapturable => f.write_str(
+                "a man entered there could be captured at once, and entering into a capture is not allowed (R9.4)",
+            ),
+            Refusal::NotYourColumn => f.write_str("there is no column of yours on that square (R8)"),
+            Refusal::NotAdjacent => f.write_str("a step goes to an adjacent square (R8)"),
+        }
+    }
+}
+
+fn adjacent(a: Square, b: Square) -> bool {
+    Direction::ALL.iter().any(|&d| a.neighbour(d) == Some(b))
+}
+
+impl Position {
+    /// Why `text` names no legal move here, or `None` when it does name one.
+    pub fn refusal(&self, text: &MoveText) -> Option<Refusal> {
+        if self.find_legal_move(|m| text.matches(m)).is_some() {
+            return None;
+        }
+        let squares = text.squares();
+        let me: Color = self.turn();
+        let capture_text = text.says_capture()
+            || squares.len() > 2
+            || (squares.len() == 2 && !adjacent(squares[0], squares[1]));
+        Some(match self.phase() {
+            Phase::Capture => {
+                let most = self
+                    .legal_moves()
+                    .first()
+                    .map(|m| m.captures())
+                    .unwrap_or(0);
+                if !capture_text {
+                    Refusal::CaptureCompulsory
+                } else if squares.len() - 1 < most {
+                    Refusal::MajorityRule { men: most }
+                } else {
+                    Refusal::NoSuchCapture
+                }
+            }
+            Phase::Enter if squares.len() == 1 => {
+                let sq = squares[0];
+                if !self.empty().contains(sq) {
+                    Refusal::SquareTaken
+                } else if sq == Square::E5 && self.is_first_move() {
+                    Refusal::FirstEntryOnCentre
+                } else {
+                    // An empty square that R9.3 allows is refused only by the entry condition.
+                    debug_assert!(
+                        !attackable(sq.bit(), self.owned(me.other()), self.empty()).is_empty()
+                    );
+                    Refusal::EntryCapturable
+                }
+            }
+            Phase::Enter if capture_text => Refusal::NoCaptureAvailable,
+            Phase::Enter => Refusal::MustEnter,
+            Phase::Step if squares.len() == 1 => Refusal::NoMenInHand,
+            Phase::Step if capture_text => Refusal::NoCaptureAvailable,
+            Phase::Step => {
+                let (from, to) = (squares[0], squares[1]);
+                if !self.owned(me).contains(from) {
+                    Refusal::NotYourColumn
+                } else if !self.empty().contains(to) {
+                    Refusal::SquareTaken
+                } else {
+                    Refusal::NotAdjacent
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn why(position: &str, text: &str) -> Option<Refusal> {
+        let pos: Position = position.parse().unwrap();
+        pos.refusal(&text.parse().unwrap())
+    }
+
+    #[test]
+    fn r9_3_white_may_not_open_on_e5() {
+        assert_eq!(why("W:12:12", "e5"), Some(Refusal::FirstEntryOnCentre));
+        assert_eq!(why("W:12:12", "d3"), None);
+    }
+
+    #[test]
+    fn r9_4_an_entry_into_a_capture_is_refused_with_its_reason() {
+        // A Black man on e5; White entering on e4 could be jumped to e3.
+        assert_eq!(why("W:11:11:e5=B", "e4"), Some(Refusal::EntryCapturable));
+        assert_eq!(why("W:11:11:e5=B", "e5"), Some(Refusal::SquareTaken));
+    }
+
+    #[test]
+    fn r5_the_phase_decides_the_kind_of_move() {
+        assert_eq!(why("W:11:11:e5=B", "e5-e6"), Some(Refusal::MustEnter));
+        assert_eq!(why("W:0:0:e5=W,a5=B", "c5"), Some(Refusal::NoMenInHand));
+        assert_eq!(
+            why("W:0:0:e5=W,a5=B", "e5xe7"),
+            Some(Refusal::NoCaptureAvailable)
+        );
+        assert_eq!(
+            why("W:0:0:e5=W,a5=B", "a5-b5"),
+            Some(Refusal::NotYourColumn)
+        );
+        assert_eq!(
+            why("W:0:0:e5=W,a5=B", "e5-e7"),
+            Some(Refusal::NoCaptureAvailable)
+        );
+    }
+
+    #[test]
+    fn r7_3_the_majority_rule_is_named_with_the_size_it_asks_for() {
+        // The worked example after f4-e4: Black must take two men with h4xf4xd4.
+        let pos = "B:0:0:c5=B,d6=B,e4=WWWW,e5=B,g4=W,h4=BB";
+        assert_eq!(why(pos, "h4xf4xd4"), None);
+        assert_eq!(why(pos, "e5xe3"), Some(Refusal::MajorityRule { men: 2 }));
+        assert_eq!(why(pos, "c5-b5"), Some(Refusal::CaptureCompulsory));
+    }
+}
