@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The test command: every test of the workspace, browser tests included.
-# Installs what the tests need on a fresh machine (Chromium and ChromeDriver, through apt).
+# Installs what the tests need on a fresh machine (Chromium and ChromeDriver, PostgreSQL, through
+# apt). The tests run with a private PostgreSQL cluster (scripts/pg-test-cluster.sh), so that the
+# `_pg` test binaries run the API and store tests on PostgreSQL as well as SQLite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -17,5 +19,5 @@ node --test crates/emergo-server/tests/js/
 # Formatting and lints first: a warning fails the run.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
-cargo test --workspace --all-targets
+scripts/pg-test-cluster.sh cargo test --workspace --all-targets
 cargo test --workspace --doc

@@ -47,7 +47,7 @@ const EVICT_IDLE: Duration = Duration::from_secs(600);
 pub struct Config {
     /// Where to listen; port 0 picks a free port.
     pub addr: SocketAddr,
-    /// The database, e.g. `sqlite://emergo.db` (created when missing).
+    /// The database: `sqlite://emergo.db` (created when missing) or `postgres://...`.
     pub db_url: String,
     /// Engine worker threads; `None` for one per core.
     pub engine_workers: Option<usize>,
@@ -160,7 +160,8 @@ impl Server {
             }
         });
         tracing::info!(
-            "listening on {addr}; database {}; {} engine workers",
+            "listening on {addr}; {} database {}; {} engine workers",
+            state.store.backend(),
             config.db_url,
             state.pool.workers()
         );

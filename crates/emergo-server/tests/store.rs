@@ -1,5 +1,9 @@
-//! The database alone: the last line of defence against two moves for one ply.
+//! The database alone: the last line of defence against two moves for one ply. The tests that
+//! take `temp_db()` run on PostgreSQL too (store_pg.rs).
 
+mod common;
+
+use common::temp_db;
 use emergo_core::{ByColor, Game, Status};
 use emergo_server::model::{GameMeta, Mode, Seat, SeatKind};
 use emergo_server::store::{Store, StoreError};
@@ -24,8 +28,7 @@ fn human_game(id: &str) -> GameMeta {
 
 #[tokio::test]
 async fn the_moves_key_refuses_a_second_move_for_one_ply() {
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
-    let url = format!("sqlite://{}", dir.path().join("store.db").display());
+    let (_dir, _, url) = temp_db();
     let store = Store::open(&url).await.expect("opens and migrates");
     let meta = human_game("g1");
     store
@@ -92,4 +95,46 @@ async fn a_plain_file_name_opens_the_same_database_as_its_url() {
         .await
         .expect("reopens");
     assert!(reopened.load("g1").await.expect("read").is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_racing_for_one_ply_store_exactly_one_move_every_time() {
+    // Two stores over one database stand for two server instances.
+    let (_dir, _, url) = temp_db();
+    let a = Store::open(&url).await.expect("opens");
+    let b = Store::open(&url).await.expect("opens too");
+    let now = "2026-11-30T00:00:01Z";
+    for round in 0..20 {
+        let id = format!("race{round}");
+        a.insert_game(&human_game(&id), &Game::default())
+            .await
+            .expect("stored");
+        let (first, second) = tokio::join!(
+            a.append_move(&id, 0, "d3", Status::Ongoing, now),
+            b.append_move(&id, 0, "e1", Status::Ongoing, now),
+        );
+        let accepted = [&first, &second].iter().filter(|r| r.is_ok()).count();
+        assert_eq!(accepted, 1, "round {round}: {first:?} {second:?}");
+        for refused in [first, second].into_iter().filter_map(Result::err) {
+            assert!(matches!(refused, StoreError::Conflict(_)), "{refused:?}");
+        }
+        let stored = a.moves(&id).await.expect("read");
+        assert_eq!(stored.len(), 1);
+        let seen_by_b = b.load(&id).await.expect("read").expect("found");
+        assert_eq!(seen_by_b.game.ply(), 1);
+    }
+    // A second seat for one colour: also exactly one.
+    let id = "seats";
+    a.insert_game(&human_game(id), &Game::default())
+        .await
+        .expect("stored");
+    let (first, second) = tokio::join!(
+        a.take_seat(id, emergo_core::Color::Black, "hash-a", now),
+        b.take_seat(id, emergo_core::Color::Black, "hash-b", now),
+    );
+    assert_eq!(
+        [&first, &second].iter().filter(|r| r.is_ok()).count(),
+        1,
+        "{first:?} {second:?}"
+    );
 }

@@ -11,7 +11,8 @@ pub struct Args {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The database: a file name or an `sqlite://` URL (created when missing, migrated at start).
+    /// The database: a SQLite file name or `sqlite://` URL (created when missing), or a
+    /// `postgres://` URL (several instances may share it); migrated at start.
     #[arg(long, default_value = "sqlite://emergo.db")]
     pub db: String,
     /// Engine worker threads (default: one per core).

@@ -3,9 +3,11 @@
 //! PostgreSQL (`postgres://`, for several server instances). Every write is one transaction,
 //! committed before the caller acknowledges anything.
 
+mod postgres;
 mod rows;
 mod sqlite;
 
+pub use postgres::{PgStore, CHANNEL};
 pub use sqlite::SqliteStore;
 
 use crate::model::GameMeta;
@@ -151,6 +153,7 @@ pub trait GameStore: Send + Sync {
 #[derive(Clone)]
 pub enum Store {
     Sqlite(SqliteStore),
+    Postgres(PgStore),
 }
 
 /// Calls the same method on whichever backend `$store` is.
@@ -158,21 +161,28 @@ macro_rules! dispatch {
     ($store:expr, $s:ident => $call:expr) => {
         match $store {
             Store::Sqlite($s) => $call.await,
+            Store::Postgres($s) => $call.await,
         }
     };
 }
 
 impl Store {
-    /// Opens (creating when missing) the database at `url` and applies the migrations: an
-    /// `sqlite:` URL or a plain file name.
+    /// Opens the database at `url` and applies the migrations: PostgreSQL for a `postgres://`
+    /// or `postgresql://` URL, else SQLite (an `sqlite:` URL or a plain file name, the file
+    /// created when missing).
     pub async fn open(url: &str) -> Result<Store, sqlx::Error> {
-        Ok(Store::Sqlite(SqliteStore::open(url).await?))
+        if is_postgres_url(url) {
+            Ok(Store::Postgres(PgStore::open(url).await?))
+        } else {
+            Ok(Store::Sqlite(SqliteStore::open(url).await?))
+        }
     }
 
-    /// The backend's name, for logs: `sqlite`.
+    /// The backend's name, for logs: `sqlite` or `postgres`.
     pub fn backend(&self) -> &'static str {
         match self {
             Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
         }
     }
 
@@ -246,6 +256,11 @@ impl Store {
     pub async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
         dispatch!(self, s => s.moves(id))
     }
+}
+
+/// Whether `url` names a PostgreSQL database.
+pub fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
 /// A unique-key violation is the lost race `what`; anything else is a database error.

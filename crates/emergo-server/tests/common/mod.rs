@@ -20,12 +20,71 @@ pub struct TestServer {
     pub db_path: PathBuf,
 }
 
-/// A fresh temporary directory (kept alive by the caller) and a database URL in it.
+/// A fresh database for one test: a temporary directory (kept alive by the caller) and the URL
+/// of a new database. A SQLite file in that directory; in the test binaries whose name ends in
+/// `_pg` (the same tests again, `#[path]`-included), a new PostgreSQL database on the server that
+/// `EMERGO_TEST_PG_URL` names (scripts/pg-test-cluster.sh starts one).
 pub fn temp_db() -> (tempfile::TempDir, PathBuf, String) {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
     let path = dir.path().join("emergo-test.db");
-    let url = format!("sqlite://{}", path.display());
+    let url = match pg_server() {
+        Some(server) => fresh_pg_database(&server),
+        None => format!("sqlite://{}", path.display()),
+    };
     (dir, path, url)
+}
+
+/// The PostgreSQL server to test on, in the `_pg` binaries; without `EMERGO_TEST_PG_URL` they
+/// run on SQLite (and say so once).
+pub fn pg_server() -> Option<String> {
+    if !env!("CARGO_CRATE_NAME").ends_with("_pg") {
+        return None;
+    }
+    let url = std::env::var("EMERGO_TEST_PG_URL")
+        .ok()
+        .filter(|u| !u.is_empty());
+    if url.is_none() {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            eprintln!("EMERGO_TEST_PG_URL is not set: these PostgreSQL tests run on SQLite");
+        });
+    }
+    url
+}
+
+/// Creates an empty database on `server` (a URL) and returns its URL.
+pub fn fresh_pg_database(server: &str) -> String {
+    use sqlx::Connection as _;
+    static COUNT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let name = format!("emergo_test_{}_{n}_{nanos}", std::process::id());
+    let server = server.to_string();
+    let create = format!("CREATE DATABASE {name}");
+    // Its own runtime on its own thread: the callers are async tests.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let mut conn = sqlx::PgConnection::connect(&server)
+                .await
+                .expect("the test PostgreSQL server answers");
+            sqlx::query(&create)
+                .execute(&mut conn)
+                .await
+                .expect("a new database");
+            let _ = conn.close().await;
+        });
+        let mut url = reqwest::Url::parse(&server).expect("a URL");
+        url.set_path(&name);
+        url.to_string()
+    })
+    .join()
+    .expect("the database is made")
 }
 
 impl TestServer {

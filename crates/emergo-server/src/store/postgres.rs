@@ -1,0 +1,275 @@
+//! PostgreSQL, for several server instances over one database. The same contract as SQLite;
+//! every write to a game also sends a wake-up (`NOTIFY emergo_games, '<id> <ply>'`) that is
+//! delivered when its transaction commits, so that the other instances re-read the game.
+
+use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
+use super::{
+    conflict_on_unique, status_columns, GameStore, StatusFilter, StoreError, StoredGame, SummaryRow,
+};
+use crate::model::GameMeta;
+use emergo_core::{Color, Game, Status};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::{PgConnection, Postgres, Transaction};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The channel of the wake-ups.
+pub const CHANNEL: &str = "emergo_games";
+
+/// How long a request waits for a connection before it fails (with the database down, a
+/// request gets its error quickly instead of hanging).
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+
+#[derive(Clone)]
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/name`) and applies
+    /// the migrations.
+    pub async fn open(url: &str) -> Result<PgStore, sqlx::Error> {
+        let options = PgConnectOptions::from_str(url)?.application_name("emergo");
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations/postgres")
+            .run(&pool)
+            .await
+            .map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
+        Ok(PgStore { pool })
+    }
+
+    /// The connection pool (for the listener of wake-ups and for checks).
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+/// Wakes the other instances once `tx` commits: the game's id and its ply now.
+async fn notify(tx: &mut Transaction<'_, Postgres>, id: &str) -> Result<(), sqlx::Error> {
+    let conn: &mut PgConnection = tx;
+    sqlx::query("SELECT pg_notify($1, id || ' ' || ply) FROM games WHERE id = $2")
+        .bind(CHANNEL)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+impl GameStore for PgStore {
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+        let (result, reason) = status_columns(game.status());
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token, black_token,
+                invite, start, tags, ply, result, reason, draw_offer, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        )
+        .bind(&meta.id)
+        .bind(meta.mode.name())
+        .bind(meta.level.map(|l| i64::from(l.get())))
+        .bind(meta.seats.white.kind.name())
+        .bind(meta.seats.black.kind.name())
+        .bind(&meta.seats.white.token_hash)
+        .bind(&meta.seats.black.token_hash)
+        .bind(&meta.invite_hash)
+        .bind(game.start().to_string())
+        .bind(rows::tags_text(meta))
+        .bind(game.ply() as i64)
+        .bind(result)
+        .bind(reason)
+        .bind(meta.draw_offer.map(Color::name))
+        .bind(&meta.created_at)
+        .bind(&meta.updated_at)
+        .execute(&mut *tx)
+        .await
+        .map_err(conflict_on_unique("game id taken"))?;
+        let plies: Vec<i64> = (0..game.moves().len() as i64).collect();
+        let texts: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, move) SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[])",
+        )
+        .bind(&meta.id)
+        .bind(&plies)
+        .bind(&texts)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        status: Status,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let (result, reason) = status_columns(status);
+        let mut tx = self.pool.begin().await?;
+        // The guarded update first: it locks the game's row, so that a second instance's
+        // submission for the same ply waits here and then finds the ply moved on.
+        let done = sqlx::query(
+            "UPDATE games SET ply = $1 + 1, result = $2, reason = $3, draw_offer = NULL,
+                updated_at = $4 WHERE id = $5 AND ply = $1",
+        )
+        .bind(ply as i64)
+        .bind(result)
+        .bind(reason)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("ply already played"));
+        }
+        sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(ply as i64)
+            .bind(text)
+            .execute(&mut *tx)
+            .await
+            .map_err(conflict_on_unique("ply already played"))?;
+        notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn truncate(&self, id: &str, ply: usize, now: &str) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE games SET ply = $1, result = NULL, reason = NULL, draw_offer = NULL,
+                updated_at = $2 WHERE id = $3",
+        )
+        .bind(ply as i64)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+            .bind(id)
+            .bind(ply as i64)
+            .execute(&mut *tx)
+            .await?;
+        notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn take_seat(
+        &self,
+        id: &str,
+        color: Color,
+        token_hash: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        // The column name comes from a fixed pair, never from the request.
+        let column = match color {
+            Color::White => "white_token",
+            Color::Black => "black_token",
+        };
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(&format!(
+            "UPDATE games SET {column} = $1, updated_at = $2 WHERE id = $3 AND {column} IS NULL"
+        ))
+        .bind(token_hash)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("seat taken"));
+        }
+        notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
+        let (result, reason) = status_columns(status);
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE games SET result = $1, reason = $2, draw_offer = NULL, updated_at = $3
+             WHERE id = $4",
+        )
+        .bind(result)
+        .bind(reason)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn set_draw_offer(
+        &self,
+        id: &str,
+        offer: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE games SET draw_offer = $1, updated_at = $2 WHERE id = $3")
+            .bind(offer.map(Color::name))
+            .bind(now)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        // One snapshot for the game and its moves: a move committed in between cannot make
+        // them disagree.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await?;
+        let row: Option<GameRow> =
+            sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let moves: Vec<MoveRow> =
+            sqlx::query_as("SELECT ply, move FROM moves WHERE game_id = $1 ORDER BY ply")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        rows::stored_game(row, moves).map(Some)
+    }
+
+    async fn list(&self, filter: StatusFilter, limit: u32) -> Result<Vec<SummaryRow>, StoreError> {
+        let found: Vec<SummaryDbRow> = sqlx::query_as(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM games {} ORDER BY seq DESC LIMIT $1",
+            filter.condition()
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        found.into_iter().map(rows::summary).collect()
+    }
+
+    async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        let found: Vec<(String,)> =
+            sqlx::query_as("SELECT move FROM moves WHERE game_id = $1 ORDER BY ply")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(found.into_iter().map(|(m,)| m).collect())
+    }
+}
