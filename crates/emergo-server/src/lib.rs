@@ -14,6 +14,7 @@ pub mod assets;
 pub mod edge;
 pub mod engine;
 pub mod error;
+pub mod fanout;
 pub mod import;
 pub mod limits;
 pub mod live;
@@ -132,6 +133,10 @@ impl Server {
         let edge = config.edge(addr)?;
         let (stop, stopped) = watch::channel(false);
         let state: AppState = Arc::new(Shared::new(store, pool, limits.clone(), stopped.clone()));
+        if let store::Store::Postgres(pg) = &state.store {
+            // Other instances' changes reach this instance's WebSockets.
+            fanout::spawn(state.clone(), pg, stopped.clone());
+        }
         let app = routes::router(state.clone(), edge);
         let accept = net::Accept {
             connections: Permits::new(

@@ -296,10 +296,15 @@ impl Shared {
                 if let Err(err) = stored {
                     live.game.undo();
                     return Err(match err {
-                        StoreError::Conflict(_) => ApiError::StalePly {
-                            current: ply + 1,
-                            given: ply as i64,
-                        },
+                        StoreError::Conflict(_) => {
+                            // Another instance played this ply first: the cache takes the
+                            // stored game, so the answer names the ply that is current now.
+                            self.reload_and_publish(slot, live).await;
+                            ApiError::StalePly {
+                                current: live.game.ply().max(ply + 1),
+                                given: ply as i64,
+                            }
+                        }
                         other => other.into(),
                     });
                 }
@@ -317,7 +322,16 @@ impl Shared {
                 let Status::Finished { outcome, reason } = status else {
                     return Err(ApiError::internal("a finish without an ending"));
                 };
-                self.store.finish(&id, status, &now).await?;
+                if let Err(err) = self.store.finish(&id, status, &now).await {
+                    return Err(match err {
+                        StoreError::Conflict(_) => {
+                            // Another instance ended it first.
+                            self.reload_and_publish(slot, live).await;
+                            ApiError::GameOver("the game is over already".to_string())
+                        }
+                        other => other.into(),
+                    });
+                }
                 live.game
                     .declare(outcome, reason)
                     .map_err(ApiError::internal)?;
@@ -346,6 +360,51 @@ impl Shared {
         self.schedule_engine(slot, live);
         slot.publish(live);
         Ok(())
+    }
+
+    /// Re-reads a cached game that another instance changed (a wake-up) and publishes it when
+    /// it differs from the cached state. A game not in memory is left alone: it is read from the
+    /// database when asked for.
+    pub async fn refresh(self: &Arc<Self>, id: &str) {
+        let cached = self.games().get(id).cloned();
+        if let Some(slot) = cached {
+            let mut live = slot.state.lock().await;
+            self.reload_and_publish(&slot, &mut live).await;
+        }
+    }
+
+    /// Re-reads every cached game (after wake-ups may have been lost).
+    pub async fn refresh_all(self: &Arc<Self>) {
+        let ids: Vec<String> = self.games().keys().cloned().collect();
+        for id in ids {
+            self.refresh(&id).await;
+        }
+    }
+
+    /// Takes the stored state of `live`'s game when it differs from the cached one (another
+    /// instance changed it) and publishes it. An engine reply running here for the old state
+    /// is dropped.
+    async fn reload_and_publish(&self, slot: &GameSlot, live: &mut LiveGame) {
+        let stored = match self.store.load(&live.meta.id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return,
+            Err(err) => {
+                tracing::warn!(game = %live.meta.id, "cannot re-read the game: {err}");
+                return;
+            }
+        };
+        let same = stored.meta.updated_at == live.meta.updated_at
+            && stored.game.moves() == live.game.moves()
+            && stored.game.status() == live.game.status()
+            && stored.meta.draw_offer == live.meta.draw_offer
+            && stored.meta.seats == live.meta.seats;
+        if same {
+            return;
+        }
+        live.meta = stored.meta;
+        live.game = stored.game;
+        live.cancel_engine();
+        slot.publish(live);
     }
 
     /// If the engine is to move, starts its reply on the pool; the reply is stored, applied and

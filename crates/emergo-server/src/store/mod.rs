@@ -114,7 +114,7 @@ pub trait GameStore: Send + Sync {
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Ends a game by resignation or agreement.
+    /// Ends a game by resignation or agreement; `Conflict` if it had ended already.
     fn finish(
         &self,
         id: &str,

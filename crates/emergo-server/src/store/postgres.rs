@@ -1,6 +1,7 @@
 //! PostgreSQL, for several server instances over one database. The same contract as SQLite;
-//! every write to a game also sends a wake-up (`NOTIFY emergo_games, '<id> <ply>'`) that is
-//! delivered when its transaction commits, so that the other instances re-read the game.
+//! every write to a game also sends a wake-up (`NOTIFY emergo_games, '<id> <ply> <updated_at>
+//! <instance>'`) that is delivered when its transaction commits, so that the other instances
+//! re-read the game.
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
@@ -23,6 +24,8 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 #[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
+    /// This store's name in its wake-ups (random), so that an instance can skip its own.
+    instance: String,
 }
 
 impl PgStore {
@@ -39,7 +42,15 @@ impl PgStore {
             .run(&pool)
             .await
             .map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
-        Ok(PgStore { pool })
+        let mut bytes = [0u8; 8];
+        let _ = getrandom::fill(&mut bytes);
+        let instance = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        Ok(PgStore { pool, instance })
+    }
+
+    /// This store's name in the wake-ups it sends.
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     /// The connection pool (for the listener of wake-ups and for checks).
@@ -48,15 +59,25 @@ impl PgStore {
     }
 }
 
-/// Wakes the other instances once `tx` commits: the game's id and its ply now.
-async fn notify(tx: &mut Transaction<'_, Postgres>, id: &str) -> Result<(), sqlx::Error> {
-    let conn: &mut PgConnection = tx;
-    sqlx::query("SELECT pg_notify($1, id || ' ' || ply) FROM games WHERE id = $2")
+impl PgStore {
+    /// Wakes the other instances once `tx` commits: `<game id> <ply> <updated_at> <instance>`.
+    async fn notify(
+        &self,
+        tx: &mut Transaction<'_, Postgres>,
+        id: &str,
+    ) -> Result<(), sqlx::Error> {
+        let conn: &mut PgConnection = tx;
+        sqlx::query(
+            "SELECT pg_notify($1, id || ' ' || ply || ' ' || updated_at || ' ' || $2)
+             FROM games WHERE id = $3",
+        )
         .bind(CHANNEL)
+        .bind(&self.instance)
         .bind(id)
         .execute(conn)
         .await?;
-    Ok(())
+        Ok(())
+    }
 }
 
 impl GameStore for PgStore {
@@ -138,7 +159,7 @@ impl GameStore for PgStore {
             .execute(&mut *tx)
             .await
             .map_err(conflict_on_unique("ply already played"))?;
-        notify(&mut tx, id).await?;
+        self.notify(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -159,7 +180,7 @@ impl GameStore for PgStore {
             .bind(ply as i64)
             .execute(&mut *tx)
             .await?;
-        notify(&mut tx, id).await?;
+        self.notify(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -188,7 +209,7 @@ impl GameStore for PgStore {
         if done.rows_affected() != 1 {
             return Err(StoreError::Conflict("seat taken"));
         }
-        notify(&mut tx, id).await?;
+        self.notify(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -196,9 +217,9 @@ impl GameStore for PgStore {
     async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
         let (result, reason) = status_columns(status);
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
+        let done = sqlx::query(
             "UPDATE games SET result = $1, reason = $2, draw_offer = NULL, updated_at = $3
-             WHERE id = $4",
+             WHERE id = $4 AND result IS NULL",
         )
         .bind(result)
         .bind(reason)
@@ -206,7 +227,10 @@ impl GameStore for PgStore {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        notify(&mut tx, id).await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("game over"));
+        }
+        self.notify(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -224,7 +248,7 @@ impl GameStore for PgStore {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        notify(&mut tx, id).await?;
+        self.notify(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -184,9 +184,9 @@ impl GameStore for SqliteStore {
 
     async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
         let (result, reason) = status_columns(status);
-        sqlx::query(
+        let done = sqlx::query(
             "UPDATE games SET result = ?, reason = ?, draw_offer = NULL, updated_at = ?
-             WHERE id = ?",
+             WHERE id = ? AND result IS NULL",
         )
         .bind(result)
         .bind(reason)
@@ -194,6 +194,9 @@ impl GameStore for SqliteStore {
         .bind(id)
         .execute(&self.pool)
         .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("game over"));
+        }
         Ok(())
     }
 

@@ -1,0 +1,70 @@
+//! Several instances over one PostgreSQL database: every write to a game sends a wake-up
+//! (`NOTIFY emergo_games, '<id> <ply> <updated_at> <instance>'`, see store/postgres.rs); this listener takes them and
+//! has the cached game re-read from the database and published to this instance's WebSockets.
+//! A wake-up carries no state, so a lost one loses nothing: after a lost connection (the listener
+//! reconnects by itself) every cached game is re-read.
+
+use crate::live::AppState;
+use crate::store::{PgStore, CHANNEL};
+use sqlx::postgres::{PgListener, PgPool};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How long to wait before trying again when the database cannot be reached.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// Starts the listener; it ends when `stop` turns true.
+pub fn spawn(state: AppState, store: &PgStore, mut stop: watch::Receiver<bool>) {
+    let pool = store.pool().clone();
+    let instance = store.instance().to_string();
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = listen(state, pool, &instance) => {}
+            _ = stop.wait_for(|s| *s) => {}
+        }
+    });
+}
+
+async fn listen(state: AppState, pool: PgPool, instance: &str) {
+    loop {
+        let mut listener = match connect(&pool).await {
+            Ok(listener) => listener,
+            Err(err) => {
+                tracing::warn!("wake-ups: cannot listen: {err}");
+                tokio::time::sleep(RETRY).await;
+                continue;
+            }
+        };
+        tracing::debug!("wake-ups: listening");
+        // Whatever changed while nobody listened is read now.
+        state.refresh_all().await;
+        loop {
+            match listener.try_recv().await {
+                Ok(Some(note)) => {
+                    tracing::debug!("wake-up {}", note.payload());
+                    let parts: Vec<&str> = note.payload().split(' ').collect();
+                    // This instance's own changes are in its memory already.
+                    if let [id, _ply, _updated_at, from] = parts[..] {
+                        if from != instance {
+                            state.refresh(id).await;
+                        }
+                    }
+                }
+                Ok(None) => {
+                    tracing::warn!("wake-ups: the connection was lost; listening again");
+                    break;
+                }
+                Err(err) => {
+                    tracing::warn!("wake-ups: {err}; listening again");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+async fn connect(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen(CHANNEL).await?;
+    Ok(listener)
+}
