@@ -38,8 +38,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let meta = imported_meta(record);
+    let store = store(); // opened outside block_on: opening blocks on the runtime itself
     runtime().block_on(async {
-        let store = store();
         store.insert_game(&meta, &game).await.expect("stored");
         let back = store.load(&meta.id).await.expect("loaded").expect("found");
         assert_eq!(back.game.moves(), game.moves());
