@@ -12,7 +12,9 @@ fi
 # The page's logic modules, with Node's own test runner (node 18 or later; apt's if missing).
 # axe-core (the accessibility check of the browser tests) comes from npm, pinned by package-lock.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then apt-get install -y nodejs npm; else sudo apt-get install -y nodejs npm; fi
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 node --test crates/emergo-server/tests/js/
 (cd crates/emergo-server/tests/js && npm ci --no-audit --no-fund --silent)
