@@ -274,7 +274,7 @@ impl GameStore for PgStore {
                 .fetch_all(&mut *tx)
                 .await?;
         tx.commit().await?;
-        rows::stored_game(row, moves).map(Some)
+        rows::stored_game_off_runtime(row, moves).await.map(Some)
     }
 
     async fn list(&self, filter: StatusFilter, limit: u32) -> Result<Vec<SummaryRow>, StoreError> {

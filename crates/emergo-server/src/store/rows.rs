@@ -72,6 +72,21 @@ fn seat(kind: &str, token_hash: Option<String>) -> Result<Seat, String> {
     Ok(Seat { kind, token_hash })
 }
 
+/// [`stored_game`] on a blocking thread: a replay costs time in proportion to the game's length
+/// (linear, and bounded by the plies cap), and CPU work never runs on the async runtime.
+pub(super) async fn stored_game_off_runtime(
+    row: GameRow,
+    moves: Vec<MoveRow>,
+) -> Result<StoredGame, StoreError> {
+    let id = row.id.clone();
+    tokio::task::spawn_blocking(move || stored_game(row, moves))
+        .await
+        .map_err(|e| StoreError::Corrupt {
+            id,
+            message: format!("the replay stopped: {e}"),
+        })?
+}
+
 /// The game of `row`, replayed from `moves` (in ply order), with its declared ending.
 pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGame, StoreError> {
     let corrupt = corrupt(row.id.clone());

@@ -229,7 +229,7 @@ impl GameStore for SqliteStore {
                 .bind(id)
                 .fetch_all(&self.pool)
                 .await?;
-        rows::stored_game(row, moves).map(Some)
+        rows::stored_game_off_runtime(row, moves).await.map(Some)
     }
 
     async fn list(&self, filter: StatusFilter, limit: u32) -> Result<Vec<SummaryRow>, StoreError> {
