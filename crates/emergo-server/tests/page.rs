@@ -75,6 +75,14 @@ async fn axe_violations(c: &Client) -> Value {
     let source = std::fs::read_to_string(path).unwrap_or_else(|e| {
         panic!("{path}: {e}; run `npm ci` in crates/emergo-server/tests/js (scripts/test.sh does)")
     });
+    // Colours are checked once no CSS transition is running (a theme switch fades the buttons'
+    // backgrounds; halfway through, the contrast is neither theme's).
+    wait_until(
+        c,
+        "document.getAnimations().every((a) => a.constructor.name !== 'CSSTransition')",
+        "the colour transitions to end",
+    )
+    .await;
     c.execute(&source, vec![]).await.expect("axe-core loads");
     js(
         c,
