@@ -150,7 +150,7 @@ impl Position {
             Some(mv) => Ok(mv),
             None => Err(MoveError::NoLegalMatch {
                 text: text.to_string(),
-                reason: self.refusal(&parsed).unwrap_or(Refusal::NoSuchCapture),
+                reason: self.refusal_of_unmatched(&parsed),
             }),
         }
     }

@@ -73,12 +73,17 @@ impl Position {
         if self.find_legal_move(|m| text.matches(m)).is_some() {
             return None;
         }
+        Some(self.refusal_of_unmatched(text))
+    }
+
+    /// The rule broken by `text`, which the caller already found to match no legal move.
+    pub(crate) fn refusal_of_unmatched(&self, text: &MoveText) -> Refusal {
         let squares = text.squares();
         let me: Color = self.turn();
         let capture_text = text.says_capture()
             || squares.len() > 2
             || (squares.len() == 2 && !adjacent(squares[0], squares[1]));
-        Some(match self.phase() {
+        match self.phase() {
             Phase::Capture => {
                 let most = self
                     .legal_moves()
@@ -121,7 +126,7 @@ impl Position {
                     Refusal::NotAdjacent
                 }
             }
-        })
+        }
     }
 }
 
