@@ -16,7 +16,11 @@
 //! A move may be followed by a comment and by variations, PGN's RAV: `1. d3 (1. d6 e1) 1... a5`
 //! gives `1. d6 e1` as another line in place of `1. d3`, read from the position before `d3`.
 //! Variations nest; the main line is what replays the game.
-//! Records read and write losslessly; a bad record is rejected with its line and column.
+//! Records read and write losslessly; a bad record is rejected with its line and column, its
+//! message written for a person (the move's number and word, why, a few legal moves).
+//!
+//! A bare move list (`1. d3 a5 2. f2`, no tags, no result token) reads too: without a result
+//! token the result is the `Result` tag's, and with no tag either the game is unfinished.
 
 mod movetext;
 
@@ -450,13 +454,43 @@ impl<'a> Parser<'a> {
         let (moves, opening_comment, ending) = self.line(&mut game, 0, (1, 1))?;
         record.moves = moves;
         record.opening_comment = opening_comment;
-        if let Ending::Result {
-            result,
-            token,
-            line,
-            column,
-        } = ending
-        {
+        let tag = record.tag("Result");
+        let declared = match ending {
+            Ending::Result {
+                result,
+                token,
+                line,
+                column,
+            } => {
+                self.skip_space();
+                if self.peek().is_some() {
+                    return Err(self.error(self.line, self.column, "text after the result"));
+                }
+                if let Some(tag) = tag.filter(|&tag| tag != token) {
+                    return Err(self.error(
+                        1,
+                        1,
+                        format!("Result tag {tag} differs from the movetext's {token}"),
+                    ));
+                }
+                Some((result, token.to_string(), line, column))
+            }
+            // No result token: the Result tag's, else an unfinished game.
+            Ending::End | Ending::Close => match tag {
+                Some(tag) => {
+                    let result = result_of_token(tag).ok_or_else(|| {
+                        self.error(
+                            1,
+                            1,
+                            format!("Result tag {tag} is not 1-0, 0-1, 1/2-1/2 or *"),
+                        )
+                    })?;
+                    Some((result, tag.to_string(), 1, 1))
+                }
+                None => None,
+            },
+        };
+        if let Some((result, token, line, column)) = declared {
             if let (Some(token_outcome), Status::Finished { outcome, .. }) = (result, game.status())
             {
                 if token_outcome != outcome {
@@ -468,20 +502,6 @@ impl<'a> Parser<'a> {
                 }
             }
             record.result = result;
-        }
-        self.skip_space();
-        if self.peek().is_some() {
-            return Err(self.error(self.line, self.column, "text after the result"));
-        }
-        if let Some(tag) = record.tag("Result") {
-            let token = result_token(record.result);
-            if tag != token {
-                return Err(self.error(
-                    1,
-                    1,
-                    format!("Result tag {tag} differs from the movetext's {token}"),
-                ));
-            }
         }
         Ok(record)
     }

@@ -63,7 +63,7 @@ fn bad_records_are_rejected_with_line_and_column() {
         ("[Event \"x\"]\n\n1. d3 e5 zz *\n", 3, 10, "not a square"),
         ("[Event \"x\"]\n\n1. d3 d4 *\n", 3, 7, "not a legal move"),
         ("[Event \"x\n", 1, 1, "not closed"),
-        ("[Event \"x\"]\n\n1. d3\n", 4, 1, "no result"),
+        ("[Event \"x\"]\n\n1. d3 (1. d6\n", 3, 7, "not closed"),
         ("1. e5 *", 1, 4, "not a legal move"),
         ("[Position \"W:99:0\"]\n*", 1, 1, "Position tag"),
         ("1. d3 {open comment *", 1, 7, "not closed"),
@@ -74,6 +74,78 @@ fn bad_records_are_rejected_with_line_and_column() {
         assert_eq!(err.line_column(), Some((line, column)), "{text:?}: {err}");
         assert!(err.to_string().contains(needle), "{text:?}: {err}");
     }
+}
+
+#[test]
+fn a_bare_move_list_is_an_unfinished_game() {
+    for text in [
+        "1. d3 a5 2. f2",
+        "d3 a5 f2\n",
+        "1. d3 1... a5 2. f2 {a quiet move}",
+    ] {
+        let record = GameRecord::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(record.result, None, "{text:?}");
+        assert!(record.tags.is_empty(), "{text:?}");
+        let game = record.to_game().expect("it replays");
+        assert_eq!(game.ply(), 3);
+        assert_eq!(game.status(), Status::Ongoing);
+        // Written back, it gets its `*`, and reads back the same.
+        assert_eq!(GameRecord::parse(&record.to_string()), Ok(record));
+    }
+    let empty = GameRecord::parse("").expect("an empty record is a game not begun");
+    assert!(empty.moves.is_empty() && empty.result.is_none());
+}
+
+#[test]
+fn r10_4_without_a_result_token_the_result_tag_gives_the_result() {
+    let record = GameRecord::parse("[Result \"0-1\"]\n\n1. d3 a5").expect("a record");
+    assert_eq!(record.result, Some(Outcome::Win(Color::Black)));
+    let game = record.to_game().expect("it replays");
+    assert_eq!(
+        game.status(),
+        Status::Finished {
+            outcome: Outcome::Win(Color::Black),
+            reason: EndReason::Resignation
+        }
+    );
+    let err = GameRecord::parse("[Result \"win\"]\n\n1. d3").unwrap_err();
+    assert!(err.to_string().contains("Result tag win"), "{err}");
+    // The rules ended the game (Black has nothing left): a tag that says otherwise is refused.
+    let err = GameRecord::parse("[Position \"W:0:0:d4=W,e4=B\"]\n[Result \"0-1\"]\n\n1. d4xf4")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("by the rules the game ended"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_refused_move_is_said_for_a_person_with_its_number_and_a_few_legal_moves() {
+    let err = GameRecord::parse("1. d3 zz").unwrap_err();
+    let message = err.to_string();
+    assert_eq!(err.line_column(), Some((1, 7)), "{message}");
+    assert!(message.contains("move 1... 'zz'"), "{message}");
+    assert!(message.contains("'zz' is not a square"), "{message}");
+    assert!(!message.contains("column 1 "), "{message}");
+    assert!(message.contains("(38 in all)"), "{message}");
+    let listed = message.split("include ").nth(1).unwrap_or_default();
+    assert_eq!(listed.matches(", ").count(), 6, "{message}");
+    // R9.3: White's first man may not go on e5, and the message says so.
+    let message = GameRecord::parse("1. d3 a5 2. f2 e1 3. d3")
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("move 3. 'd3'"), "{message}");
+    assert!(message.contains("not a legal move here"), "{message}");
+    let message = GameRecord::parse("e5").unwrap_err().to_string();
+    assert!(
+        message.contains("move 1. 'e5'") && message.contains("R9.3"),
+        "{message}"
+    );
+    // A game that starts with Black to move numbers Black's moves with dots.
+    let message = GameRecord::parse("[Position \"B:11:12:d3=W\"]\n\n1... a5 2. zz")
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("move 2. 'zz'"), "{message}");
 }
 
 #[test]
@@ -335,7 +407,7 @@ fn a_variation_starts_from_the_position_before_the_move_it_follows() {
     // The variation replaces e1: Black moves, and d3 is taken.
     let err = GameRecord::parse("1. d3 e1 (1... d3) *").unwrap_err();
     assert_eq!(err.line_column(), Some((1, 16)), "{err}");
-    assert!(err.to_string().contains("legal:"), "{err}");
+    assert!(err.to_string().contains("legal moves here"), "{err}");
 }
 
 #[test]

@@ -104,6 +104,16 @@ async fn a_game_between_people_from_invitation_to_agreed_draw_and_export() {
         (&resigned["result"], &resigned["reason"]),
         (&json!("0-1"), &json!("resignation"))
     );
+    // A bare move list (no tags, no result) is an unfinished game (issue 9, defect 10).
+    let (status, bare) = srv
+        .post_raw("/api/games/import", "text/plain", "1. d3 a5 2. f2")
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{bare}");
+    assert_eq!(bare["moves"], json!(["d3", "a5", "f2"]));
+    assert_eq!(
+        (&bare["status"], &bare["result"]),
+        (&json!("ongoing"), &Value::Null)
+    );
     let new_id = imported["id"].as_str().expect("id");
     assert_ne!(new_id, id);
     let (_, _, again) = srv.get_text(&format!("/api/games/{new_id}/record")).await;
@@ -232,6 +242,9 @@ async fn every_bad_request_gets_a_json_error_and_changes_nothing() {
         "bad_request",
     );
     assert!(message.contains("line 3"), "{message}");
+    // Said for a person: the move's number and word, why, a few legal moves, not forty.
+    assert!(message.contains("move 1... 'zz9'"), "{message}");
+    assert!(message.contains("(38 in all)"), "{message}");
     let message = refused(
         srv.post_raw(
             "/api/games/import",

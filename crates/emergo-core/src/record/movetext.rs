@@ -5,6 +5,8 @@ use super::{is_move_number, result_of_token, Parser, RecordError, RecordLimit, R
 use crate::color::Color;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
+use crate::notation::{MoveError, MoveTextError};
+use crate::position::Position;
 
 /// Variations nest at most this deep whatever the limits say: the reader is recursive.
 pub(super) const MAX_NESTING: usize = 200;
@@ -18,6 +20,9 @@ pub(super) enum Ending<'a> {
         line: usize,
         column: usize,
     },
+    /// The end of the text with no result token: an unfinished game, or one whose result the
+    /// `Result` tag gives.
+    End,
     /// A variation's `)`.
     Close,
 }
@@ -38,13 +43,7 @@ impl<'a> Parser<'a> {
             self.skip_space();
             let (line, column) = (self.line, self.column);
             match self.peek() {
-                None if depth == 0 => {
-                    return Err(self.error(
-                        line,
-                        column,
-                        "the movetext has no result (1-0, 0-1, 1/2-1/2 or *)",
-                    ))
-                }
+                None if depth == 0 => return Ok((moves, opening_comment, Ending::End)),
                 None => {
                     return Err(self.error(open.0, open.1, "a variation is not closed with ')'"))
                 }
@@ -130,7 +129,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Plays the move `token` in `game`, or names what is wrong with it and the legal moves.
+    /// Plays the move `token` in `game`, or says for a person what is wrong with it: its move
+    /// number, the word, why, and a few of the legal moves.
     fn play(
         &self,
         game: &mut Game,
@@ -138,21 +138,60 @@ impl<'a> Parser<'a> {
         line: usize,
         column: usize,
     ) -> Result<Move, RecordError> {
-        if game.is_over() {
-            return Err(self.error(
-                line,
-                column,
-                format!("move {token} after the game has ended"),
-            ));
-        }
         let position = *game.position();
+        let at = move_label(game.ply(), game.start().turn(), token);
+        if game.is_over() {
+            return Err(self.error(line, column, format!("{at} comes after the game has ended")));
+        }
         let mv = position.parse_move(token).map_err(|e| {
-            let legal: Vec<String> = position.legal_moves().iter().map(Move::to_string).collect();
-            self.error(line, column, format!("{e} (legal: {})", legal.join(" ")))
+            let why = match e {
+                MoveError::Syntax {
+                    source: MoveTextError::BadSquare { text, .. },
+                    ..
+                } => format!(
+                    "'{text}' is not a square (squares are a5, b4..b6, ..., e1..e9, ..., i5)"
+                ),
+                MoveError::Syntax { source, .. } => format!("this is not a move: {source}"),
+                MoveError::NoLegalMatch { reason, .. } => {
+                    format!("this is not a legal move here: {reason}")
+                }
+            };
+            let legal = some_legal_moves(&position);
+            self.error(line, column, format!("{at}: {why}; {legal}"))
         })?;
         game.play(mv)
-            .map_err(|e| self.error(line, column, e.to_string()))?;
+            .map_err(|e| self.error(line, column, format!("{at}: {e}")))?;
         Ok(mv)
+    }
+}
+
+/// How many legal moves an error names.
+const LEGAL_SHOWN: usize = 6;
+
+/// `move 3... 'zz'`: the move number as the movetext writes it, and the word read, quoted.
+fn move_label(ply: usize, first: Color, token: &str) -> String {
+    let black_first = usize::from(first == Color::Black);
+    let number = (ply + black_first) / 2 + 1;
+    let dots = if (ply + black_first).is_multiple_of(2) {
+        "."
+    } else {
+        "..."
+    };
+    let shown: String = token.chars().take(40).collect();
+    format!("move {number}{dots} '{shown}'")
+}
+
+/// A few of the legal moves, for a person: `the legal moves here are d3, d4, ... (40 in all)`.
+fn some_legal_moves(position: &Position) -> String {
+    let mut legal: Vec<String> = position.legal_moves().iter().map(Move::to_string).collect();
+    legal.sort();
+    match legal.len() {
+        0 => "there is no legal move here".to_string(),
+        n if n <= LEGAL_SHOWN => format!("the legal moves here are {}", legal.join(", ")),
+        n => format!(
+            "the legal moves here include {}, ... ({n} in all)",
+            legal[..LEGAL_SHOWN].join(", ")
+        ),
     }
 }
 

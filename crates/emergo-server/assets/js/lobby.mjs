@@ -27,7 +27,7 @@ export function initLobby(nav) {
       return;
     }
     try {
-      const g = await api('POST', '/api/games/import', withResult(text));
+      const g = await api('POST', '/api/games/import', text);
       $('#import-text').value = '';
       navigate(`/game/${g.id}`);
     } catch (err) {
@@ -40,13 +40,6 @@ export function initLobby(nav) {
       loadGameList();
     });
   }
-}
-
-/** A bare move list (`1. d3 a5 2. f2`) is an unfinished game: the record format wants a
- * result token at the end, so `*` (unknown) is added when the text ends without one. */
-export function withResult(text) {
-  const last = text.trim().split(/\s+/).pop() || '';
-  return /^(1-0|0-1|1\/2-1\/2|\*)$/.test(last) ? text : `${text.trim()} *\n`;
 }
 
 /** A refused record in words for a person: where, and which word, never the list of legal

@@ -28,11 +28,3 @@ test('the rows of a game with White to start', () => {
   assert.equal(fullMoves(78), 39);
   assert.equal(fullMoves(77), 39);
 });
-
-test('a bare move list is imported as an unfinished game (defect 10)', async () => {
-  const { withResult } = await import('../../assets/js/lobby.mjs');
-  assert.equal(withResult('1. d3 a5 2. f2'), '1. d3 a5 2. f2 *\n');
-  assert.equal(withResult('1. d3 a5 1-0\n'), '1. d3 a5 1-0\n');
-  assert.equal(withResult('[Result "*"]\n\n1. d3 *'), '[Result "*"]\n\n1. d3 *');
-  assert.equal(withResult('1. d3 {a comment}'), '1. d3 {a comment} *\n');
-});
