@@ -38,6 +38,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Run the web app.
     Serve(cmd::serve::Args),
+    /// Run engine workers over a PostgreSQL database (the engine's replies and hints).
+    Worker(cmd::worker::Args),
     /// Fit the evaluation weights to the results of recorded games (Texel tuning).
     Tune(cmd::tune::Args),
 }
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Ugi(args) => cmd::ugi::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Worker(args) => cmd::worker::run(args),
         Command::Tune(args) => cmd::tune::run(args),
     };
     match result {

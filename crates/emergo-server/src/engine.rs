@@ -178,10 +178,10 @@ pub struct EnginePool {
 pub const WORKER_NICE: i32 = 10;
 
 impl EnginePool {
-    /// A pool of `workers` threads (at least one), with room for `max_open` jobs, of which
-    /// `max_per_client` from one client.
+    /// A pool of `workers` threads, with room for `max_open` jobs, of which `max_per_client`
+    /// from one client. A pool of no threads (`emergo serve --engine-threads 0` with PostgreSQL,
+    /// where `emergo worker` processes search) answers every job [`PoolError::Busy`].
     pub fn new(workers: usize, max_open: usize, max_per_client: usize) -> EnginePool {
-        let workers = workers.max(1);
         let shared = Arc::new(PoolShared {
             queue: Mutex::new(Queue {
                 running: (0..workers).map(|_| None).collect(),
@@ -202,6 +202,9 @@ impl EnginePool {
             if let Err(err) = spawned {
                 tracing::error!("cannot start engine worker {i}: {err}");
             }
+        }
+        if workers == 0 {
+            return EnginePool { shared, workers };
         }
         let watcher = shared.clone();
         let spawned = std::thread::Builder::new()
@@ -235,6 +238,11 @@ impl EnginePool {
     }
 
     fn room(&self, queue: &Queue, client: Client) -> Result<(), PoolError> {
+        if self.workers == 0 {
+            return Err(PoolError::Busy(
+                "this server runs no engine search of its own".to_string(),
+            ));
+        }
         let open: usize = queue.open.values().sum();
         if open >= self.shared.max_open {
             return Err(PoolError::Busy(format!(

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod error;
 pub mod fanout;
 pub mod import;
+pub mod jobs;
 pub mod limits;
 pub mod live;
 pub mod model;
@@ -25,6 +26,7 @@ pub mod routes;
 pub mod store;
 pub mod time_control;
 pub mod view;
+pub mod worker;
 pub mod ws;
 
 use anyhow::Context;
@@ -50,7 +52,9 @@ pub struct Config {
     pub addr: SocketAddr,
     /// The database: `sqlite://emergo.db` (created when missing) or `postgres://...`.
     pub db_url: String,
-    /// Engine worker threads; `None` for one per core.
+    /// Engine worker threads; `None` for one per core. With PostgreSQL the instance also runs
+    /// as many job workers (src/worker.rs); 0 runs no engine here (`emergo worker` processes
+    /// search), which needs PostgreSQL.
     pub engine_workers: Option<usize>,
     /// Every bound on what a client can make the server do.
     pub limits: Limits,
@@ -122,6 +126,9 @@ impl Server {
             .await
             .with_context(|| format!("cannot open the database {}", config.db_url))?;
         let limits = config.limits.clone();
+        if config.engine_workers == Some(0) && !matches!(store, Store::Postgres(_)) {
+            anyhow::bail!("--engine-threads 0 needs a postgres:// database, where `emergo worker` processes search");
+        }
         let pool = match config.engine_workers {
             Some(n) => EnginePool::new(n, limits.engine_queue, limits.engine_per_client),
             None => EnginePool::per_core(limits.engine_queue, limits.engine_per_client),
@@ -136,6 +143,18 @@ impl Server {
         if let store::Store::Postgres(pg) = &state.store {
             // Other instances' changes reach this instance's WebSockets.
             fanout::spawn(state.clone(), pg, stopped.clone());
+            // The engine's replies and hints are jobs in the database, for any worker.
+            let jobs = jobs::JobQueue::new(store::JobsPg::new(pg.pool().clone()), &limits);
+            jobs.spawn_upkeep(stopped.clone());
+            let _ = state.jobs.set(jobs);
+            if state.pool.workers() > 0 {
+                worker::spawn(
+                    pg,
+                    state.pool.clone(),
+                    state.pool.workers(),
+                    stopped.clone(),
+                );
+            }
         }
         let app = routes::router(state.clone(), edge);
         let accept = net::Accept {
@@ -238,7 +257,7 @@ pub fn run_blocking(config: Config) -> anyhow::Result<()> {
     })
 }
 
-async fn wait_for_signal() {
+pub(crate) async fn wait_for_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -154,6 +154,8 @@ pub struct Shared {
     pub websockets: Arc<Permits>,
     /// Turns true when the server shuts down; WebSockets close then.
     pub shutdown: watch::Receiver<bool>,
+    /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/jobs.rs).
+    pub(crate) jobs: std::sync::OnceLock<Arc<crate::jobs::JobQueue>>,
 }
 
 pub type AppState = Arc<Shared>;
@@ -177,6 +179,7 @@ impl Shared {
             limits,
             games: Mutex::new(HashMap::new()),
             shutdown,
+            jobs: std::sync::OnceLock::new(),
         }
     }
 
@@ -316,6 +319,7 @@ impl Shared {
                     live.game.undo();
                 }
                 live.cancel_engine();
+                self.cancel_jobs(&id).await;
                 live.meta.draw_offer = None;
             }
             Change::Finish(status) => {
@@ -336,6 +340,7 @@ impl Shared {
                     .declare(outcome, reason)
                     .map_err(ApiError::internal)?;
                 live.cancel_engine();
+                self.cancel_jobs(&id).await;
                 live.meta.draw_offer = None;
             }
             Change::DrawOffer(offer) => {
@@ -384,7 +389,7 @@ impl Shared {
     /// Takes the stored state of `live`'s game when it differs from the cached one (another
     /// instance changed it) and publishes it. An engine reply running here for the old state
     /// is dropped.
-    async fn reload_and_publish(&self, slot: &GameSlot, live: &mut LiveGame) {
+    pub(crate) async fn reload_and_publish(&self, slot: &GameSlot, live: &mut LiveGame) {
         let stored = match self.store.load(&live.meta.id).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return,
@@ -417,6 +422,12 @@ impl Shared {
         live.cancel = Arc::new(AtomicBool::new(false));
         live.engine_thinking = true;
         let generation = live.generation;
+        if let Some(jobs) = self.jobs() {
+            // A worker anywhere searches and applies it; the move comes back as a wake-up.
+            let (id, ply) = (live.meta.id.clone(), live.game.ply());
+            self.queue_reply(jobs, slot, id, ply, live.engine_client, generation);
+            return;
+        }
         let cancel = live.cancel.clone();
         let game = live.game.clone();
         let level = live.meta.level.unwrap_or(Level::MIN);

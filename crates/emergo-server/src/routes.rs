@@ -198,8 +198,7 @@ struct CreateBody {
 /// 503 `engine_busy` when the engine could not take a job from `client` now.
 fn engine_room(state: &AppState, client: ClientAddr) -> Result<(), ApiError> {
     state
-        .pool
-        .has_room(client.0)
+        .engine_has_room(client.0)
         .map_err(|e| ApiError::EngineBusy(e.to_string()))
 }
 
@@ -430,6 +429,10 @@ async fn play(
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let color = seat_of(&live, body.token.as_deref())?;
+    if body.ply > live.game.ply() as i64 {
+        // Another instance moved on and its wake-up has not come yet: read the game first.
+        state.reload_and_publish(&slot, &mut live).await;
+    }
     let ply = live.game.ply();
     if body.ply != ply as i64 {
         return Err(ApiError::StalePly {
@@ -545,16 +548,8 @@ async fn hint(
     }
     let stop = Arc::new(AtomicBool::new(false));
     let _hinting = Hinting(slot, stop.clone());
-    let search_stop = stop.clone();
     let analysis = state
-        .pool
-        .run(client.0, stop.clone(), move || {
-            if search_stop.load(Ordering::SeqCst) {
-                None
-            } else {
-                engine::hint(&game, search_stop)
-            }
-        })
+        .hint_search(&id, game, client.0, stop.clone())
         .await
         .map_err(|e| match e {
             engine::PoolError::Busy(message) => ApiError::EngineBusy(message),

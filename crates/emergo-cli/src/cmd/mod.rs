@@ -12,6 +12,7 @@ pub mod serve;
 pub mod show;
 pub mod tune;
 pub mod ugi;
+pub mod worker;
 
 use anyhow::Context;
 use emergo_core::Position;

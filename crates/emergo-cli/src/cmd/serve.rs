@@ -15,7 +15,8 @@ pub struct Args {
     /// `postgres://` URL (several instances may share it); migrated at start.
     #[arg(long, default_value = "sqlite://emergo.db")]
     pub db: String,
-    /// Engine worker threads (default: one per core).
+    /// Engine worker threads (default: one per core). With PostgreSQL, 0 runs no engine in
+    /// this instance (`emergo worker` processes search).
     #[arg(long)]
     pub engine_threads: Option<usize>,
     /// The URL people open, when a proxy stands in front (e.g. https://emergo.example/): its

@@ -3,10 +3,12 @@
 //! PostgreSQL (`postgres://`, for several server instances). Every write is one transaction,
 //! committed before the caller acknowledges anything.
 
+mod jobs_pg;
 mod postgres;
 mod rows;
 mod sqlite;
 
+pub use jobs_pg::{JobKind, JobState, JobsPg, Lease, OpenJobs, TakenJob, JOBS_CHANNEL};
 pub use postgres::{PgStore, CHANNEL};
 pub use sqlite::SqliteStore;
 
