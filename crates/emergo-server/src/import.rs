@@ -4,7 +4,7 @@
 
 use crate::error::ApiError;
 use crate::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
-use emergo_core::{ByColor, Game, GameRecord, RecordLimits};
+use emergo_core::{ByColor, Game, GameRecord, RecordLimits, RecordMove, Status};
 
 /// Reads `body` as a record within `caps` and replays it: the record and its game, or the
 /// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).
@@ -43,4 +43,24 @@ pub fn imported_meta(record: GameRecord) -> GameMeta {
         created_at: now.clone(),
         updated_at: now,
     }
+}
+
+/// The export of an imported game from the record text it was read from, so that its
+/// variations and comments survive: the record's main line, the moves played since appended,
+/// the game's result. `None` when the text is not this game's record any more (the export then
+/// comes from the replay).
+pub fn export_imported(text: &str, game: &Game, caps: RecordLimits) -> Option<String> {
+    let mut record = GameRecord::parse_within(text, caps).ok()?;
+    let played = game.moves();
+    let kept = record.moves.len();
+    if kept > played.len() || record.moves.iter().zip(played).any(|(r, &m)| r.mv != m) {
+        return None;
+    }
+    record
+        .moves
+        .extend(played[kept..].iter().map(|&mv| RecordMove::new(mv)));
+    if let Status::Finished { outcome, .. } = game.status() {
+        record.result = Some(outcome);
+    }
+    Some(record.to_string())
 }

@@ -12,6 +12,7 @@
 
 pub mod assets;
 pub mod edge;
+pub mod editor;
 pub mod engine;
 pub mod error;
 pub mod fanout;
@@ -22,6 +23,7 @@ pub mod live;
 pub mod model;
 pub mod net;
 pub mod rating;
+pub mod review;
 pub mod routes;
 pub mod store;
 pub mod time_control;

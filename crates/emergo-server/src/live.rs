@@ -156,6 +156,8 @@ pub struct Shared {
     pub shutdown: watch::Receiver<bool>,
     /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/jobs.rs).
     pub(crate) jobs: std::sync::OnceLock<Arc<crate::jobs::JobQueue>>,
+    /// Game reviews running now.
+    pub reviews: crate::review::Reviews,
 }
 
 pub type AppState = Arc<Shared>;
@@ -180,6 +182,7 @@ impl Shared {
             games: Mutex::new(HashMap::new()),
             shutdown,
             jobs: std::sync::OnceLock::new(),
+            reviews: crate::review::Reviews::default(),
         }
     }
 

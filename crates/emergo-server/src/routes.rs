@@ -4,6 +4,7 @@
 
 use crate::assets;
 use crate::edge::{self, ClientAddr, EdgeConfig};
+use crate::editor;
 use crate::engine;
 use crate::error::{echo, ApiError};
 use crate::import;
@@ -12,6 +13,7 @@ use crate::model::{
     hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
     SeatKind,
 };
+use crate::review;
 use crate::store::{StatusFilter, StoreError};
 use crate::view::{GameSummary, GameView, SeatGrant};
 use crate::ws;
@@ -41,6 +43,7 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
     let mut app = Router::new()
         .route("/", get(page))
         .route("/game/{id}", get(page))
+        .route("/editor", get(page))
         .route("/assets/{*path}", get(asset))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/games", limited(post(create)).get(list))
@@ -57,6 +60,11 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(ws::handler))
+        .route("/api/position", get(editor::position))
+        .route(
+            "/api/games/{id}/review",
+            post(review::start).get(review::show),
+        )
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
         .layer(DefaultBodyLimit::max(limits.body_bytes))
@@ -672,11 +680,24 @@ fn record_tags(live: &LiveGame) -> Vec<(String, String)> {
 
 async fn record(State(state): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
     let slot = state.slot(&id).await?;
-    let (game, tags) = {
+    let (game, tags, imported) = {
         let live = slot.state.lock().await;
-        (live.game.clone(), record_tags(&live))
+        (
+            live.game.clone(),
+            record_tags(&live),
+            live.meta.mode == Mode::Imported,
+        )
     };
+    // An imported record is written back from its own text (variations, comments).
+    let source = match imported {
+        true => state.store.record(&id).await?,
+        false => None,
+    };
+    let caps = state.limits.record;
     let text = tokio::task::spawn_blocking(move || {
+        if let Some(text) = source.and_then(|s| import::export_imported(&s, &game, caps)) {
+            return text;
+        }
         let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         GameRecord::from_game(&game, &tags).to_string()
     })
@@ -709,9 +730,12 @@ async fn import(
         },
         other => other,
     })?;
-    let (record, game) = read_record(&state, body).await?;
+    let (record, game) = read_record(&state, body.clone()).await?;
     let mut meta = import::imported_meta(record);
     insert_with_fresh_id(&state, &mut meta, &game).await?;
+    if let Ok(text) = std::str::from_utf8(&body) {
+        state.store.put_record(&meta.id, text).await?;
+    }
     let slot = state.insert(LiveGame::new(meta, game));
     let live = slot.state.lock().await;
     Ok((StatusCode::CREATED, Json(GameView::of(&live))))

@@ -6,9 +6,17 @@ import { prefs, setPref, applyLook } from './prefs.mjs';
 import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
 import { initGame, openGame, closeGame, render, st } from './game.mjs';
 import { redrawConn } from './live.mjs';
+import { initEditor, showEditor, closeEditor } from './editor.mjs';
 
 function route() {
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
+  if (location.pathname === '/editor') {
+    leaveLobby();
+    closeGame();
+    showEditor();
+    return;
+  }
+  closeEditor();
   if (m) {
     leaveLobby();
     openGame(m[1], () => {
@@ -86,6 +94,7 @@ function init() {
   window.addEventListener('popstate', route);
   initLobby(navigate);
   initGame();
+  initEditor(navigate);
   route();
   document.documentElement.dataset.ready = 'true';
 }

@@ -148,6 +148,33 @@ pub trait GameStore: Send + Sync {
 
     /// Closes the connections.
     fn close(&self) -> impl Future<Output = ()> + Send;
+
+    // --- studying games (issue 12) ---
+
+    /// Keeps a game's review (JSON) with the moves it is of, replacing any earlier one.
+    fn put_review(
+        &self,
+        id: &str,
+        moves: &str,
+        review: &str,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The stored review of a game: the moves it is of and its JSON.
+    fn review(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<(String, String)>, StoreError>> + Send;
+
+    /// Keeps an imported game's record text (its variations and comments) for its export.
+    fn put_record(
+        &self,
+        id: &str,
+        record: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The record text an imported game was read from.
+    fn record(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
 }
 
 /// The store the server runs on: one of the backends, chosen by the URL. Cheap to clone (the
@@ -257,6 +284,35 @@ impl Store {
     /// See [`GameStore::moves`].
     pub async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
         dispatch!(self, s => s.moves(id))
+    }
+}
+
+/// Studying games (issue 12).
+impl Store {
+    /// See [`GameStore::put_review`].
+    pub async fn put_review(
+        &self,
+        id: &str,
+        moves: &str,
+        review: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.put_review(id, moves, review, now))
+    }
+
+    /// See [`GameStore::review`].
+    pub async fn review(&self, id: &str) -> Result<Option<(String, String)>, StoreError> {
+        dispatch!(self, s => s.review(id))
+    }
+
+    /// See [`GameStore::put_record`].
+    pub async fn put_record(&self, id: &str, record: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.put_record(id, record))
+    }
+
+    /// See [`GameStore::record`].
+    pub async fn record(&self, id: &str) -> Result<Option<String>, StoreError> {
+        dispatch!(self, s => s.record(id))
     }
 }
 

@@ -296,4 +296,57 @@ impl GameStore for PgStore {
                 .await?;
         Ok(found.into_iter().map(|(m,)| m).collect())
     }
+
+    // --- studying games (issue 12): reviews and imported records ---
+
+    async fn put_review(
+        &self,
+        id: &str,
+        moves: &str,
+        review: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO reviews (game_id, moves, review, created_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves,
+                 review = excluded.review, created_at = excluded.created_at",
+        )
+        .bind(id)
+        .bind(moves)
+        .bind(review)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn review(&self, id: &str) -> Result<Option<(String, String)>, StoreError> {
+        Ok(
+            sqlx::query_as("SELECT moves, review FROM reviews WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn put_record(&self, id: &str, record: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO records (game_id, record) VALUES ($1, $2)
+             ON CONFLICT (game_id) DO UPDATE SET record = excluded.record",
+        )
+        .bind(id)
+        .bind(record)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn record(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let found: Option<(String,)> =
+            sqlx::query_as("SELECT record FROM records WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(found.map(|(r,)| r))
+    }
 }
