@@ -40,6 +40,7 @@ pub fn imported_meta(record: GameRecord) -> GameMeta {
         invite_hash: None,
         tags: record.tags,
         draw_offer: None,
+        rematch: Default::default(),
         created_at: now.clone(),
         updated_at: now,
     }

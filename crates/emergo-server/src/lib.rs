@@ -23,6 +23,7 @@ pub mod live;
 pub mod model;
 pub mod net;
 pub mod rating;
+pub mod rematch;
 pub mod review;
 pub mod routes;
 pub mod store;

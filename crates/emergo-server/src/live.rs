@@ -7,7 +7,7 @@ use crate::edge::Permits;
 use crate::engine::{self, Client, EnginePool};
 use crate::error::ApiError;
 use crate::limits::Limits;
-use crate::model::{now_text, GameMeta, Mode, SeatKind};
+use crate::model::{now_text, GameMeta, Mode, Rematch, SeatKind};
 use crate::store::{Store, StoreError};
 use crate::view::GameView;
 use emergo_core::{Color, Game, Move, Status};
@@ -32,6 +32,14 @@ pub enum Change {
     DrawOffer(Option<Color>),
     /// A person takes the seat of `color`.
     Seat { color: Color, token_hash: String },
+    /// Who offers a rematch of the finished game: `from` now (as this instance knows it), `to`
+    /// after.
+    RematchOffer {
+        from: Option<Color>,
+        to: Option<Color>,
+    },
+    /// `offer`'s rematch offer was accepted: the new game `game` is stored.
+    Rematched { offer: Color, game: String },
 }
 
 /// The client an engine job is counted for when nobody in particular asked (a restart).
@@ -362,12 +370,45 @@ impl Shared {
                 }
                 live.meta.seats[color].token_hash = Some(token_hash);
             }
+            Change::RematchOffer { from, to } => {
+                let stored = self.store.set_rematch_offer(&id, from, to, &now).await;
+                self.rematch_stored(slot, live, stored).await?;
+                live.meta.rematch.offer = to;
+            }
+            Change::Rematched { offer, game } => {
+                let stored = self.store.set_rematch_game(&id, offer, &game, &now).await;
+                self.rematch_stored(slot, live, stored).await?;
+                live.meta.rematch = Rematch {
+                    offer: Some(offer),
+                    game: Some(game),
+                };
+            }
         }
         live.meta.updated_at = now;
         live.engine_client = client;
         self.schedule_engine(slot, live);
         slot.publish(live);
         Ok(())
+    }
+
+    /// A rematch write that lost its race to another instance: the cache takes the stored game
+    /// and the request is refused, to be looked at again.
+    async fn rematch_stored(
+        &self,
+        slot: &GameSlot,
+        live: &mut LiveGame,
+        stored: Result<(), StoreError>,
+    ) -> Result<(), ApiError> {
+        match stored {
+            Ok(()) => Ok(()),
+            Err(StoreError::Conflict(_)) => {
+                self.reload_and_publish(slot, live).await;
+                Err(ApiError::NotAllowed(
+                    "the rematch offer changed meanwhile; look at the game again".to_string(),
+                ))
+            }
+            Err(err) => Err(err.into()),
+        }
     }
 
     /// Re-reads a cached game that another instance changed (a wake-up) and publishes it when
@@ -405,7 +446,8 @@ impl Shared {
             && stored.game.moves() == live.game.moves()
             && stored.game.status() == live.game.status()
             && stored.meta.draw_offer == live.meta.draw_offer
-            && stored.meta.seats == live.meta.seats;
+            && stored.meta.seats == live.meta.seats
+            && stored.meta.rematch == live.meta.rematch;
         if same {
             return;
         }

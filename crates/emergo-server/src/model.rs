@@ -87,8 +87,19 @@ pub struct GameMeta {
     pub tags: Vec<(String, String)>,
     /// Who offers a draw now.
     pub draw_offer: Option<Color>,
+    /// A rematch of the finished game: offered, and made.
+    pub rematch: Rematch,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// A rematch between the seat holders of a finished game between people (src/rematch.rs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rematch {
+    /// Who offers it now (it stays set once accepted: the offerer is the one who joins).
+    pub offer: Option<Color>,
+    /// The new game, once the other side accepted.
+    pub game: Option<String>,
 }
 
 impl GameMeta {
@@ -216,6 +227,7 @@ mod tests {
             invite_hash: None,
             tags: Vec::new(),
             draw_offer: None,
+            rematch: Rematch::default(),
             created_at: String::new(),
             updated_at: String::new(),
         };

@@ -13,6 +13,7 @@ use crate::model::{
     hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
     SeatKind,
 };
+use crate::rematch;
 use crate::review;
 use crate::store::{StatusFilter, StoreError};
 use crate::view::{GameSummary, GameView, SeatGrant};
@@ -58,6 +59,7 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/rematch", limited(post(rematch::rematch)))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(ws::handler))
         .route("/api/position", get(editor::position))
@@ -148,7 +150,7 @@ async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Respon
 }
 
 /// The seat that `token` holds in the game.
-fn seat_of(live: &LiveGame, token: Option<&str>) -> Result<Color, ApiError> {
+pub(crate) fn seat_of(live: &LiveGame, token: Option<&str>) -> Result<Color, ApiError> {
     let token = token
         .filter(|t| !t.is_empty())
         .ok_or_else(|| ApiError::BadToken("this needs the token of a seat".to_string()))?;
@@ -276,6 +278,7 @@ async fn create(
         invite_hash: invite.as_deref().map(hash_secret),
         tags: Vec::new(),
         draw_offer: None,
+        rematch: Default::default(),
         created_at: now.clone(),
         updated_at: now,
     };
@@ -298,7 +301,7 @@ async fn create(
 }
 
 /// Stores a new game, drawing another id in the unlikely case that its id is taken.
-async fn insert_with_fresh_id(
+pub(crate) async fn insert_with_fresh_id(
     state: &AppState,
     meta: &mut GameMeta,
     game: &Game,

@@ -141,6 +141,10 @@ pub struct GameView {
     pub result: Option<&'static str>,
     pub reason: Option<&'static str>,
     pub draw_offer: Option<&'static str>,
+    /// Who offers a rematch of the finished game (it stays set once accepted).
+    pub rematch_offer: Option<&'static str>,
+    /// The rematch's game id, once accepted.
+    pub rematch_game: Option<String>,
     pub engine_thinking: bool,
     pub created_at: String,
     pub updated_at: String,
@@ -187,6 +191,8 @@ impl GameView {
             result,
             reason,
             draw_offer: live.meta.draw_offer.map(Color::name),
+            rematch_offer: live.meta.rematch.offer.map(Color::name),
+            rematch_game: live.meta.rematch.game.clone(),
             engine_thinking: live.engine_thinking,
             created_at: live.meta.created_at.clone(),
             updated_at: live.meta.updated_at.clone(),
@@ -262,6 +268,7 @@ mod tests {
             invite_hash: None,
             tags: Vec::new(),
             draw_offer: None,
+            rematch: Default::default(),
             created_at: String::new(),
             updated_at: String::new(),
         };

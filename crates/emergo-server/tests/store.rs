@@ -21,6 +21,7 @@ fn human_game(id: &str) -> GameMeta {
         invite_hash: None,
         tags: Vec::new(),
         draw_offer: None,
+        rematch: Default::default(),
         created_at: "2026-11-30T00:00:00Z".to_string(),
         updated_at: "2026-11-30T00:00:00Z".to_string(),
     }

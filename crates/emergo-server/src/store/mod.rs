@@ -175,6 +175,31 @@ pub trait GameStore: Send + Sync {
 
     /// The record text an imported game was read from.
     fn record(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+
+    // Rematches between the seat holders of a finished game (src/rematch.rs).
+
+    /// Sets who offers a rematch to `to`, if the offer is `from` now and no rematch has been
+    /// made; `Conflict` otherwise (another instance changed it first).
+    fn set_rematch_offer(
+        &self,
+        id: &str,
+        from: Option<Color>,
+        to: Option<Color>,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Records that game `id`'s rematch is the stored game `rematch`, if `offer`'s offer stands
+    /// and no rematch has been made; `Conflict` otherwise (exactly one acceptance wins).
+    fn set_rematch_game(
+        &self,
+        id: &str,
+        offer: Color,
+        rematch: &str,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Deletes a game and its moves (a rematch made for an acceptance that lost its race).
+    fn delete_game(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// The store the server runs on: one of the backends, chosen by the URL. Cheap to clone (the
@@ -284,6 +309,33 @@ impl Store {
     /// See [`GameStore::moves`].
     pub async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
         dispatch!(self, s => s.moves(id))
+    }
+
+    /// See [`GameStore::set_rematch_offer`].
+    pub async fn set_rematch_offer(
+        &self,
+        id: &str,
+        from: Option<Color>,
+        to: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.set_rematch_offer(id, from, to, now))
+    }
+
+    /// See [`GameStore::set_rematch_game`].
+    pub async fn set_rematch_game(
+        &self,
+        id: &str,
+        offer: Color,
+        rematch: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.set_rematch_game(id, offer, rematch, now))
+    }
+
+    /// See [`GameStore::delete_game`].
+    pub async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        dispatch!(self, s => s.delete_game(id))
     }
 }
 

@@ -349,4 +349,64 @@ impl GameStore for PgStore {
                 .await?;
         Ok(found.map(|(r,)| r))
     }
+
+    async fn set_rematch_offer(
+        &self,
+        id: &str,
+        from: Option<Color>,
+        to: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET rematch_offer = $1, updated_at = $2
+             WHERE id = $3 AND rematch_game IS NULL AND rematch_offer IS NOT DISTINCT FROM $4",
+        )
+        .bind(to.map(Color::name))
+        .bind(now)
+        .bind(id)
+        .bind(from.map(Color::name))
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("rematch offer changed"));
+        }
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn set_rematch_game(
+        &self,
+        id: &str,
+        offer: Color,
+        rematch: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET rematch_game = $1, updated_at = $2
+             WHERE id = $3 AND rematch_game IS NULL AND rematch_offer = $4",
+        )
+        .bind(rematch)
+        .bind(now)
+        .bind(id)
+        .bind(offer.name())
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("rematch made already"));
+        }
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM games WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
 }

@@ -2,7 +2,7 @@
 //! their conversion into games and list lines: the one place that knows what a column means.
 
 use super::{StoreError, StoredGame, SummaryRow};
-use crate::model::{GameMeta, Mode, Seat, SeatKind};
+use crate::model::{GameMeta, Mode, Rematch, Seat, SeatKind};
 use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status};
 use emergo_engine::Level;
 
@@ -22,12 +22,15 @@ pub(super) struct GameRow {
     result: Option<String>,
     reason: Option<String>,
     draw_offer: Option<String>,
+    rematch_offer: Option<String>,
+    rematch_game: Option<String>,
     created_at: String,
     updated_at: String,
 }
 
 pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
-    black_token, invite, start, tags, result, reason, draw_offer, created_at, updated_at";
+    black_token, invite, start, tags, result, reason, draw_offer, rematch_offer, rematch_game, \
+    created_at, updated_at";
 
 /// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
 #[derive(sqlx::FromRow)]
@@ -103,6 +106,10 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         invite_hash: row.invite,
         tags,
         draw_offer: row.draw_offer.as_deref().and_then(|c| c.parse().ok()),
+        rematch: Rematch {
+            offer: row.rematch_offer.as_deref().and_then(|c| c.parse().ok()),
+            game: row.rematch_game,
+        },
         created_at: row.created_at,
         updated_at: row.updated_at,
     };

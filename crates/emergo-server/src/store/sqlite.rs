@@ -304,4 +304,58 @@ impl GameStore for SqliteStore {
                 .await?;
         Ok(found.map(|(r,)| r))
     }
+
+    async fn set_rematch_offer(
+        &self,
+        id: &str,
+        from: Option<Color>,
+        to: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET rematch_offer = ?, updated_at = ?
+             WHERE id = ? AND rematch_game IS NULL AND rematch_offer IS ?",
+        )
+        .bind(to.map(Color::name))
+        .bind(now)
+        .bind(id)
+        .bind(from.map(Color::name))
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("rematch offer changed"));
+        }
+        Ok(())
+    }
+
+    async fn set_rematch_game(
+        &self,
+        id: &str,
+        offer: Color,
+        rematch: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET rematch_game = ?, updated_at = ?
+             WHERE id = ? AND rematch_game IS NULL AND rematch_offer = ?",
+        )
+        .bind(rematch)
+        .bind(now)
+        .bind(id)
+        .bind(offer.name())
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("rematch made already"));
+        }
+        Ok(())
+    }
+
+    async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM games WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
 }
