@@ -119,6 +119,19 @@ async fn human_game(rig: &Rig, a: &Client) -> (String, String, String) {
     (id, token, invite)
 }
 
+/// Waits until the page shows a game other than `old`; returns its id.
+async fn rematch_opened(c: &Client, old: &str) -> String {
+    wait_until(
+        c,
+        &format!("location.pathname.startsWith('/game/') && location.pathname !== '/game/{old}' && location.pathname.split('/')[2]"),
+        "the rematch opened",
+    )
+    .await
+    .as_str()
+    .expect("an id")
+    .to_string()
+}
+
 async fn post(rig: &Rig, path: &str, body: Value) -> Value {
     let res = reqwest::Client::new()
         .post(rig.url(path))
@@ -291,22 +304,45 @@ async fn premoves_draw_offers_spectators_and_a_rematch_between_people() {
     said(&a, "Black resigned").await;
     said(&w, "White wins").await;
 
-    // A rematch: the same kind of game with the colours swapped.
+    // A rematch between the two players, each in its own browser: the reader's browser takes
+    // Black's seat (its token kept as the page keeps it). White offers; Black is told, with
+    // buttons, and declines; White is told. White offers again, Black accepts: both land in
+    // the new game, seated, colours swapped.
+    js(
+        &w,
+        &format!(
+            "localStorage.setItem('emergo.seat.{id}', JSON.stringify({{seat: 'black', token: {black:?}}}))"
+        ),
+    )
+    .await;
+    w.goto(&rig.url(&format!("/game/{id}"))).await.expect("Black's page");
+    wait_until(&w, "document.querySelector('#bar-bottom .name')?.innerText === 'You'", "Black seated").await;
     click(&a, "#rematch").await;
-    let next = wait_until(
-        &a,
-        &format!("location.pathname.startsWith('/game/') && location.pathname !== '/game/{id}' && location.pathname.split('/')[2]"),
-        "the rematch opened",
-    )
-    .await;
-    let next = next.as_str().expect("an id").to_string();
-    assert_eq!(local_seat(&a, &next).await["seat"], json!("black"));
-    wait_until(
-        &a,
-        "!document.querySelector('#invite-box').hidden",
-        "the rematch's invitation",
-    )
-    .await;
+    said(&a, "You offered a rematch").await;
+    said(&w, "White offers a rematch").await;
+    wait_until(&w, "!document.querySelector('#rematch-accept').hidden", "the rematch buttons").await;
+    click(&w, "#rematch-decline").await;
+    said(&w, "You declined the rematch").await;
+    said(&a, "Your rematch offer was declined").await;
+    click(&a, "#rematch").await;
+    wait_until(&w, "!document.querySelector('#rematch-accept').hidden", "the offer again").await;
+    click(&w, "#rematch-accept").await;
+    let (on_a, on_w) = (rematch_opened(&a, &id).await, rematch_opened(&w, &id).await);
+    assert_eq!(on_a, on_w, "both players are in the same new game");
+    assert_eq!(local_seat(&a, &on_a).await["seat"], json!("black"));
+    assert_eq!(local_seat(&w, &on_w).await["seat"], json!("white"));
+    for c in [&a, &w] {
+        wait_until(
+            c,
+            "document.querySelector('#bar-bottom .name')?.innerText === 'You' && document.querySelector('#bar-top .name')?.innerText === 'Opponent'",
+            "both seated in the rematch",
+        )
+        .await;
+    }
+    // The new White (Black before) moves; the new Black sees it.
+    wait_until(&w, "document.querySelectorAll('#board .target').length > 0", "White's entries").await;
+    click_square(&w, "d3").await;
+    wait_until(&a, "document.querySelector('#game').dataset.ply === '1'", "d3 seen by Black").await;
 
     for c in [&a, &w] {
         assert_no_script_errors(c).await;

@@ -215,4 +215,15 @@ export default {
   'editor.moves.other': '{color} to move has {n} legal moves.',
   'editor.decided': 'The game would already be over here.',
   'editor.invalid': 'Not a position:',
+  // Rematch between people (fix)
+  'act.rematchOffered': 'Rematch offered',
+  'act.acceptRematch': 'Accept rematch',
+  'act.declineRematch': 'Decline rematch',
+  'act.toRematch': 'Go to the rematch',
+  'ev.rematchOfferSent': 'You offered a rematch.',
+  'ev.rematchOffered': '{color} offers a rematch.',
+  'ev.yourRematchDeclined': 'Your rematch offer was declined.',
+  'ev.youDeclinedRematch': 'You declined the rematch.',
+  'ev.rematchDeclined': 'The rematch offer was declined.',
+  'ev.rematchAccepted': 'The rematch begins.',
 };

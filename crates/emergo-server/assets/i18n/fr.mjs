@@ -215,4 +215,15 @@ export default {
   'editor.moves.other': 'Trait aux {color} : {n} coups légaux.',
   'editor.decided': 'La partie serait déjà finie ici.',
   'editor.invalid': 'Pas une position :',
+  // Rematch between people (fix)
+  'act.rematchOffered': 'Revanche proposée',
+  'act.acceptRematch': 'Accepter la revanche',
+  'act.declineRematch': 'Refuser la revanche',
+  'act.toRematch': 'Aller à la revanche',
+  'ev.rematchOfferSent': 'Vous avez proposé une revanche.',
+  'ev.rematchOffered': 'Les {color} proposent une revanche.',
+  'ev.yourRematchDeclined': 'Votre proposition de revanche a été refusée.',
+  'ev.youDeclinedRematch': 'Vous avez refusé la revanche.',
+  'ev.rematchDeclined': 'La proposition de revanche a été refusée.',
+  'ev.rematchAccepted': 'La revanche commence.',
 };

@@ -60,6 +60,17 @@ export function events(old, g, seat) {
       out.push({ key, params: { color: other(by) }, sound: null });
     }
   }
+  // a rematch between people, once the game is over
+  if (old.rematch_offer !== g.rematch_offer) {
+    if (g.rematch_offer) {
+      out.push({ key: g.rematch_offer === seat ? 'ev.rematchOfferSent' : 'ev.rematchOffered', params: { color: g.rematch_offer }, sound: null });
+    } else if (old.rematch_offer) {
+      const by = old.rematch_offer;
+      const key = by === seat ? 'ev.yourRematchDeclined' : seat ? 'ev.youDeclinedRematch' : 'ev.rematchDeclined';
+      out.push({ key, params: { color: other(by) }, sound: null });
+    }
+  }
+  if (!old.rematch_game && g.rematch_game) out.push({ key: 'ev.rematchAccepted', params: {}, sound: null });
   // the end
   if (old.status === 'ongoing' && g.status === 'finished') {
     const { head, why } = resultWords(g, seat);

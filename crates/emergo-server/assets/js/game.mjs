@@ -11,7 +11,7 @@ import { moveLabel } from './notation.mjs';
 import { renderMoves, scoreText, colorWords } from './movelist.mjs';
 import { openLive, closeLive } from './live.mjs';
 import { play as playSound } from './sound.mjs';
-import { createGame } from './lobby.mjs';
+import { createGame, visit } from './lobby.mjs';
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
 
@@ -94,6 +94,10 @@ function setGame(g, source) {
   for (const ev of events(old, g, st.seat)) say(ev);
   render();
   tryPremove();
+  // The other side accepted our rematch offer: take our seat there and go.
+  if (old && !old.rematch_game && g.rematch_game && st.token && g.rematch_offer === st.seat && !seatOf(g.rematch_game)) {
+    rematchAction('join');
+  }
 }
 
 /** An event in words (status box and, for the important ones, a toast) and its sound. */
@@ -260,6 +264,29 @@ async function seatAction(path, body = {}) {
   }
 }
 
+/** A rematch between people (docs/api.md): offer, accept, decline, join. An answer with a
+ * token is our seat in the new game, which we then open. */
+async function rematchAction(action) {
+  if (!st.game || !st.token) return;
+  try {
+    const answer = await api('POST', `/api/games/${st.game.id}/rematch`, { token: st.token, action });
+    if (answer.token) {
+      store.set(`emergo.seat.${answer.game.id}`, { seat: answer.seat, token: answer.token });
+      visit(`/game/${answer.game.id}`);
+    } else {
+      setGame(answer, 'load');
+    }
+  } catch (err) {
+    toast(plainError(err));
+  }
+}
+
+/** Whether this game's rematch is offered to the other seat holder (between people). */
+function rematchByOffer() {
+  const g = st.game;
+  return g.mode === 'human' && g.white.joined && g.black.joined;
+}
+
 /* ------------------------------------------------------------------ the column's contents */
 
 function showTip(sq) {
@@ -384,7 +411,15 @@ function renderActions() {
   show('draw-accept', human && mine && ongoing && g.draw_offer === other(st.seat));
   show('draw-decline', human && mine && ongoing && g.draw_offer === other(st.seat));
   show('resign', mine && ongoing && g.mode !== 'imported');
-  show('rematch', mine && !ongoing && g.mode !== 'imported');
+  const offer = g.rematch_offer;
+  const made = g.rematch_game;
+  const byOffer = rematchByOffer();
+  show('rematch', mine && !ongoing && g.mode !== 'imported' && !made && !(byOffer && offer === other(st.seat)));
+  $('#rematch').disabled = byOffer && offer === st.seat;
+  $('#rematch').textContent = t(byOffer && offer === st.seat ? 'act.rematchOffered' : 'act.rematch');
+  show('rematch-accept', mine && !ongoing && byOffer && !made && offer === other(st.seat));
+  show('rematch-decline', mine && !ongoing && byOffer && !made && offer === other(st.seat));
+  show('rematch-go', !ongoing && !!made);
   show('same-again', mine && !ongoing && g.mode !== 'imported');
   const exp = $('#export');
   exp.href = `/api/games/${g.id}/record`;
@@ -557,7 +592,18 @@ export function initGame() {
     button.textContent = t('act.resign');
     seatAction('resign');
   });
-  $('#rematch').addEventListener('click', (e) => createGame(settings(true), e.currentTarget));
+  $('#rematch').addEventListener('click', (e) => {
+    if (st.game && rematchByOffer()) rematchAction('offer');
+    else createGame(settings(true), e.currentTarget);
+  });
+  $('#rematch-accept').addEventListener('click', () => rematchAction('accept'));
+  $('#rematch-decline').addEventListener('click', () => rematchAction('decline'));
+  $('#rematch-go').addEventListener('click', () => {
+    const g = st.game;
+    if (!g || !g.rematch_game) return;
+    if (st.token && g.rematch_offer === st.seat && !seatOf(g.rematch_game)) rematchAction('join');
+    else visit(`/game/${g.rematch_game}`);
+  });
   $('#same-again').addEventListener('click', (e) => createGame(settings(false), e.currentTarget));
   $('#copy-invite').addEventListener('click', () => copyField($('#invite-link')));
   $('#copy-own').addEventListener('click', () => copyField($('#own-link')));

@@ -77,6 +77,11 @@ function createFromForm(form, mode) {
   return createGame(body, form.querySelector('button[type=submit]'));
 }
 
+/** Opens a page of the application (`/game/<id>`, `/`). */
+export function visit(path) {
+  navigate(path);
+}
+
 /** Creates a game (`body` as in docs/api.md) and opens it. */
 export async function createGame(body, button) {
   if (button) button.disabled = true;

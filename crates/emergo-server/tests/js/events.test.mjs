@@ -52,3 +52,16 @@ test('the result from the reader\'s side, with its reason', () => {
   const resigned = view({ status: 'finished', result: '0-1', reason: 'resignation' });
   assert.deepEqual(resultWords(resigned, 'black').why, { key: 'reason.resignation', params: { color: 'white' } });
 });
+
+test('a rematch offer between people: told to the other side, its refusal to the offerer, its acceptance to all', () => {
+  const over = view({ status: 'finished', result: '1-0', reason: 'resignation', rematch_offer: null, rematch_game: null });
+  const offered = { ...over, rematch_offer: 'black' };
+  assert.deepEqual(keys(events(over, offered, 'white')), ['ev.rematchOffered']);
+  assert.deepEqual(keys(events(over, offered, 'black')), ['ev.rematchOfferSent']);
+  assert.deepEqual(keys(events(offered, over, 'black')), ['ev.yourRematchDeclined']);
+  assert.deepEqual(keys(events(offered, over, 'white')), ['ev.youDeclinedRematch']);
+  assert.deepEqual(keys(events(offered, over, null)), ['ev.rematchDeclined']);
+  const made = { ...offered, rematch_game: 'NEW' };
+  assert.deepEqual(keys(events(offered, made, 'black')), ['ev.rematchAccepted']);
+  assert.deepEqual(keys(events(made, made, 'black')), []);
+});
