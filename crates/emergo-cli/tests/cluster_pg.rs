@@ -4,7 +4,8 @@
 //! races of one ply sent to every instance (exactly one accepted, every time); engine games on
 //! every instance; `kill -9` of a worker while it searches (its job is taken again and the reply
 //! played exactly once) and of an instance while people move on it (every acknowledged move is
-//! in the database, the players' WebSockets catch up). Runs when EMERGO_TEST_PG_URL names a
+//! in the database, the players' WebSockets catch up); PostgreSQL stopped and started under the
+//! cluster (quick answers during the outage, everything works again after). Runs when EMERGO_TEST_PG_URL names a
 //! PostgreSQL server (scripts/test.sh sets it); every wait is bounded.
 
 use futures_util::StreamExt;
@@ -128,6 +129,50 @@ fn random_bytes(bytes: &mut [u8]) {
         ^ u64::from(std::process::id()) << 32;
     for (i, b) in bytes.iter_mut().enumerate() {
         *b = (seed >> (8 * (i % 8))) as u8;
+    }
+}
+
+/// The test's PostgreSQL server, to stop and start (scripts/pg-test-cluster.sh names its data
+/// directory and binaries; as root it runs as the unprivileged user that owns the data).
+struct PgControl {
+    bin: String,
+    data: String,
+}
+
+impl PgControl {
+    fn from_env() -> Option<PgControl> {
+        let var = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+        Some(PgControl {
+            bin: var("EMERGO_TEST_PG_BIN")?,
+            data: var("EMERGO_TEST_PG_DATA")?,
+        })
+    }
+
+    /// `pg_ctl stop` (fast) or `pg_ctl restart` (which, with the server stopped, starts it with
+    /// the options it last ran with).
+    fn run(&self, action: &str) {
+        let pg_ctl = format!("{}/pg_ctl", self.bin);
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+        let mut command = if root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "emergo-pg", "--", &pg_ctl]);
+            c
+        } else {
+            Command::new(&pg_ctl)
+        };
+        let log = format!("{}/../restart.log", self.data);
+        let output = command
+            .args([
+                "-D", &self.data, "-m", "fast", "-w", "-t", "30", "-l", &log, action,
+            ])
+            .output()
+            .expect("pg_ctl runs");
+        let said = String::from_utf8_lossy(&output.stderr);
+        // `restart` of a stopped server says so on stderr and starts it anyway.
+        assert!(output.status.success(), "pg_ctl {action}: {said}");
     }
 }
 
@@ -344,7 +389,7 @@ async fn three_instances_and_two_workers_lose_nothing_and_play_each_reply_once()
             id
         }
     });
-    let engine_ids: Vec<String> = futures_util::future::join_all(rounds).await;
+    let mut engine_ids: Vec<String> = futures_util::future::join_all(rounds).await;
 
     // 4. kill -9 of a worker while it searches: level 10 thinks 2 s, the engine moves first.
     let (status, grant) = api
@@ -490,7 +535,77 @@ async fn three_instances_and_two_workers_lose_nothing_and_play_each_reply_once()
     state_where(&mut white_socket, |g| g["ply"] == now_at + 1).await;
     state_where(&mut reopened, |g| g["ply"] == now_at + 1).await;
 
-    // 6. Every engine game got each reply exactly once.
+    // 6. PostgreSQL restarted under the cluster (stop, wait, start): requests during the outage
+    //    are answered quickly, and afterwards instances and workers work again by themselves
+    //    (their LISTEN included): moves, live updates and engine replies.
+    if let Some(pg) = PgControl::from_env() {
+        let game = api.get(&bases[2], &format!("/api/games/{id}")).await;
+        let at = game["ply"].as_u64().expect("ply") as usize;
+        pg.run("stop");
+        let asked = Instant::now();
+        let during = api
+            .post(
+                &bases[0],
+                &format!("/api/games/{id}/moves"),
+                json!({"token": tokens[at % 2], "ply": at, "move": first_legal(&game)}),
+            )
+            .await;
+        let took = asked.elapsed();
+        match &during {
+            Ok((status, answer)) => {
+                assert!(
+                    *status >= 500,
+                    "a move with the database down: {status} {answer}"
+                );
+                assert!(answer["error"].is_string(), "{answer}");
+            }
+            Err(err) => panic!("a move with the database down got no JSON answer: {err}"),
+        }
+        assert!(took < Duration::from_secs(5), "the answer took {took:?}");
+        eprintln!(
+            "a move with PostgreSQL down was answered {:?} in {took:?}",
+            during.as_ref().map(|(s, _)| s)
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        pg.run("restart");
+        let restarted = Instant::now();
+        // A move goes through again (bounded), and reaches the socket on another instance.
+        let until = Instant::now() + WAIT;
+        let answer = loop {
+            let (status, answer) = api.play(&bases[0], &id, &tokens[at % 2], &game).await;
+            if status == 200 {
+                break answer;
+            }
+            assert!(
+                Instant::now() < until,
+                "no move after the restart: {answer}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        eprintln!(
+            "after the restart, a move went through in {:?}",
+            restarted.elapsed()
+        );
+        let seen = state_where(&mut black_socket, |g| g["ply"] == at + 1).await;
+        assert_eq!(seen["moves"], answer["moves"]);
+        // The workers answer an engine game again.
+        let (status, grant) = api
+            .post(
+                &bases[2],
+                "/api/games",
+                json!({"mode": "engine", "color": "black", "level": 1}),
+            )
+            .await
+            .expect("create");
+        assert_eq!(status, 201, "{grant}");
+        let after = grant["game"]["id"].as_str().expect("id").to_string();
+        api.game_where(&bases[0], &after, |g| g["ply"] == 1).await;
+        engine_ids.push(after);
+    } else {
+        eprintln!("PostgreSQL restart skipped: EMERGO_TEST_PG_DATA / EMERGO_TEST_PG_BIN not set");
+    }
+
+    // 7. Every engine game got each reply exactly once.
     for id in engine_ids.iter().chain([&slow]) {
         let moves = stored_moves(&db, id).await;
         let ply: (i64,) = sqlx::query_as("SELECT ply FROM games WHERE id = $1")
