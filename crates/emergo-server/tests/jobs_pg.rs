@@ -188,3 +188,33 @@ async fn a_client_with_a_pile_of_jobs_does_not_delay_another_and_the_bound_holds
     let open = jobs.open_jobs().await.expect("counted");
     assert_eq!(open.get("10.0.0.9"), Some(&4));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_whose_request_went_away_is_cancelled() {
+    let Some((jobs, _store)) = jobs_db(1).await else {
+        eprintln!("skipped: needs PostgreSQL (EMERGO_TEST_PG_URL)");
+        return;
+    };
+    // No worker runs: the requester gives up (its request went away) while the hint waits.
+    let queue = emergo_server::jobs::JobQueue::new(jobs.clone(), &emergo_server::Limits::relaxed());
+    let client = std::net::IpAddr::from([10, 0, 0, 1]);
+    let waited = tokio::time::timeout(
+        Duration::from_millis(200),
+        queue.hint("g0", &Game::default(), client, Default::default()),
+    )
+    .await;
+    assert!(waited.is_err(), "no worker, so no answer");
+    let until = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let open = jobs.open_jobs().await.expect("counted");
+        if open.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the hint is still open: {open:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(jobs.take("A", LEASE).await.expect("take").is_none());
+}

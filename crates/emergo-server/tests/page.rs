@@ -315,17 +315,34 @@ async fn premoves_draw_offers_spectators_and_a_rematch_between_people() {
         ),
     )
     .await;
-    w.goto(&rig.url(&format!("/game/{id}"))).await.expect("Black's page");
-    wait_until(&w, "document.querySelector('#bar-bottom .name')?.innerText === 'You'", "Black seated").await;
+    w.goto(&rig.url(&format!("/game/{id}")))
+        .await
+        .expect("Black's page");
+    wait_until(
+        &w,
+        "document.querySelector('#bar-bottom .name')?.innerText === 'You'",
+        "Black seated",
+    )
+    .await;
     click(&a, "#rematch").await;
     said(&a, "You offered a rematch").await;
     said(&w, "White offers a rematch").await;
-    wait_until(&w, "!document.querySelector('#rematch-accept').hidden", "the rematch buttons").await;
+    wait_until(
+        &w,
+        "!document.querySelector('#rematch-accept').hidden",
+        "the rematch buttons",
+    )
+    .await;
     click(&w, "#rematch-decline").await;
     said(&w, "You declined the rematch").await;
     said(&a, "Your rematch offer was declined").await;
     click(&a, "#rematch").await;
-    wait_until(&w, "!document.querySelector('#rematch-accept').hidden", "the offer again").await;
+    wait_until(
+        &w,
+        "!document.querySelector('#rematch-accept').hidden",
+        "the offer again",
+    )
+    .await;
     click(&w, "#rematch-accept").await;
     let (on_a, on_w) = (rematch_opened(&a, &id).await, rematch_opened(&w, &id).await);
     assert_eq!(on_a, on_w, "both players are in the same new game");
@@ -340,9 +357,19 @@ async fn premoves_draw_offers_spectators_and_a_rematch_between_people() {
         .await;
     }
     // The new White (Black before) moves; the new Black sees it.
-    wait_until(&w, "document.querySelectorAll('#board .target').length > 0", "White's entries").await;
+    wait_until(
+        &w,
+        "document.querySelectorAll('#board .target').length > 0",
+        "White's entries",
+    )
+    .await;
     click_square(&w, "d3").await;
-    wait_until(&a, "document.querySelector('#game').dataset.ply === '1'", "d3 seen by Black").await;
+    wait_until(
+        &a,
+        "document.querySelector('#game').dataset.ply === '1'",
+        "d3 seen by Black",
+    )
+    .await;
 
     for c in [&a, &w] {
         assert_no_script_errors(c).await;
