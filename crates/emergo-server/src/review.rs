@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The depth every position is searched to.
-pub const REVIEW_DEPTH: u32 = 6;
+pub const REVIEW_DEPTH: u32 = 8;
 
 /// The most time one position may take, whatever the depth reached by then.
 pub const POSITION_TIME: Duration = Duration::from_millis(1500);
@@ -109,6 +109,7 @@ pub struct PlyReview {
 /// A done review, as stored and answered.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Review {
+    /// The depth most positions were searched to.
     pub depth: u32,
     /// The evaluation of the start position, for White, in centimen.
     pub start_score: i32,
@@ -183,7 +184,7 @@ pub fn build(game: &Game, evals: &[PositionEval]) -> Review {
     }
     let mean = |(sum, n): (f64, u32)| (n > 0).then(|| (sum / f64::from(n) * 10.0).round() / 10.0);
     Review {
-        depth: evals.iter().map(|e| e.depth).min().unwrap_or(0),
+        depth: median_depth(evals),
         start_score: white(0),
         plies,
         accuracy: Accuracy {
@@ -191,6 +192,18 @@ pub fn build(game: &Game, evals: &[PositionEval]) -> Review {
             black: mean(sums[1]),
         },
     }
+}
+
+/// The depth most searches reached (the median over the positions that have a move; a
+/// position with one legal move, or a search cut short under load, stops earlier).
+fn median_depth(evals: &[PositionEval]) -> u32 {
+    let mut depths: Vec<u32> = evals
+        .iter()
+        .filter(|e| e.best.is_some())
+        .map(|e| e.depth)
+        .collect();
+    depths.sort_unstable();
+    depths.get(depths.len() / 2).copied().unwrap_or(0)
 }
 
 /// The moves a review is of, as stored beside it: a stored review of other moves (a game taken
@@ -459,5 +472,45 @@ mod tests {
         }
         assert!(review.accuracy.white.is_some() && review.accuracy.black.is_some());
         assert!(review.depth >= 1);
+    }
+
+    /// The figure of docs/web.md ("Game review"): the review of a 120-ply game, one position
+    /// after the other on one thread as the server's worker does, at [`REVIEW_DEPTH`]. Run:
+    /// `cargo test -p emergo-server --lib review_time -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn review_time_of_a_120_ply_game() {
+        use emergo_engine::Player;
+        let mut game = Game::default();
+        let mut seed = 1;
+        while game.ply() < 120 {
+            let mut player = AlphaBetaPlayer::new(Level::MIN).with_seed(seed);
+            match player.choose_move(&game, &Limits::depth(3)) {
+                Some(mv) if !game.is_over() => game.play(mv).expect("legal"),
+                _ => {
+                    game = Game::default();
+                    seed += 1;
+                }
+            }
+        }
+        let started = std::time::Instant::now();
+        let mut player = AlphaBetaPlayer::new(Level::MAX);
+        let mut evals = Vec::new();
+        let mut prefix = Game::new(*game.start());
+        for k in 0..=game.ply() {
+            evals.push(evaluate(&mut player, &prefix));
+            if let Some(&mv) = game.moves().get(k) {
+                prefix.play(mv).expect("plays");
+            }
+        }
+        let review = build(&game, &evals);
+        let took = started.elapsed();
+        println!(
+            "review of a {}-ply game at depth {REVIEW_DEPTH}: {:.1} s (median depth {}, accuracy {:?})",
+            game.ply(),
+            took.as_secs_f64(),
+            review.depth,
+            review.accuracy
+        );
     }
 }

@@ -180,3 +180,113 @@ async fn r3_the_editor_builds_three_over_two_explains_a_bad_set_up_and_starts_an
     c.close().await.expect("the browser closes");
     rig.stop_server().await;
 }
+
+/// A game of `plies` moves chosen by a fixed formula (the same on every run, with captures):
+/// careless play, so that the review finds mistakes in it.
+fn a_careless_game(plies: usize) -> emergo_core::Game {
+    for seed in 0u64.. {
+        let mut game = emergo_core::Game::default();
+        while game.ply() < plies && !game.is_over() {
+            let mut legal: Vec<_> = game.position().legal_moves().to_vec();
+            legal.sort_by_key(|m| m.to_string());
+            let pick = (game.ply() as u64 * 2_654_435_761 + seed * 40_503) % legal.len() as u64;
+            game.play(legal[pick as usize]).expect("a legal move plays");
+        }
+        if game.ply() == plies && !game.is_over() {
+            return game;
+        }
+    }
+    unreachable!("some seed gives such a game")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_reviewed_with_a_graph_classes_and_the_better_move() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    // A finished game: 24 careless plies, then White resigned (an imported record's result).
+    let game = a_careless_game(24);
+    let mut record = emergo_core::GameRecord::from_game(&game, &[("Event", "review test")]);
+    record.result = Some(emergo_core::Outcome::Win(emergo_core::Color::Black));
+    record.set_tag("Result", "0-1");
+    let record = record.to_string();
+    let res = reqwest::Client::new()
+        .post(rig.url("/api/games/import"))
+        .header("content-type", "text/plain")
+        .body(record.clone())
+        .send()
+        .await
+        .expect("the import is sent");
+    assert_eq!(res.status(), 201, "{record}");
+    let imported: Value = res.json().await.expect("json");
+    assert_eq!(imported["status"], "finished");
+    let id = imported["id"].as_str().expect("an id").to_string();
+
+    let c = rig.browser(1200, 900).await;
+    c.goto(&rig.url(&format!("/game/{id}")))
+        .await
+        .expect("the page loads");
+    find(&c, "#review:not([hidden])").await;
+    assert!(find(&c, "#review-box")
+        .await
+        .attr("hidden")
+        .await
+        .expect("attr")
+        .is_some());
+    click(&c, "#review").await;
+    wait_until(
+        &c,
+        "!document.querySelector('#review-box').hidden && document.querySelector('#review-graph polyline.graph-line')",
+        "the evaluation graph",
+    )
+    .await;
+    let classes = js(
+        &c,
+        "return [...document.querySelectorAll('#moves .mv[data-ply]')].map(b => b.dataset.class)",
+    )
+    .await;
+    let classes: Vec<String> = serde_json::from_value(classes).expect("classes");
+    assert_eq!(classes.len(), 24, "every move classified: {classes:?}");
+    let marked = ["inaccuracy", "mistake", "blunder"];
+    let first = classes
+        .iter()
+        .position(|c| marked.contains(&c.as_str()))
+        .expect("careless play has a marked move");
+    let accuracy = find(&c, ".review-acc").await.text().await.expect("text");
+    assert!(accuracy.starts_with("Accuracy: White "), "{accuracy}");
+
+    // The marked move: the better move drawn as an arrow (or a ring on an entry square), said
+    // in words; the graph shows the ply.
+    click(&c, &format!("#moves .mv[data-ply='{}']", first + 1)).await;
+    wait_until(
+        &c,
+        "document.querySelector('#board [data-better]') && document.querySelector('#review-move .review-better')",
+        "the better move on the board and in words",
+    )
+    .await;
+    let said = find(&c, "#review-move").await.text().await.expect("text");
+    assert!(
+        said.contains(&classes[first]) && said.contains("Better: "),
+        "{said}"
+    );
+    unhover(&c).await;
+    save_screenshot(&c, "review.png").await;
+    assert_eq!(axe_violations(&c).await, json!([]), "the reviewed game");
+
+    // A second look is instant: the stored review is drawn on opening the game.
+    c.refresh().await.expect("reloads");
+    wait_until(
+        &c,
+        "!document.querySelector('#review-box').hidden && document.querySelectorAll('#moves .mv[data-class]').length === 24",
+        "the stored review drawn at once",
+    )
+    .await;
+    assert!(find(&c, "#review")
+        .await
+        .attr("hidden")
+        .await
+        .expect("attr")
+        .is_some());
+    assert_no_script_errors(&c).await;
+    c.close().await.expect("the browser closes");
+    rig.stop_server().await;
+}

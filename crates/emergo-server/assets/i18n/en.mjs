@@ -226,4 +226,19 @@ export default {
   'ev.youDeclinedRematch': 'You declined the rematch.',
   'ev.rematchDeclined': 'The rematch offer was declined.',
   'ev.rematchAccepted': 'The rematch begins.',
+
+  // game review (issue 12)
+  'act.review': 'Review the game',
+  'review.graphLabel': 'Evaluation graph of the game; click to go to a move',
+  'review.running': 'The engine reviews the game… {pct}%',
+  'review.accuracy': 'Accuracy: White {white} · Black {black}',
+  'review.counts': '{color}: {i} inaccuracies, {m} mistakes, {b} blunders',
+  'review.move': '{move}: {class} ({score})',
+  'review.better': 'Better: {move} (the move played lost {loss} men).',
+  'review.depth': 'Every position searched to depth {depth}; scores in men, from White\'s side.',
+  'review.class.best': 'best move',
+  'review.class.good': 'good move',
+  'review.class.inaccuracy': 'inaccuracy',
+  'review.class.mistake': 'mistake',
+  'review.class.blunder': 'blunder',
 };

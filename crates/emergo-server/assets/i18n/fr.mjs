@@ -226,4 +226,19 @@ export default {
   'ev.youDeclinedRematch': 'Vous avez refusé la revanche.',
   'ev.rematchDeclined': 'La proposition de revanche a été refusée.',
   'ev.rematchAccepted': 'La revanche commence.',
+
+  // game review (issue 12)
+  'act.review': 'Analyser la partie',
+  'review.graphLabel': 'Courbe d\'évaluation de la partie ; cliquer pour aller à un coup',
+  'review.running': 'Le moteur analyse la partie… {pct} %',
+  'review.accuracy': 'Précision : Blancs {white} · Noirs {black}',
+  'review.counts': '{color} : {i} imprécisions, {m} erreurs, {b} gaffes',
+  'review.move': '{move} : {class} ({score})',
+  'review.better': 'Mieux : {move} (le coup joué a perdu {loss} pion(s)).',
+  'review.depth': 'Chaque position cherchée à la profondeur {depth} ; scores en pions, du côté des Blancs.',
+  'review.class.best': 'meilleur coup',
+  'review.class.good': 'bon coup',
+  'review.class.inaccuracy': 'imprécision',
+  'review.class.mistake': 'erreur',
+  'review.class.blunder': 'gaffe',
 };

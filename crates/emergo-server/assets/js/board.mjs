@@ -86,7 +86,7 @@ export function drawFrame(b, flipped) {
   const frame = svg('linearGradient', { id: 'g-frame', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
   svg('stop', { offset: 0, class: 'frame-a' }, frame);
   svg('stop', { offset: 1, class: 'frame-b' }, frame);
-  for (const [id, cls] of [['arrow-last', 'arrow-last'], ['arrow-hint', 'arrow-hint'], ['arrow-sel', 'arrow-sel']]) {
+  for (const [id, cls] of [['arrow-last', 'arrow-last'], ['arrow-hint', 'arrow-hint'], ['arrow-sel', 'arrow-sel'], ['arrow-better', 'arrow-better']]) {
     const m = svg('marker', { id, viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, defs);
     svg('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }, m);
   }
@@ -204,7 +204,7 @@ function shade(parent, sq, flipped, cls) {
 /**
  * Draws a position and its marks. `view`: {board, flipped, last ({passed, captured} or null),
  * sel, hint (squares), premove (squares), targets ({entries, starts, next}), lifted (a square
- * whose column is being dragged)}.
+ * whose column is being dragged), better (squares of a review's better move)}.
  */
 export function drawPosition(b, view) {
   const { board, flipped } = view;
@@ -238,6 +238,15 @@ export function drawPosition(b, view) {
       svg('rect', { class: 'hint-mark', 'data-sq': sq, x: cx - SQ / 2 + 4, y: cy - SQ / 2 + 4, width: SQ - 8, height: SQ - 8, rx: 8 }, over);
     }
     if (view.hint.length >= 2) arrow(over, view.hint, flipped, 'hint-path', 'arrow-hint');
+  }
+  // a review's better move (squares of a move of the position before the last one)
+  if (view.better && view.better.length) {
+    if (view.better.length >= 2) arrow(over, view.better, flipped, 'better-path', 'arrow-better');
+    else {
+      const { cx, cy } = centre(view.better[0], flipped);
+      svg('circle', { class: 'better-entry', cx, cy, r: 30 }, over);
+    }
+    over.lastChild.dataset.better = view.better.join('-');
   }
   const c = view.targets;
   for (const sq of c.starts) {

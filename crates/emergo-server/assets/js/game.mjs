@@ -12,6 +12,7 @@ import { renderMoves, scoreText, colorWords } from './movelist.mjs';
 import { openLive, closeLive } from './live.mjs';
 import { play as playSound } from './sound.mjs';
 import { createGame, visit } from './lobby.mjs';
+import { lookForReview, renderReview, betterPath, startReview, resetReview } from './review.mjs';
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
 
@@ -75,6 +76,7 @@ export async function openGame(id, onMissing) {
 
 export function closeGame() {
   closeLive();
+  resetReview();
   st.id = null;
   st.game = null;
 }
@@ -466,10 +468,13 @@ export function render() {
     premove: st.premove ? st.premove.squares : st.preSel ? [st.preSel] : [],
     targets: targets(),
     lifted: st.lifted,
+    better: betterPath(st.viewPly),
   });
   keepTabStop(b, st.sel[0]);
   renderStatus();
   renderMoves(g, st.viewPly, atLatest(), goTo);
+  lookForReview(g, render);
+  renderReview(g, st.viewPly, goTo);
   renderActions();
   const d = $('#game').dataset;
   d.ply = String(g.ply);
@@ -605,6 +610,7 @@ export function initGame() {
     else visit(`/game/${g.rematch_game}`);
   });
   $('#same-again').addEventListener('click', (e) => createGame(settings(false), e.currentTarget));
+  $('#review').addEventListener('click', () => st.game && startReview(st.game, render));
   $('#copy-invite').addEventListener('click', () => copyField($('#invite-link')));
   $('#copy-own').addEventListener('click', () => copyField($('#own-link')));
 
