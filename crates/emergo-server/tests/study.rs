@@ -269,6 +269,11 @@ async fn a_finished_game_is_reviewed_with_a_graph_classes_and_the_better_move() 
         "{said}"
     );
     unhover(&c).await;
+    js(
+        &c,
+        "document.querySelector('#review-box').scrollIntoView({ block: 'end' })",
+    )
+    .await;
     save_screenshot(&c, "review.png").await;
     assert_eq!(axe_violations(&c).await, json!([]), "the reviewed game");
 
