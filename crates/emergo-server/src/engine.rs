@@ -68,6 +68,7 @@ struct Job {
     client: Client,
     stop: Arc<AtomicBool>,
     work: Work,
+    queued: Instant,
 }
 
 struct Running {
@@ -284,12 +285,14 @@ impl EnginePool {
             }
             self.room(&queue, client)?;
             *queue.open.entry(client).or_default() += 1;
-            queue
-                .waiting
-                .entry(client)
-                .or_default()
-                .push_back(Job { client, stop, work });
+            queue.waiting.entry(client).or_default().push_back(Job {
+                client,
+                stop,
+                work,
+                queued: Instant::now(),
+            });
             queue.waiting_len += 1;
+            metrics::gauge!(crate::ops::ENGINE_QUEUE_LENGTH).set(queue.waiting_len as f64);
         }
         self.shared.ready.notify_one();
         answered.await.map_err(|_| PoolError::Closed)?
@@ -316,6 +319,9 @@ fn work(shared: &PoolShared, slot: usize) {
                     return;
                 }
                 if let Some(job) = queue.next() {
+                    metrics::gauge!(crate::ops::ENGINE_QUEUE_LENGTH).set(queue.waiting_len as f64);
+                    metrics::histogram!(crate::ops::ENGINE_WAIT_SECONDS)
+                        .record(job.queued.elapsed().as_secs_f64());
                     queue.running[slot] = Some(Running {
                         stop: job.stop.clone(),
                         started: Instant::now(),

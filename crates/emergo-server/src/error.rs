@@ -62,6 +62,9 @@ pub enum ApiError {
     /// Too many connections or WebSockets (all, or from this client).
     #[error("{message}")]
     Busy { cap: &'static str, message: String },
+    /// The database cannot be reached now (down, restarting, or no connection free in time).
+    #[error("{0}")]
+    DatabaseUnavailable(String),
     /// The request took longer than the server's request timeout (its body never came).
     #[error("the request took more than {} s", .0.as_secs())]
     Timeout(Duration),
@@ -92,6 +95,9 @@ impl ApiError {
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::EngineBusy(_) => (StatusCode::SERVICE_UNAVAILABLE, "engine_busy"),
             ApiError::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            ApiError::DatabaseUnavailable(_) => {
+                (StatusCode::SERVICE_UNAVAILABLE, "database_unavailable")
+            }
             ApiError::Timeout(_) => (StatusCode::REQUEST_TIMEOUT, "timeout"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
@@ -143,13 +149,40 @@ pub fn shorten(text: &str, max: usize) -> &str {
 
 impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> ApiError {
-        ApiError::internal(err)
+        match err {
+            StoreError::Db(err) => err.into(),
+            other => ApiError::internal(other),
+        }
     }
 }
 
 impl From<sqlx::Error> for ApiError {
     fn from(err: sqlx::Error) -> ApiError {
-        ApiError::internal(format!("database: {err}"))
+        if unavailable(&err) {
+            ApiError::DatabaseUnavailable(format!(
+                "the database cannot be reached now; try again in a moment ({err})"
+            ))
+        } else {
+            ApiError::internal(format!("database: {err}"))
+        }
+    }
+}
+
+/// Whether `err` says the database cannot be reached (rather than that a query is wrong): no
+/// connection in time, a lost or refused connection, or a server shutting down or starting
+/// (PostgreSQL's classes 08 and 57P).
+pub fn unavailable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+        _ => false,
     }
 }
 
@@ -194,7 +227,10 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
         if status.is_server_error()
-            && !matches!(self, ApiError::EngineBusy(_) | ApiError::Busy { .. })
+            && !matches!(
+                self,
+                ApiError::EngineBusy(_) | ApiError::Busy { .. } | ApiError::DatabaseUnavailable(_)
+            )
         {
             tracing::error!("{self}");
         }
@@ -224,7 +260,7 @@ impl IntoResponse for ApiError {
                 let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
             }
-            ApiError::EngineBusy(_) | ApiError::Busy { .. } => {
+            ApiError::EngineBusy(_) | ApiError::Busy { .. } | ApiError::DatabaseUnavailable(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(1u64));
             }
             _ => {}

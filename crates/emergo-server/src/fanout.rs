@@ -1,5 +1,5 @@
 //! Several instances over one PostgreSQL database: every write to a game sends a wake-up
-//! (`NOTIFY emergo_games, '<id> <ply> <updated_at> <instance>'`, see store/postgres.rs); this listener takes them and
+//! (`NOTIFY emergo_games, '<id> <ply> <version> <instance>'`, see store/postgres.rs); this listener takes them and
 //! has the cached game re-read from the database and published to this instance's WebSockets.
 //! A wake-up carries no state, so a lost one loses nothing: after a lost connection (the listener
 //! reconnects by itself) every cached game is re-read.
@@ -44,9 +44,9 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
                     tracing::debug!("wake-up {}", note.payload());
                     let parts: Vec<&str> = note.payload().split(' ').collect();
                     // This instance's own changes are in its memory already.
-                    if let [id, _ply, _updated_at, from] = parts[..] {
+                    if let [id, _ply, version, from] = parts[..] {
                         if from != instance {
-                            state.refresh(id).await;
+                            state.refresh(id, version.parse().ok()).await;
                         }
                     }
                 }

@@ -22,6 +22,7 @@ pub mod limits;
 pub mod live;
 pub mod model;
 pub mod net;
+pub mod ops;
 pub mod rating;
 pub mod rematch;
 pub mod review;
@@ -125,6 +126,7 @@ pub struct Server {
 impl Server {
     /// Opens the database (applying migrations), binds the address and starts serving.
     pub async fn start(config: Config) -> anyhow::Result<Server> {
+        ops::recorder();
         let store = Store::open(&config.db_url)
             .await
             .with_context(|| format!("cannot open the database {}", config.db_url))?;

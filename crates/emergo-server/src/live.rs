@@ -14,7 +14,7 @@ use emergo_core::{Color, Game, Move, Status};
 use emergo_engine::Level;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch};
@@ -58,6 +58,9 @@ pub struct LiveGame {
     cancel: Arc<AtomicBool>,
     /// Who the engine's next reply is for (the engine's time is shared between clients).
     pub engine_client: Client,
+    /// The stored game's version this state is (every change bumps it; see
+    /// [`crate::store::GameStore`]).
+    pub version: i64,
 }
 
 impl LiveGame {
@@ -69,6 +72,7 @@ impl LiveGame {
             generation: 0,
             cancel: Arc::new(AtomicBool::new(false)),
             engine_client: NOBODY,
+            version: 0,
         }
     }
 
@@ -90,6 +94,7 @@ impl LiveGame {
 
 /// One game's lock and channel.
 pub struct GameSlot {
+    id: String,
     /// The per-game lock: held across the database write of every change.
     pub state: tokio::sync::Mutex<LiveGame>,
     /// Every new state, as the JSON text of a WebSocket message.
@@ -100,8 +105,13 @@ pub struct GameSlot {
     /// The latest state message, shared by every WebSocket: a new WebSocket gets it without
     /// taking the game's lock or serialising anything.
     latest: Mutex<Arc<str>>,
+    /// The version of the latest state (read without the game's lock).
+    version: AtomicI64,
     last_used: Mutex<Instant>,
 }
+
+/// How often [`Shared::act`] decides again after losing a race to another instance.
+const MAX_TRIES: usize = 5;
 
 /// States a slow WebSocket may fall behind before it is sent only the latest one.
 const UPDATES_BUFFERED: usize = 8;
@@ -109,13 +119,21 @@ const UPDATES_BUFFERED: usize = 8;
 impl GameSlot {
     fn new(live: LiveGame) -> GameSlot {
         let latest = state_message(&live);
+        let version = AtomicI64::new(live.version);
         GameSlot {
+            id: live.meta.id.clone(),
+            version,
             state: tokio::sync::Mutex::new(live),
             updates: broadcast::channel(UPDATES_BUFFERED).0,
             hinting: AtomicBool::new(false),
             latest: Mutex::new(latest),
             last_used: Mutex::new(Instant::now()),
         }
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     /// The latest state message (no lock on the game).
@@ -137,6 +155,7 @@ impl GameSlot {
     pub fn publish(&self, live: &LiveGame) {
         let message = state_message(live);
         *self.latest.lock().unwrap_or_else(|e| e.into_inner()) = message.clone();
+        self.version.store(live.version, Ordering::SeqCst);
         let _ = self.updates.send(message);
     }
 }
@@ -207,6 +226,7 @@ impl Shared {
         let cached = self.games().get(id).cloned();
         if let Some(slot) = cached {
             slot.touch();
+            self.make_current(&slot).await?;
             // An engine whose reply could not be stored tries again (never waits on the lock:
             // whoever holds it is already working on the game).
             if let Ok(mut live) = slot.state.try_lock() {
@@ -230,7 +250,9 @@ impl Shared {
                 // Someone else loaded it meanwhile: theirs is the one.
                 Some(slot) => (slot.clone(), false),
                 None => {
-                    let slot = Arc::new(GameSlot::new(LiveGame::new(stored.meta, stored.game)));
+                    let mut live = LiveGame::new(stored.meta, stored.game);
+                    live.version = stored.version;
+                    let slot = Arc::new(GameSlot::new(live));
                     games.insert(id.to_string(), slot.clone());
                     (slot, true)
                 }
@@ -282,11 +304,78 @@ impl Shared {
         self.games().len()
     }
 
+    /// When other instances share the database, checks that the cached game is the stored one
+    /// (one read of its version) and re-reads it when it is not, so that no request is answered
+    /// from a game another instance has changed since. A database that cannot be reached is
+    /// `database_unavailable`.
+    async fn make_current(&self, slot: &GameSlot) -> Result<(), ApiError> {
+        if !self.store.is_shared() {
+            return Ok(());
+        }
+        let Some(stored) = self.store.version(slot.id()).await? else {
+            return Ok(());
+        };
+        if stored != slot.version.load(Ordering::SeqCst) {
+            let mut live = slot.state.lock().await;
+            self.reload_and_publish(slot, &mut live).await;
+        }
+        Ok(())
+    }
+
+    /// Decides and makes one change to a game under its lock: `decide` looks at the game and
+    /// says what to change (or `None`: nothing to change, or refuses with the request's error);
+    /// the change is stored, applied and published (see [`Shared::apply`]). When another
+    /// instance changed the game since it was read (the store's compare-and-set says so, or a
+    /// refusal was decided on an old state), the game is re-read and `decide` looks again: the
+    /// request is answered as if it had come after the other one, so that of two racing
+    /// requests exactly one changes the game when only one can. Returns the game's lock.
+    pub async fn act<'a, F>(
+        self: &Arc<Self>,
+        slot: &'a Arc<GameSlot>,
+        client: Client,
+        mut decide: F,
+    ) -> Result<tokio::sync::MutexGuard<'a, LiveGame>, ApiError>
+    where
+        F: FnMut(&LiveGame) -> Result<Option<Change>, ApiError>,
+    {
+        let mut live = slot.state.lock().await;
+        for _ in 0..MAX_TRIES {
+            match decide(&live) {
+                Ok(Some(change)) => {
+                    if self.try_apply(slot, &mut live, change, client).await? {
+                        return Ok(live);
+                    }
+                }
+                refusal => {
+                    if self.is_current(&live).await? {
+                        return refusal.map(|_| live);
+                    }
+                    self.reload_and_publish(slot, &mut live).await;
+                }
+            }
+        }
+        Err(ApiError::Busy {
+            cap: "game_changes",
+            message: "the game keeps changing under this request; try again".to_string(),
+        })
+    }
+
+    /// Whether `live` is the stored game (always, when no other instance shares the database).
+    async fn is_current(&self, live: &LiveGame) -> Result<bool, ApiError> {
+        if !self.store.is_shared() {
+            return Ok(true);
+        }
+        let stored = self.store.version(&live.meta.id).await?;
+        Ok(stored.is_none_or(|v| v == live.version))
+    }
+
     /// The one door for every change to a game: stores it (the change is acknowledged only once
     /// it is on disk), applies it in memory, stamps the time, publishes the new state to the
     /// game's WebSockets and, if the engine is to move then, starts its reply (counted for
-    /// `client`). On any error the game is unchanged. A lost race is `stale_ply` for a move,
-    /// `seat_taken` for a seat.
+    /// `client`). On any error the game is unchanged. When another instance changed the game
+    /// first, the game is re-read and the answer is that of a late request: `stale_ply` for a
+    /// move, `game_over` for an ending, `seat_taken` for a seat, `not_allowed` otherwise
+    /// (handlers use [`Shared::act`], which decides again instead).
     pub async fn apply(
         self: &Arc<Self>,
         slot: &Arc<GameSlot>,
@@ -294,9 +383,42 @@ impl Shared {
         change: Change,
         client: Client,
     ) -> Result<(), ApiError> {
+        let ply = live.game.ply();
+        let late = match &change {
+            Change::Move(_) => None,
+            Change::Finish(_) => Some(ApiError::GameOver("the game is over already".to_string())),
+            Change::Seat { .. } => Some(ApiError::SeatTaken(
+                "both seats of this game are taken".to_string(),
+            )),
+            Change::Takeback { .. } | Change::DrawOffer(_) => Some(ApiError::NotAllowed(
+                "the game changed meanwhile; look again".to_string(),
+            )),
+            Change::RematchOffer { .. } | Change::Rematched { .. } => Some(ApiError::NotAllowed(
+                "the rematch offer changed meanwhile; look at the game again".to_string(),
+            )),
+        };
+        if self.try_apply(slot, live, change, client).await? {
+            return Ok(());
+        }
+        Err(late.unwrap_or(ApiError::StalePly {
+            current: live.game.ply(),
+            given: ply as i64,
+        }))
+    }
+
+    /// [`Shared::apply`], telling a lost race apart: `Ok(false)` when the store refused the
+    /// change because the game changed meanwhile (`live` is then the stored game, re-read).
+    async fn try_apply(
+        self: &Arc<Self>,
+        slot: &Arc<GameSlot>,
+        live: &mut LiveGame,
+        change: Change,
+        client: Client,
+    ) -> Result<bool, ApiError> {
         let now = now_text();
         let id = live.meta.id.clone();
-        match change {
+        let version = live.version;
+        let stored = match change {
             Change::Move(mv) => {
                 let ply = live.game.ply();
                 live.game
@@ -305,118 +427,104 @@ impl Shared {
                 let status = live.game.status();
                 let stored = self
                     .store
-                    .append_move(&id, ply, &mv.to_string(), status, &now)
+                    .append_move(&id, version, ply, &mv.to_string(), status, &now)
                     .await;
-                if let Err(err) = stored {
+                if stored.is_ok() {
+                    live.meta.draw_offer = None;
+                    metrics::counter!(crate::ops::MOVES_ACCEPTED).increment(1);
+                } else {
                     live.game.undo();
-                    return Err(match err {
-                        StoreError::Conflict(_) => {
-                            // Another instance played this ply first: the cache takes the
-                            // stored game, so the answer names the ply that is current now.
-                            self.reload_and_publish(slot, live).await;
-                            ApiError::StalePly {
-                                current: live.game.ply().max(ply + 1),
-                                given: ply as i64,
-                            }
-                        }
-                        other => other.into(),
-                    });
                 }
-                live.meta.draw_offer = None;
+                stored
             }
             Change::Takeback { to } => {
-                self.store.truncate(&id, to, &now).await?;
-                while live.game.ply() > to {
-                    live.game.undo();
+                let stored = self.store.truncate(&id, version, to, &now).await;
+                if stored.is_ok() {
+                    while live.game.ply() > to {
+                        live.game.undo();
+                    }
+                    live.cancel_engine();
+                    self.cancel_jobs(&id).await;
+                    live.meta.draw_offer = None;
                 }
-                live.cancel_engine();
-                self.cancel_jobs(&id).await;
-                live.meta.draw_offer = None;
+                stored
             }
             Change::Finish(status) => {
                 let Status::Finished { outcome, reason } = status else {
                     return Err(ApiError::internal("a finish without an ending"));
                 };
-                if let Err(err) = self.store.finish(&id, status, &now).await {
-                    return Err(match err {
-                        StoreError::Conflict(_) => {
-                            // Another instance ended it first.
-                            self.reload_and_publish(slot, live).await;
-                            ApiError::GameOver("the game is over already".to_string())
-                        }
-                        other => other.into(),
-                    });
+                let stored = self.store.finish(&id, version, status, &now).await;
+                if stored.is_ok() {
+                    live.game
+                        .declare(outcome, reason)
+                        .map_err(ApiError::internal)?;
+                    live.cancel_engine();
+                    self.cancel_jobs(&id).await;
+                    live.meta.draw_offer = None;
                 }
-                live.game
-                    .declare(outcome, reason)
-                    .map_err(ApiError::internal)?;
-                live.cancel_engine();
-                self.cancel_jobs(&id).await;
-                live.meta.draw_offer = None;
+                stored
             }
             Change::DrawOffer(offer) => {
-                self.store.set_draw_offer(&id, offer, &now).await?;
-                live.meta.draw_offer = offer;
+                let stored = self.store.set_draw_offer(&id, version, offer, &now).await;
+                if stored.is_ok() {
+                    live.meta.draw_offer = offer;
+                }
+                stored
             }
             Change::Seat { color, token_hash } => {
-                match self.store.take_seat(&id, color, &token_hash, &now).await {
-                    Ok(()) => {}
-                    Err(StoreError::Conflict(_)) => {
-                        return Err(ApiError::SeatTaken(
-                            "both seats of this game are taken".to_string(),
-                        ))
-                    }
-                    Err(err) => return Err(err.into()),
+                let stored = self
+                    .store
+                    .take_seat(&id, version, color, &token_hash, &now)
+                    .await;
+                if stored.is_ok() {
+                    live.meta.seats[color].token_hash = Some(token_hash);
                 }
-                live.meta.seats[color].token_hash = Some(token_hash);
+                stored
             }
             Change::RematchOffer { from, to } => {
                 let stored = self.store.set_rematch_offer(&id, from, to, &now).await;
-                self.rematch_stored(slot, live, stored).await?;
-                live.meta.rematch.offer = to;
+                if stored.is_ok() {
+                    live.meta.rematch.offer = to;
+                }
+                stored
             }
             Change::Rematched { offer, game } => {
                 let stored = self.store.set_rematch_game(&id, offer, &game, &now).await;
-                self.rematch_stored(slot, live, stored).await?;
-                live.meta.rematch = Rematch {
-                    offer: Some(offer),
-                    game: Some(game),
-                };
+                if stored.is_ok() {
+                    live.meta.rematch = Rematch {
+                        offer: Some(offer),
+                        game: Some(game),
+                    };
+                }
+                stored
             }
+        };
+        match stored {
+            Ok(()) => {}
+            Err(StoreError::Conflict(_)) => {
+                // Another instance changed the game first: the cache takes the stored game.
+                self.reload_and_publish(slot, live).await;
+                return Ok(false);
+            }
+            Err(err) => return Err(err.into()),
         }
+        live.version += 1;
         live.meta.updated_at = now;
         live.engine_client = client;
         self.schedule_engine(slot, live);
         slot.publish(live);
-        Ok(())
+        Ok(true)
     }
 
-    /// A rematch write that lost its race to another instance: the cache takes the stored game
-    /// and the request is refused, to be looked at again.
-    async fn rematch_stored(
-        &self,
-        slot: &GameSlot,
-        live: &mut LiveGame,
-        stored: Result<(), StoreError>,
-    ) -> Result<(), ApiError> {
-        match stored {
-            Ok(()) => Ok(()),
-            Err(StoreError::Conflict(_)) => {
-                self.reload_and_publish(slot, live).await;
-                Err(ApiError::NotAllowed(
-                    "the rematch offer changed meanwhile; look at the game again".to_string(),
-                ))
-            }
-            Err(err) => Err(err.into()),
-        }
-    }
-
-    /// Re-reads a cached game that another instance changed (a wake-up) and publishes it when
-    /// it differs from the cached state. A game not in memory is left alone: it is read from the
-    /// database when asked for.
-    pub async fn refresh(self: &Arc<Self>, id: &str) {
+    /// Re-reads a cached game that another instance changed (a wake-up naming its new
+    /// `version`, when known) and publishes it when it differs from the cached state. A game
+    /// not in memory is left alone: it is read from the database when asked for.
+    pub async fn refresh(self: &Arc<Self>, id: &str, version: Option<i64>) {
         let cached = self.games().get(id).cloned();
         if let Some(slot) = cached {
+            if version.is_some_and(|v| v <= slot.version.load(Ordering::SeqCst)) {
+                return;
+            }
             let mut live = slot.state.lock().await;
             self.reload_and_publish(&slot, &mut live).await;
         }
@@ -426,7 +534,7 @@ impl Shared {
     pub async fn refresh_all(self: &Arc<Self>) {
         let ids: Vec<String> = self.games().keys().cloned().collect();
         for id in ids {
-            self.refresh(&id).await;
+            self.refresh(&id, None).await;
         }
     }
 
@@ -442,17 +550,12 @@ impl Shared {
                 return;
             }
         };
-        let same = stored.meta.updated_at == live.meta.updated_at
-            && stored.game.moves() == live.game.moves()
-            && stored.game.status() == live.game.status()
-            && stored.meta.draw_offer == live.meta.draw_offer
-            && stored.meta.seats == live.meta.seats
-            && stored.meta.rematch == live.meta.rematch;
-        if same {
+        if stored.version == live.version {
             return;
         }
         live.meta = stored.meta;
         live.game = stored.game;
+        live.version = stored.version;
         live.cancel_engine();
         slot.publish(live);
     }

@@ -13,6 +13,7 @@ use crate::model::{
     hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
     SeatKind,
 };
+use crate::ops;
 use crate::rematch;
 use crate::review;
 use crate::store::{StatusFilter, StoreError};
@@ -46,7 +47,8 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/game/{id}", get(page))
         .route("/editor", get(page))
         .route("/assets/{*path}", get(asset))
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(ops::healthz))
+        .route("/metrics", get(ops::metrics_page))
         .route("/api/games", limited(post(create)).get(list))
         .route(
             "/api/games/import",
@@ -75,6 +77,7 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         Arc::new(edge_config),
         edge::client_and_guard,
     ));
+    app = app.layer(axum::middleware::from_fn(ops::count_requests));
     for (name, value) in edge::security_headers() {
         app = app.layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
             name, value,
@@ -383,29 +386,35 @@ async fn join(
     Body(body): Body<JoinBody>,
 ) -> Result<Json<SeatGrant>, ApiError> {
     let slot = state.slot(&id).await?;
-    let mut live = slot.state.lock().await;
-    let code_matches = match (&live.meta.invite_hash, body.invite.as_deref()) {
-        (Some(hash), Some(code)) => *hash == hash_secret(code),
-        _ => false,
-    };
-    if !code_matches {
-        return Err(ApiError::BadToken(
-            "this invitation code does not open a seat in this game".to_string(),
-        ));
-    }
-    let free = Color::ALL.into_iter().find(|&c| {
-        let seat = &live.meta.seats[c];
-        seat.kind == SeatKind::Human && seat.token_hash.is_none()
-    });
-    let Some(color) = free else {
-        return Err(ApiError::SeatTaken(
-            "both seats of this game are taken".to_string(),
-        ));
-    };
     let token = new_token();
     let token_hash = hash_secret(&token);
-    let change = Change::Seat { color, token_hash };
-    state.apply(&slot, &mut live, change, client.0).await?;
+    let mut taken = Color::White;
+    let live = state
+        .act(&slot, client.0, |live| {
+            let code_matches = match (&live.meta.invite_hash, body.invite.as_deref()) {
+                (Some(hash), Some(code)) => *hash == hash_secret(code),
+                _ => false,
+            };
+            if !code_matches {
+                return Err(ApiError::BadToken(
+                    "this invitation code does not open a seat in this game".to_string(),
+                ));
+            }
+            let free = Color::ALL.into_iter().find(|&c| {
+                let seat = &live.meta.seats[c];
+                seat.kind == SeatKind::Human && seat.token_hash.is_none()
+            });
+            let Some(color) = free else {
+                return Err(ApiError::SeatTaken(
+                    "both seats of this game are taken".to_string(),
+                ));
+            };
+            taken = color;
+            let token_hash = token_hash.clone();
+            Ok(Some(Change::Seat { color, token_hash }))
+        })
+        .await?;
+    let color = taken;
     Ok(Json(SeatGrant {
         game: GameView::of(&live),
         seat: color.name(),
@@ -438,44 +447,41 @@ async fn play(
     Body(body): Body<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = state.slot(&id).await?;
-    let mut live = slot.state.lock().await;
-    let color = seat_of(&live, body.token.as_deref())?;
-    if body.ply > live.game.ply() as i64 {
-        // Another instance moved on and its wake-up has not come yet: read the game first.
-        state.reload_and_publish(&slot, &mut live).await;
-    }
-    let ply = live.game.ply();
-    if body.ply != ply as i64 {
-        return Err(ApiError::StalePly {
-            current: ply,
-            given: body.ply,
-        });
-    }
-    require_ongoing(&live)?;
-    let pos = *live.game.position();
-    if pos.turn() != color {
-        return Err(ApiError::NotYourTurn(format!(
-            "{} is to move, and this token holds {}'s seat",
-            pos.turn().name(),
-            color.name()
-        )));
-    }
-    let text = body.mv.trim();
-    if text.len() > MAX_MOVE_TEXT {
-        return Err(ApiError::IllegalMove(format!(
-            "{} is not a move; the legal moves are: {}",
-            echo(text),
-            legal_list(&pos)
-        )));
-    }
-    let mv = pos.parse_move(text).map_err(|e| {
-        ApiError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
-    })?;
-    if live.meta.mode == Mode::Engine {
-        engine_room(&state, client)?;
-    }
-    state
-        .apply(&slot, &mut live, Change::Move(mv), client.0)
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = seat_of(live, body.token.as_deref())?;
+            let ply = live.game.ply();
+            if body.ply != ply as i64 {
+                return Err(ApiError::StalePly {
+                    current: ply,
+                    given: body.ply,
+                });
+            }
+            require_ongoing(live)?;
+            let pos = *live.game.position();
+            if pos.turn() != color {
+                return Err(ApiError::NotYourTurn(format!(
+                    "{} is to move, and this token holds {}'s seat",
+                    pos.turn().name(),
+                    color.name()
+                )));
+            }
+            let text = body.mv.trim();
+            if text.len() > MAX_MOVE_TEXT {
+                return Err(ApiError::IllegalMove(format!(
+                    "{} is not a move; the legal moves are: {}",
+                    echo(text),
+                    legal_list(&pos)
+                )));
+            }
+            let mv = pos.parse_move(text).map_err(|e| {
+                ApiError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
+            })?;
+            if live.meta.mode == Mode::Engine {
+                engine_room(&state, client)?;
+            }
+            Ok(Some(Change::Move(mv)))
+        })
         .await?;
     Ok(Json(GameView::of(&live)))
 }
@@ -492,31 +498,33 @@ async fn takeback(
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = state.slot(&id).await?;
-    let mut live = slot.state.lock().await;
-    let color = seat_of(&live, body.token.as_deref())?;
-    if live.meta.mode != Mode::Engine {
-        return Err(ApiError::NotAllowed(
-            "a takeback is only for games against the engine".to_string(),
-        ));
-    }
-    if let Status::Finished {
-        reason: reason @ (EndReason::Resignation | EndReason::Agreement),
-        ..
-    } = live.game.status()
-    {
-        return Err(ApiError::GameOver(format!(
-            "the game ended by {reason}; it cannot be taken back"
-        )));
-    }
-    let positions = live.game.positions();
-    let target = (0..live.game.ply())
-        .rev()
-        .find(|&k| positions[k].turn() == color)
-        .ok_or_else(|| {
-            ApiError::NotAllowed("there is no move of yours to take back".to_string())
-        })?;
-    let change = Change::Takeback { to: target };
-    state.apply(&slot, &mut live, change, client.0).await?;
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = seat_of(live, body.token.as_deref())?;
+            if live.meta.mode != Mode::Engine {
+                return Err(ApiError::NotAllowed(
+                    "a takeback is only for games against the engine".to_string(),
+                ));
+            }
+            if let Status::Finished {
+                reason: reason @ (EndReason::Resignation | EndReason::Agreement),
+                ..
+            } = live.game.status()
+            {
+                return Err(ApiError::GameOver(format!(
+                    "the game ended by {reason}; it cannot be taken back"
+                )));
+            }
+            let positions = live.game.positions();
+            let target = (0..live.game.ply())
+                .rev()
+                .find(|&k| positions[k].turn() == color)
+                .ok_or_else(|| {
+                    ApiError::NotAllowed("there is no move of yours to take back".to_string())
+                })?;
+            Ok(Some(Change::Takeback { to: target }))
+        })
+        .await?;
     Ok(Json(GameView::of(&live)))
 }
 
@@ -579,15 +587,15 @@ async fn resign(
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = state.slot(&id).await?;
-    let mut live = slot.state.lock().await;
-    let color = seat_of(&live, body.token.as_deref())?;
-    require_ongoing(&live)?;
-    let status = Status::Finished {
-        outcome: Outcome::Win(color.other()),
-        reason: EndReason::Resignation,
-    };
-    state
-        .apply(&slot, &mut live, Change::Finish(status), client.0)
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = seat_of(live, body.token.as_deref())?;
+            require_ongoing(live)?;
+            Ok(Some(Change::Finish(Status::Finished {
+                outcome: Outcome::Win(color.other()),
+                reason: EndReason::Resignation,
+            })))
+        })
         .await?;
     Ok(Json(GameView::of(&live)))
 }
@@ -614,40 +622,42 @@ async fn draw(
     Body(body): Body<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = state.slot(&id).await?;
-    let mut live = slot.state.lock().await;
-    let color = seat_of(&live, body.token.as_deref())?;
-    if live.meta.mode != Mode::Human {
-        return Err(ApiError::NotAllowed(
-            "draw offers are for games between people".to_string(),
-        ));
-    }
-    require_ongoing(&live)?;
-    let offered_to_me = live.meta.draw_offer == Some(color.other());
-    let change = match body.action {
-        // Offering back to a standing offer agrees to it.
-        DrawAction::Offer | DrawAction::Accept if offered_to_me => {
-            Change::Finish(Status::Finished {
-                outcome: Outcome::Draw,
-                reason: EndReason::Agreement,
-            })
-        }
-        DrawAction::Offer => Change::DrawOffer(Some(color)),
-        DrawAction::Accept => {
-            return Err(ApiError::NotAllowed(
-                "there is no draw offer to accept".to_string(),
-            ))
-        }
-        DrawAction::Decline if offered_to_me => Change::DrawOffer(None),
-        DrawAction::Decline => {
-            return Err(ApiError::NotAllowed(
-                "there is no draw offer to decline".to_string(),
-            ))
-        }
-    };
-    let unchanged = matches!(change, Change::DrawOffer(offer) if offer == live.meta.draw_offer);
-    if !unchanged {
-        state.apply(&slot, &mut live, change, client.0).await?;
-    }
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = seat_of(live, body.token.as_deref())?;
+            if live.meta.mode != Mode::Human {
+                return Err(ApiError::NotAllowed(
+                    "draw offers are for games between people".to_string(),
+                ));
+            }
+            require_ongoing(live)?;
+            let offered_to_me = live.meta.draw_offer == Some(color.other());
+            let change = match body.action {
+                // Offering back to a standing offer agrees to it.
+                DrawAction::Offer | DrawAction::Accept if offered_to_me => {
+                    Change::Finish(Status::Finished {
+                        outcome: Outcome::Draw,
+                        reason: EndReason::Agreement,
+                    })
+                }
+                DrawAction::Offer => Change::DrawOffer(Some(color)),
+                DrawAction::Accept => {
+                    return Err(ApiError::NotAllowed(
+                        "there is no draw offer to accept".to_string(),
+                    ))
+                }
+                DrawAction::Decline if offered_to_me => Change::DrawOffer(None),
+                DrawAction::Decline => {
+                    return Err(ApiError::NotAllowed(
+                        "there is no draw offer to decline".to_string(),
+                    ))
+                }
+            };
+            let unchanged =
+                matches!(change, Change::DrawOffer(offer) if offer == live.meta.draw_offer);
+            Ok((!unchanged).then_some(change))
+        })
+        .await?;
     Ok(Json(GameView::of(&live)))
 }
 

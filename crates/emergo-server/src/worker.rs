@@ -170,6 +170,10 @@ impl Worker {
     /// Does one job and answers it.
     async fn work(&self, job: TakenJob) {
         let id = job.id;
+        if job.attempts > 1 {
+            // Taken again: its worker died or lost its lease.
+            metrics::counter!(crate::ops::JOB_RETRIES).increment(1);
+        }
         if job.attempts > MAX_ATTEMPTS {
             tracing::warn!(job = id, game = %job.game_id, "engine job given up after {} attempts", job.attempts - 1);
             self.end(id, "failed").await;

@@ -53,6 +53,7 @@ async fn follow(
     mut shutdown: watch::Receiver<bool>,
     _permit: Permit,
 ) {
+    let _open = OpenSocket::count();
     // Subscribe before reading the state, so that no change falls in between.
     let mut updates = slot.updates.subscribe();
     if !send(&mut socket, slot.latest()).await {
@@ -80,5 +81,21 @@ async fn follow(
                 break;
             }
         }
+    }
+}
+
+/// Counts an open WebSocket in the metrics while it lives.
+struct OpenSocket;
+
+impl OpenSocket {
+    fn count() -> OpenSocket {
+        metrics::gauge!(crate::ops::WEBSOCKETS_OPEN).increment(1.0);
+        OpenSocket
+    }
+}
+
+impl Drop for OpenSocket {
+    fn drop(&mut self) {
+        metrics::gauge!(crate::ops::WEBSOCKETS_OPEN).decrement(1.0);
     }
 }

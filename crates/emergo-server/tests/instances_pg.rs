@@ -96,3 +96,153 @@ async fn a_game_played_across_two_instances_reaches_both_and_one_ply_is_taken_on
     a.stop().await;
     b.stop().await;
 }
+
+/// Two instances over one fresh database (None without PostgreSQL: the test is skipped).
+async fn two_instances() -> Option<(tempfile::TempDir, TestServer, TestServer)> {
+    if pg_server().is_none() {
+        eprintln!("skipped: several instances need PostgreSQL (EMERGO_TEST_PG_URL)");
+        return None;
+    }
+    let (dir, path, url) = temp_db();
+    let a = TestServer::start_on(&url, path.clone()).await;
+    let b = TestServer::start_on(&url, path).await;
+    Some((dir, a, b))
+}
+
+/// Of two answers, the one accepted (200) and the one refused, which must be 409 `code`.
+fn one_accepted(answers: &[(StatusCode, Value); 2], code: &str) -> Value {
+    let accepted: Vec<&Value> = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::OK)
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(accepted.len(), 1, "exactly one accepted: {answers:?}");
+    for (status, refused) in answers.iter().filter(|(s, _)| *s != StatusCode::OK) {
+        assert_eq!(*status, StatusCode::CONFLICT, "{refused}");
+        assert_eq!(refused["error"], code, "{refused}");
+    }
+    accepted[0].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joins_resignations_and_draw_answers_racing_on_two_instances_change_the_game_once() {
+    let Some((_dir, a, b)) = two_instances().await else {
+        return;
+    };
+    for round in 0..4 {
+        // Joins: one invitation sent to both instances at once opens one seat.
+        let white = a.create(json!({"mode": "human", "color": "white"})).await;
+        let id = id_of(&white);
+        let path = format!("/api/games/{id}/join");
+        let invite = json!({"invite": white["invite"]});
+        let (on_a, on_b) = tokio::join!(a.post(&path, invite.clone()), b.post(&path, invite));
+        let black = one_accepted(&[on_a, on_b], "seat_taken");
+        let tokens = [white["token"].clone(), black["token"].clone()];
+
+        // A draw offer made on A is seen at once on B (no stale cache): Black accepts there.
+        let draw = format!("/api/games/{id}/draw");
+        let (status, offered) = a
+            .post(&draw, json!({"token": tokens[0], "action": "offer"}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{offered}");
+        if round % 2 == 0 {
+            // Black accepts on B while White resigns on A: one of them ends the game.
+            let resign = format!("/api/games/{id}/resign");
+            let (accepted, resigned) = tokio::join!(
+                b.post(&draw, json!({"token": tokens[1], "action": "accept"})),
+                a.post(&resign, json!({"token": tokens[0]})),
+            );
+            let ended = one_accepted(&[accepted, resigned], "game_over");
+            assert_eq!(ended["status"], "finished");
+            for server in [&a, &b] {
+                let seen = server.game(&id).await;
+                assert_eq!(seen["result"], ended["result"], "{seen}");
+                assert_eq!(seen["reason"], ended["reason"], "{seen}");
+            }
+        } else {
+            // Both resign at once, one on each instance: the first resignation ends the game.
+            let resign = format!("/api/games/{id}/resign");
+            let (on_a, on_b) = tokio::join!(
+                a.post(&resign, json!({"token": tokens[0]})),
+                b.post(&resign, json!({"token": tokens[1]})),
+            );
+            let ended = one_accepted(&[on_a, on_b], "game_over");
+            assert_eq!(ended["reason"], "resignation");
+            for server in [&a, &b] {
+                assert_eq!(server.game(&id).await["result"], ended["result"]);
+            }
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_offers_crossing_on_two_instances_agree_and_a_move_on_one_clears_an_offer_on_the_other(
+) {
+    let Some((_dir, a, b)) = two_instances().await else {
+        return;
+    };
+    let (white, black) = a.human_game().await;
+    let id = id_of(&white);
+    let tokens = [white["token"].clone(), black["token"].clone()];
+    let draw = format!("/api/games/{id}/draw");
+    // White offers on A; Black, on B, plays a move at once: the move clears the offer.
+    let (status, _) = a
+        .post(&draw, json!({"token": tokens[0], "action": "offer"}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    // White to move: White plays on B, after its own offer on A.
+    let game = b.game(&id).await;
+    assert_eq!(game["draw_offer"], "white", "B sees A's offer: {game}");
+    let (status, moved) = b.play(&id, &tokens[0], 0, &first_legal(&game)).await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    assert!(a.game(&id).await["draw_offer"].is_null());
+    // Offers crossing: each side offers on its own instance at once; the second offer meets
+    // the first and agrees to it (as on one instance).
+    let (on_a, on_b) = tokio::join!(
+        a.post(&draw, json!({"token": tokens[0], "action": "offer"})),
+        b.post(&draw, json!({"token": tokens[1], "action": "offer"})),
+    );
+    assert_eq!(on_a.0, StatusCode::OK, "{}", on_a.1);
+    assert_eq!(on_b.0, StatusCode::OK, "{}", on_b.1);
+    for server in [&a, &b] {
+        let seen = server.game(&id).await;
+        assert_eq!(seen["reason"], "agreement", "{seen}");
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_takebacks_racing_on_two_instances_take_back_once() {
+    let Some((_dir, a, b)) = two_instances().await else {
+        return;
+    };
+    for _ in 0..3 {
+        let grant = a
+            .create(json!({"mode": "engine", "color": "white", "level": 1}))
+            .await;
+        let id = id_of(&grant);
+        let token = grant["token"].clone();
+        let mut socket = b.socket(&id).await;
+        let (status, moved) = a.play(&id, &token, 0, &first_legal(&grant["game"])).await;
+        assert_eq!(status, StatusCode::OK, "{moved}");
+        // The engine's reply, seen on B.
+        state_where(&mut socket, |g| g["ply"] == 2).await;
+        let takeback = format!("/api/games/{id}/takeback");
+        let (on_a, on_b) = tokio::join!(
+            a.post(&takeback, json!({"token": token})),
+            b.post(&takeback, json!({"token": token})),
+        );
+        let taken = one_accepted(&[on_a, on_b], "not_allowed");
+        assert_eq!(taken["ply"], 0, "{taken}");
+        for server in [&a, &b] {
+            assert_eq!(server.game(&id).await["ply"], 0);
+        }
+        let stored = a.server.state().store.moves(&id).await.expect("read");
+        assert!(stored.is_empty(), "{stored:?}");
+    }
+    a.stop().await;
+    b.stop().await;
+}

@@ -4,7 +4,7 @@
 mod common;
 
 use common::temp_db;
-use emergo_core::{ByColor, Game, Status};
+use emergo_core::{ByColor, Color, EndReason, Game, Outcome, Status};
 use emergo_server::model::{GameMeta, Mode, Seat, SeatKind};
 use emergo_server::store::{Store, StoreError};
 
@@ -38,12 +38,16 @@ async fn the_moves_key_refuses_a_second_move_for_one_ply() {
         .expect("stored");
     let now = "2026-11-30T00:00:01Z";
     store
-        .append_move("g1", 0, "d3", Status::Ongoing, now)
+        .append_move("g1", 0, 0, "d3", Status::Ongoing, now)
         .await
         .expect("the first move of ply 0");
-    let second = store.append_move("g1", 0, "e1", Status::Ongoing, now).await;
+    let second = store
+        .append_move("g1", 1, 0, "e1", Status::Ongoing, now)
+        .await;
     assert!(matches!(second, Err(StoreError::Conflict(_))), "{second:?}");
-    let skipped = store.append_move("g1", 5, "e1", Status::Ongoing, now).await;
+    let skipped = store
+        .append_move("g1", 1, 5, "e1", Status::Ongoing, now)
+        .await;
     assert!(
         matches!(skipped, Err(StoreError::Conflict(_))),
         "a ply cannot be skipped"
@@ -111,8 +115,8 @@ async fn two_instances_racing_for_one_ply_store_exactly_one_move_every_time() {
             .await
             .expect("stored");
         let (first, second) = tokio::join!(
-            a.append_move(&id, 0, "d3", Status::Ongoing, now),
-            b.append_move(&id, 0, "e1", Status::Ongoing, now),
+            a.append_move(&id, 0, 0, "d3", Status::Ongoing, now),
+            b.append_move(&id, 0, 0, "e1", Status::Ongoing, now),
         );
         let accepted = [&first, &second].iter().filter(|r| r.is_ok()).count();
         assert_eq!(accepted, 1, "round {round}: {first:?} {second:?}");
@@ -130,12 +134,74 @@ async fn two_instances_racing_for_one_ply_store_exactly_one_move_every_time() {
         .await
         .expect("stored");
     let (first, second) = tokio::join!(
-        a.take_seat(id, emergo_core::Color::Black, "hash-a", now),
-        b.take_seat(id, emergo_core::Color::Black, "hash-b", now),
+        a.take_seat(id, 0, emergo_core::Color::Black, "hash-a", now),
+        b.take_seat(id, 0, emergo_core::Color::Black, "hash-b", now),
     );
     assert_eq!(
         [&first, &second].iter().filter(|r| r.is_ok()).count(),
         1,
         "{first:?} {second:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_write_names_the_version_it_was_decided_on_and_a_changed_game_refuses_it() {
+    // Two stores over one database stand for two instances whose caches hold version 0.
+    let (_dir, _, url) = temp_db();
+    let a = Store::open(&url).await.expect("opens");
+    let b = Store::open(&url).await.expect("opens too");
+    let now = "2026-11-30T00:00:01Z";
+    let id = "versions";
+    a.insert_game(&human_game(id), &Game::default())
+        .await
+        .expect("stored");
+    assert_eq!(b.version(id).await.expect("read"), Some(0));
+    assert_eq!(b.version("nope").await.expect("read"), None);
+    a.set_draw_offer(id, 0, Some(Color::White), now)
+        .await
+        .expect("an offer at version 0");
+    assert_eq!(b.version(id).await.expect("read"), Some(1));
+    // B decided on version 0: every kind of write is refused, and nothing changes.
+    let conflict = |r: Result<(), StoreError>| matches!(r, Err(StoreError::Conflict(_)));
+    assert!(conflict(
+        b.set_draw_offer(id, 0, Some(Color::Black), now).await
+    ));
+    assert!(conflict(
+        b.append_move(id, 0, 0, "d3", Status::Ongoing, now).await
+    ));
+    assert!(conflict(b.take_seat(id, 0, Color::Black, "h", now).await));
+    let resigned = Status::Finished {
+        outcome: Outcome::Win(Color::White),
+        reason: EndReason::Resignation,
+    };
+    assert!(conflict(b.finish(id, 0, resigned, now).await));
+    assert!(conflict(b.truncate(id, 0, 0, now).await));
+    let stored = b.load(id).await.expect("read").expect("found");
+    assert_eq!(stored.version, 1);
+    assert_eq!(stored.meta.draw_offer, Some(Color::White));
+    assert_eq!(stored.game.ply(), 0);
+    assert!(stored.meta.seats.black.token_hash.is_none());
+    // At the current version each write goes through and bumps it.
+    b.append_move(id, 1, 0, "d3", Status::Ongoing, now)
+        .await
+        .expect("a move at version 1");
+    b.take_seat(id, 2, Color::Black, "h", now)
+        .await
+        .expect("a seat at version 2");
+    b.truncate(id, 3, 0, now)
+        .await
+        .expect("a takeback at version 3");
+    b.finish(id, 4, resigned, now)
+        .await
+        .expect("an ending at version 4");
+    // An ended game takes no more moves or offers, whatever version they name.
+    assert!(conflict(
+        a.append_move(id, 5, 0, "d3", Status::Ongoing, now).await
+    ));
+    assert!(conflict(a.set_draw_offer(id, 5, None, now).await));
+    assert!(conflict(a.finish(id, 5, resigned, now).await));
+    let stored = a.load(id).await.expect("read").expect("found");
+    assert_eq!(stored.version, 5);
+    assert!(stored.game.is_over());
+    assert_eq!(a.moves(id).await.expect("read"), Vec::<String>::new());
 }

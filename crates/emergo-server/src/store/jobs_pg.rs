@@ -286,7 +286,8 @@ impl JobsPg {
         }
         let game = sqlx::query(
             "UPDATE games SET ply = $1 + 1, result = $2, reason = $3, draw_offer = NULL,
-                updated_at = $4 WHERE id = $5 AND ply = $1 AND result IS NULL",
+                updated_at = $4, version = version + 1
+             WHERE id = $5 AND ply = $1 AND result IS NULL",
         )
         .bind(ply as i64)
         .bind(result)
@@ -305,7 +306,7 @@ impl JobsPg {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "SELECT pg_notify($1, id || ' ' || ply || ' ' || updated_at || ' ' || $2)
+            "SELECT pg_notify($1, id || ' ' || ply || ' ' || version || ' ' || $2)
              FROM games WHERE id = $3",
         )
         .bind(CHANNEL)

@@ -30,10 +30,12 @@ pub enum StoreError {
     Corrupt { id: String, message: String },
 }
 
-/// A stored game: its metadata and the game replayed from its moves.
+/// A stored game: its metadata, the game replayed from its moves, and its version (bumped by
+/// every change; a write names the version it was decided on).
 pub struct StoredGame {
     pub meta: GameMeta,
     pub game: Game,
+    pub version: i64,
 }
 
 /// A line of the list of games.
@@ -79,6 +81,11 @@ pub fn status_columns(status: Status) -> (Option<&'static str>, Option<&'static 
 
 /// What every backend does: the whole contract between the server and its database. Times are
 /// RFC 3339 text (`now`), plies count from 0.
+///
+/// Every write to a stored game names the game's `version` the writer decided it on, bumps it,
+/// and is refused with `Conflict` when the stored version differs (another server instance
+/// changed the game meanwhile): compare-and-set in one transaction, so that of two racing
+/// writers exactly one wins, whatever they change. A new game has version 0.
 pub trait GameStore: Send + Sync {
     /// Stores a new game with its moves (none, or those of an imported record); `Conflict` when
     /// the id is taken.
@@ -88,11 +95,12 @@ pub trait GameStore: Send + Sync {
         game: &Game,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Stores the move played at `ply` and the game's new status, or refuses with `Conflict`
-    /// when that ply is already stored or is not the game's next one.
+    /// Stores the move played at `ply` and the game's new status; `Conflict` when the game
+    /// changed since `version`, is over, or is not at `ply`.
     fn append_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         text: &str,
         status: Status,
@@ -103,6 +111,7 @@ pub trait GameStore: Send + Sync {
     fn truncate(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
@@ -111,6 +120,7 @@ pub trait GameStore: Send + Sync {
     fn take_seat(
         &self,
         id: &str,
+        version: i64,
         color: Color,
         token_hash: &str,
         now: &str,
@@ -120,17 +130,26 @@ pub trait GameStore: Send + Sync {
     fn finish(
         &self,
         id: &str,
+        version: i64,
         status: Status,
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Records who offers a draw now.
+    /// Records who offers a draw now (an ongoing game only).
     fn set_draw_offer(
         &self,
         id: &str,
+        version: i64,
         offer: Option<Color>,
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The game's version now; `None` for an unknown id (one cheap read: is a cached game
+    /// still current?).
+    fn version(&self, id: &str) -> impl Future<Output = Result<Option<i64>, StoreError>> + Send;
+
+    /// Whether the database answers (`GET /healthz`).
+    fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// Reads a game and replays its moves; `None` for an unknown id.
     fn load(&self, id: &str)
@@ -253,43 +272,74 @@ impl Store {
     pub async fn append_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         text: &str,
         status: Status,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.append_move(id, ply, text, status, now))
+        dispatch!(self, s => s.append_move(id, version, ply, text, status, now))
     }
 
     /// See [`GameStore::truncate`].
-    pub async fn truncate(&self, id: &str, ply: usize, now: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.truncate(id, ply, now))
+    pub async fn truncate(
+        &self,
+        id: &str,
+        version: i64,
+        ply: usize,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.truncate(id, version, ply, now))
     }
 
     /// See [`GameStore::take_seat`].
     pub async fn take_seat(
         &self,
         id: &str,
+        version: i64,
         color: Color,
         token_hash: &str,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.take_seat(id, color, token_hash, now))
+        dispatch!(self, s => s.take_seat(id, version, color, token_hash, now))
     }
 
     /// See [`GameStore::finish`].
-    pub async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.finish(id, status, now))
+    pub async fn finish(
+        &self,
+        id: &str,
+        version: i64,
+        status: Status,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.finish(id, version, status, now))
     }
 
     /// See [`GameStore::set_draw_offer`].
     pub async fn set_draw_offer(
         &self,
         id: &str,
+        version: i64,
         offer: Option<Color>,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_draw_offer(id, offer, now))
+        dispatch!(self, s => s.set_draw_offer(id, version, offer, now))
+    }
+
+    /// See [`GameStore::version`].
+    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        dispatch!(self, s => s.version(id))
+    }
+
+    /// See [`GameStore::ping`].
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        dispatch!(self, s => s.ping())
+    }
+
+    /// Whether other processes may change the games too (PostgreSQL: several instances), so
+    /// that a cached game must be checked against the database before it is served.
+    pub fn is_shared(&self) -> bool {
+        matches!(self, Store::Postgres(_))
     }
 
     /// See [`GameStore::load`].

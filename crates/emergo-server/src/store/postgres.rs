@@ -1,6 +1,7 @@
 //! PostgreSQL, for several server instances over one database. The same contract as SQLite;
-//! every write to a game also sends a wake-up (`NOTIFY emergo_games, '<id> <ply> <updated_at>
-//! <instance>'`) that is delivered when its transaction commits, so that the other instances
+//! every write to a game is guarded by the game's version (refused with `Conflict` when another
+//! instance changed the game since the writer read it) and also sends a wake-up
+//! (`NOTIFY emergo_games, '<id> <ply> <version> <instance>'`) that is delivered when its transaction commits, so that the other instances
 //! re-read the game.
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
@@ -60,7 +61,7 @@ impl PgStore {
 }
 
 impl PgStore {
-    /// Wakes the other instances once `tx` commits: `<game id> <ply> <updated_at> <instance>`.
+    /// Wakes the other instances once `tx` commits: `<game id> <ply> <version> <instance>`.
     async fn notify(
         &self,
         tx: &mut Transaction<'_, Postgres>,
@@ -68,7 +69,7 @@ impl PgStore {
     ) -> Result<(), sqlx::Error> {
         let conn: &mut PgConnection = tx;
         sqlx::query(
-            "SELECT pg_notify($1, id || ' ' || ply || ' ' || updated_at || ' ' || $2)
+            "SELECT pg_notify($1, id || ' ' || ply || ' ' || version || ' ' || $2)
              FROM games WHERE id = $3",
         )
         .bind(CHANNEL)
@@ -129,6 +130,7 @@ impl GameStore for PgStore {
     async fn append_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         text: &str,
         status: Status,
@@ -137,20 +139,22 @@ impl GameStore for PgStore {
         let (result, reason) = status_columns(status);
         let mut tx = self.pool.begin().await?;
         // The guarded update first: it locks the game's row, so that a second instance's
-        // submission for the same ply waits here and then finds the ply moved on.
+        // submission for the same ply waits here and then finds the game moved on.
         let done = sqlx::query(
             "UPDATE games SET ply = $1 + 1, result = $2, reason = $3, draw_offer = NULL,
-                updated_at = $4 WHERE id = $5 AND ply = $1",
+                updated_at = $4, version = version + 1
+             WHERE id = $5 AND ply = $1 AND version = $6 AND result IS NULL",
         )
         .bind(ply as i64)
         .bind(result)
         .bind(reason)
         .bind(now)
         .bind(id)
+        .bind(version)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict("ply already played"));
+            return Err(StoreError::Conflict("the game changed meanwhile"));
         }
         sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES ($1, $2, $3)")
             .bind(id)
@@ -164,17 +168,28 @@ impl GameStore for PgStore {
         Ok(())
     }
 
-    async fn truncate(&self, id: &str, ply: usize, now: &str) -> Result<(), StoreError> {
+    async fn truncate(
+        &self,
+        id: &str,
+        version: i64,
+        ply: usize,
+        now: &str,
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
+        let done = sqlx::query(
             "UPDATE games SET ply = $1, result = NULL, reason = NULL, draw_offer = NULL,
-                updated_at = $2 WHERE id = $3",
+                updated_at = $2, version = version + 1
+             WHERE id = $3 AND version = $4 AND ply >= $1",
         )
         .bind(ply as i64)
         .bind(now)
         .bind(id)
+        .bind(version)
         .execute(&mut *tx)
         .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("the game changed meanwhile"));
+        }
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(id)
             .bind(ply as i64)
@@ -188,6 +203,7 @@ impl GameStore for PgStore {
     async fn take_seat(
         &self,
         id: &str,
+        version: i64,
         color: Color,
         token_hash: &str,
         now: &str,
@@ -199,36 +215,46 @@ impl GameStore for PgStore {
         };
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(&format!(
-            "UPDATE games SET {column} = $1, updated_at = $2 WHERE id = $3 AND {column} IS NULL"
+            "UPDATE games SET {column} = $1, updated_at = $2, version = version + 1
+             WHERE id = $3 AND version = $4 AND {column} IS NULL"
         ))
         .bind(token_hash)
         .bind(now)
         .bind(id)
+        .bind(version)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict("seat taken"));
+            return Err(StoreError::Conflict("the game changed meanwhile"));
         }
         self.notify(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }
 
-    async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
+    async fn finish(
+        &self,
+        id: &str,
+        version: i64,
+        status: Status,
+        now: &str,
+    ) -> Result<(), StoreError> {
         let (result, reason) = status_columns(status);
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET result = $1, reason = $2, draw_offer = NULL, updated_at = $3
-             WHERE id = $4 AND result IS NULL",
+            "UPDATE games SET result = $1, reason = $2, draw_offer = NULL, updated_at = $3,
+                version = version + 1
+             WHERE id = $4 AND version = $5 AND result IS NULL",
         )
         .bind(result)
         .bind(reason)
         .bind(now)
         .bind(id)
+        .bind(version)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict("game over"));
+            return Err(StoreError::Conflict("the game changed meanwhile"));
         }
         self.notify(&mut tx, id).await?;
         tx.commit().await?;
@@ -238,18 +264,39 @@ impl GameStore for PgStore {
     async fn set_draw_offer(
         &self,
         id: &str,
+        version: i64,
         offer: Option<Color>,
         now: &str,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE games SET draw_offer = $1, updated_at = $2 WHERE id = $3")
-            .bind(offer.map(Color::name))
-            .bind(now)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let done = sqlx::query(
+            "UPDATE games SET draw_offer = $1, updated_at = $2, version = version + 1
+             WHERE id = $3 AND version = $4 AND result IS NULL",
+        )
+        .bind(offer.map(Color::name))
+        .bind(now)
+        .bind(id)
+        .bind(version)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("the game changed meanwhile"));
+        }
         self.notify(&mut tx, id).await?;
         tx.commit().await?;
+        Ok(())
+    }
+
+    async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let found: Option<(i64,)> = sqlx::query_as("SELECT version FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(found.map(|(v,)| v))
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 
@@ -359,7 +406,7 @@ impl GameStore for PgStore {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET rematch_offer = $1, updated_at = $2
+            "UPDATE games SET rematch_offer = $1, updated_at = $2, version = version + 1
              WHERE id = $3 AND rematch_game IS NULL AND rematch_offer IS NOT DISTINCT FROM $4",
         )
         .bind(to.map(Color::name))
@@ -385,7 +432,7 @@ impl GameStore for PgStore {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET rematch_game = $1, updated_at = $2
+            "UPDATE games SET rematch_game = $1, updated_at = $2, version = version + 1
              WHERE id = $3 AND rematch_game IS NULL AND rematch_offer = $4",
         )
         .bind(rematch)

@@ -26,11 +26,12 @@ pub(super) struct GameRow {
     rematch_game: Option<String>,
     created_at: String,
     updated_at: String,
+    version: i64,
 }
 
 pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
     black_token, invite, start, tags, result, reason, draw_offer, rematch_offer, rematch_game, \
-    created_at, updated_at";
+    created_at, updated_at, version";
 
 /// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
 #[derive(sqlx::FromRow)]
@@ -98,6 +99,7 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         seat(&row.black_kind, row.black_token).map_err(&corrupt)?,
     );
     let tags: Vec<(String, String)> = serde_json::from_str(&row.tags).unwrap_or_default();
+    let version = row.version;
     let meta = GameMeta {
         id: row.id,
         mode: mode(&row.mode).map_err(&corrupt)?,
@@ -135,7 +137,11 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
             }
         }
     }
-    Ok(StoredGame { meta, game })
+    Ok(StoredGame {
+        meta,
+        game,
+        version,
+    })
 }
 
 /// A line of the list of games.

@@ -103,6 +103,7 @@ impl GameStore for SqliteStore {
     async fn append_move(
         &self,
         id: &str,
+        version: i64,
         ply: usize,
         text: &str,
         status: Status,
@@ -110,48 +111,62 @@ impl GameStore for SqliteStore {
     ) -> Result<(), StoreError> {
         let (result, reason) = status_columns(status);
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)")
-            .bind(id)
-            .bind(ply as i64)
-            .bind(text)
-            .execute(&mut *tx)
-            .await
-            .map_err(conflict_on_unique("ply already played"))?;
+        // The guarded update first: it locks the game's row, so that a second instance's
+        // submission for the same ply waits here and then finds the game moved on.
         let done = sqlx::query(
-            "UPDATE games SET ply = ? + 1, result = ?, reason = ?, draw_offer = NULL,
-                updated_at = ? WHERE id = ? AND ply = ?",
+            "UPDATE games SET ply = ?1 + 1, result = ?2, reason = ?3, draw_offer = NULL,
+                updated_at = ?4, version = version + 1
+             WHERE id = ?5 AND ply = ?1 AND version = ?6 AND result IS NULL",
         )
         .bind(ply as i64)
         .bind(result)
         .bind(reason)
         .bind(now)
         .bind(id)
-        .bind(ply as i64)
+        .bind(version)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict("ply already played"));
+            return Err(StoreError::Conflict("the game changed meanwhile"));
         }
+        sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES (?1, ?2, ?3)")
+            .bind(id)
+            .bind(ply as i64)
+            .bind(text)
+            .execute(&mut *tx)
+            .await
+            .map_err(conflict_on_unique("ply already played"))?;
         tx.commit().await?;
         Ok(())
     }
 
-    async fn truncate(&self, id: &str, ply: usize, now: &str) -> Result<(), StoreError> {
+    async fn truncate(
+        &self,
+        id: &str,
+        version: i64,
+        ply: usize,
+        now: &str,
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply >= ?")
-            .bind(id)
-            .bind(ply as i64)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "UPDATE games SET ply = ?, result = NULL, reason = NULL, draw_offer = NULL,
-                updated_at = ? WHERE id = ?",
+        let done = sqlx::query(
+            "UPDATE games SET ply = ?1, result = NULL, reason = NULL, draw_offer = NULL,
+                updated_at = ?2, version = version + 1
+             WHERE id = ?3 AND version = ?4 AND ply >= ?1",
         )
         .bind(ply as i64)
         .bind(now)
         .bind(id)
+        .bind(version)
         .execute(&mut *tx)
         .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("the game changed meanwhile"));
+        }
+        sqlx::query("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")
+            .bind(id)
+            .bind(ply as i64)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -159,6 +174,7 @@ impl GameStore for SqliteStore {
     async fn take_seat(
         &self,
         id: &str,
+        version: i64,
         color: Color,
         token_hash: &str,
         now: &str,
@@ -168,50 +184,87 @@ impl GameStore for SqliteStore {
             Color::White => "white_token",
             Color::Black => "black_token",
         };
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(&format!(
-            "UPDATE games SET {column} = ?, updated_at = ? WHERE id = ? AND {column} IS NULL"
+            "UPDATE games SET {column} = ?1, updated_at = ?2, version = version + 1
+             WHERE id = ?3 AND version = ?4 AND {column} IS NULL"
         ))
         .bind(token_hash)
         .bind(now)
         .bind(id)
-        .execute(&self.pool)
+        .bind(version)
+        .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict("seat taken"));
+            return Err(StoreError::Conflict("the game changed meanwhile"));
         }
+        tx.commit().await?;
         Ok(())
     }
 
-    async fn finish(&self, id: &str, status: Status, now: &str) -> Result<(), StoreError> {
+    async fn finish(
+        &self,
+        id: &str,
+        version: i64,
+        status: Status,
+        now: &str,
+    ) -> Result<(), StoreError> {
         let (result, reason) = status_columns(status);
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET result = ?, reason = ?, draw_offer = NULL, updated_at = ?
-             WHERE id = ? AND result IS NULL",
+            "UPDATE games SET result = ?1, reason = ?2, draw_offer = NULL, updated_at = ?3,
+                version = version + 1
+             WHERE id = ?4 AND version = ?5 AND result IS NULL",
         )
         .bind(result)
         .bind(reason)
         .bind(now)
         .bind(id)
-        .execute(&self.pool)
+        .bind(version)
+        .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict("game over"));
+            return Err(StoreError::Conflict("the game changed meanwhile"));
         }
+        tx.commit().await?;
         Ok(())
     }
 
     async fn set_draw_offer(
         &self,
         id: &str,
+        version: i64,
         offer: Option<Color>,
         now: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE games SET draw_offer = ?, updated_at = ? WHERE id = ?")
-            .bind(offer.map(Color::name))
-            .bind(now)
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET draw_offer = ?1, updated_at = ?2, version = version + 1
+             WHERE id = ?3 AND version = ?4 AND result IS NULL",
+        )
+        .bind(offer.map(Color::name))
+        .bind(now)
+        .bind(id)
+        .bind(version)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("the game changed meanwhile"));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let found: Option<(i64,)> = sqlx::query_as("SELECT version FROM games WHERE id = ?1")
             .bind(id)
-            .execute(&self.pool)
+            .fetch_optional(&self.pool)
             .await?;
+        Ok(found.map(|(v,)| v))
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 
@@ -313,7 +366,7 @@ impl GameStore for SqliteStore {
         now: &str,
     ) -> Result<(), StoreError> {
         let done = sqlx::query(
-            "UPDATE games SET rematch_offer = ?, updated_at = ?
+            "UPDATE games SET rematch_offer = ?, updated_at = ?, version = version + 1
              WHERE id = ? AND rematch_game IS NULL AND rematch_offer IS ?",
         )
         .bind(to.map(Color::name))
@@ -336,7 +389,7 @@ impl GameStore for SqliteStore {
         now: &str,
     ) -> Result<(), StoreError> {
         let done = sqlx::query(
-            "UPDATE games SET rematch_game = ?, updated_at = ?
+            "UPDATE games SET rematch_game = ?, updated_at = ?, version = version + 1
              WHERE id = ? AND rematch_game IS NULL AND rematch_offer = ?",
         )
         .bind(rematch)

@@ -1,0 +1,111 @@
+//! Operations: `GET /healthz` (the database answers), `GET /metrics` (Prometheus text), and the
+//! names of the metrics. Anything in the process counts with the `metrics` macros under these
+//! names (`metrics::counter!(ops::MOVES_ACCEPTED).increment(1)`); the recorder is installed
+//! once per process, when the first server starts.
+
+use crate::error::ApiError;
+use crate::live::AppState;
+use axum::extract::{Request, State};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Requests answered, by status class (`status="2xx"`, ...).
+pub const REQUESTS: &str = "emergo_http_requests_total";
+/// Moves stored (people's and the engine's).
+pub const MOVES_ACCEPTED: &str = "emergo_moves_accepted_total";
+/// WebSockets open now.
+pub const WEBSOCKETS_OPEN: &str = "emergo_websockets_open";
+/// Engine jobs waiting for a worker now.
+pub const ENGINE_QUEUE_LENGTH: &str = "emergo_engine_queue_length";
+/// How long an engine job waited for a worker, in seconds.
+pub const ENGINE_WAIT_SECONDS: &str = "emergo_engine_wait_seconds";
+/// Engine jobs taken again after their worker's lease ran out.
+pub const JOB_RETRIES: &str = "emergo_engine_job_retries_total";
+
+/// How long `/healthz` waits for the database.
+const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The process's recorder (installed by the first call); `None` when another recorder was
+/// installed first (an embedding program's own).
+pub fn recorder() -> Option<&'static PrometheusHandle> {
+    static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let handle = PrometheusBuilder::new().install_recorder().ok()?;
+            describe();
+            Some(handle)
+        })
+        .as_ref()
+}
+
+/// Says what each metric is, and makes the counters visible from the start.
+fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram, Unit};
+    describe_counter!(REQUESTS, "HTTP requests answered, by status class");
+    describe_counter!(MOVES_ACCEPTED, "moves stored (people's and the engine's)");
+    describe_gauge!(WEBSOCKETS_OPEN, "WebSockets open now");
+    describe_gauge!(ENGINE_QUEUE_LENGTH, "engine jobs waiting for a worker");
+    describe_histogram!(
+        ENGINE_WAIT_SECONDS,
+        Unit::Seconds,
+        "how long an engine job waited for a worker"
+    );
+    describe_counter!(JOB_RETRIES, "engine jobs taken again after a lost worker");
+    metrics::counter!(MOVES_ACCEPTED).absolute(0);
+    metrics::counter!(JOB_RETRIES).absolute(0);
+    metrics::gauge!(WEBSOCKETS_OPEN).set(0.0);
+    metrics::gauge!(ENGINE_QUEUE_LENGTH).set(0.0);
+}
+
+/// `GET /metrics`: every metric in Prometheus text format.
+pub async fn metrics_page() -> Response {
+    match recorder() {
+        Some(handle) => (
+            [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+            handle.render(),
+        )
+            .into_response(),
+        None => ApiError::NotFound("metrics are recorded elsewhere in this process".to_string())
+            .into_response(),
+    }
+}
+
+/// `GET /healthz`: 200 `{"status": "ok", "database": "sqlite"|"postgres"}` when the database
+/// answers within 2 s, else 503 `database_unavailable`.
+pub async fn healthz(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let database = state.store.backend();
+    match tokio::time::timeout(HEALTH_TIMEOUT, state.store.ping()).await {
+        Ok(Ok(())) => {
+            Ok(Json(serde_json::json!({"status": "ok", "database": database})).into_response())
+        }
+        Ok(Err(err)) => Err(match ApiError::from(err) {
+            unavailable @ ApiError::DatabaseUnavailable(_) => unavailable,
+            other => {
+                ApiError::DatabaseUnavailable(format!("the database does not answer: {other}"))
+            }
+        }),
+        Err(_) => Err(ApiError::DatabaseUnavailable(format!(
+            "the database did not answer within {} s",
+            HEALTH_TIMEOUT.as_secs()
+        ))),
+    }
+}
+
+/// Counts every answered request by its status class.
+pub async fn count_requests(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let class = match response.status().as_u16() {
+        100..=199 => "1xx",
+        200..=299 => "2xx",
+        300..=399 => "3xx",
+        400..=499 => "4xx",
+        _ => "5xx",
+    };
+    metrics::counter!(REQUESTS, "status" => class).increment(1);
+    response
+}
