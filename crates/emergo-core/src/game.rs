@@ -76,6 +76,10 @@ pub enum EndReason {
     Resignation,
     /// R10.4: the players agreed to a draw.
     Agreement,
+    /// Not a rule: a player of a timed game ran out of time (a server's clock decides it).
+    Time,
+    /// Not a rule: a timed game ended before each side had moved once, and does not count.
+    Aborted,
 }
 
 impl EndReason {
@@ -87,17 +91,29 @@ impl EndReason {
             EndReason::Repetition => "threefold repetition",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::Time => "time",
+            EndReason::Aborted => "aborted",
         }
     }
 
     /// Every reason.
-    pub const ALL: [EndReason; 5] = [
+    pub const ALL: [EndReason; 7] = [
         EndReason::NoPieces,
         EndReason::Blocked,
         EndReason::Repetition,
         EndReason::Resignation,
         EndReason::Agreement,
+        EndReason::Time,
+        EndReason::Aborted,
     ];
+
+    /// Whether players (or their clocks) declare this ending, rather than the position.
+    pub fn is_declared(self) -> bool {
+        matches!(
+            self,
+            EndReason::Resignation | EndReason::Agreement | EndReason::Time | EndReason::Aborted
+        )
+    }
 }
 
 /// Reads a reason's [`EndReason::name`].
@@ -144,8 +160,9 @@ pub enum GameError {
     /// A move that is not legal in the current position (boxed: it holds the position).
     #[error(transparent)]
     Illegal(Box<PlayError>),
-    /// An ending that players cannot declare (only resignation and agreement, R10.4).
-    #[error("{} ending in {} is not one players declare (R10.4: resignation wins, agreement draws)", .reason.name(), .outcome.token())]
+    /// An ending that players cannot declare (only resignation and agreement, R10.4, and the
+    /// endings of a clock: time, abort).
+    #[error("{} ending in {} is not one players declare (R10.4: resignation wins, agreement draws; a clock's time wins or draws, an abort draws)", .reason.name(), .outcome.token())]
     NotDeclarable {
         /// The outcome asked for.
         outcome: Outcome,
@@ -302,12 +319,17 @@ impl Game {
         self.declare(Outcome::Draw, EndReason::Agreement)
     }
 
-    /// Ends an ongoing game by resignation (a win) or agreement (a draw); the endings the
-    /// rules decide (R10.1-R10.3) come from the position, never from a declaration.
+    /// Ends an ongoing game by resignation (a win) or agreement (a draw), or as a clock says:
+    /// on time (a win, or a draw when the winner could not win), aborted (counted as a draw by
+    /// nobody). The endings the rules decide (R10.1-R10.3) come from the position, never from a
+    /// declaration.
     pub fn declare(&mut self, outcome: Outcome, reason: EndReason) -> Result<(), GameError> {
         let declarable = matches!(
             (outcome, reason),
-            (Outcome::Win(_), EndReason::Resignation) | (Outcome::Draw, EndReason::Agreement)
+            (Outcome::Win(_), EndReason::Resignation)
+                | (Outcome::Draw, EndReason::Agreement)
+                | (_, EndReason::Time)
+                | (Outcome::Draw, EndReason::Aborted)
         );
         if !declarable {
             return Err(GameError::NotDeclarable { outcome, reason });

@@ -293,6 +293,14 @@ impl Position {
         self.owned[me].is_empty() && self.hand[me] == 0
     }
 
+    /// Whether `color` still has men to play with: it owns a column or has men in hand (R10.1
+    /// says the side to move without either has lost). Men never leave the game (R2): a side
+    /// that owns a column can, move by move, take every opposing top man it reaches, so this is
+    /// also whether `color` has material to win with.
+    pub fn has_material(&self, color: Color) -> bool {
+        !self.owned[color].is_empty() || self.hand[color] > 0
+    }
+
     /// Plays a move, which the caller guarantees is in [`Position::legal_moves`]. An illegal
     /// move leaves the position in an unspecified (but memory-safe) state.
     pub fn play_unchecked(&mut self, mv: Move) {

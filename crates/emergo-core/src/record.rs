@@ -11,7 +11,8 @@
 //! A game that starts elsewhere has a `[Position "<N2 text>"]` tag, written together with
 //! `[SetUp "1"]` and `[FEN "<N2 text>"]` so that other programs read it too; either tag is read
 //! as the start (N2 text or `startpos`), and two tags that give different starts are an error.
-//! A game that ended by resignation or agreement has a `[Termination "resignation"]` tag.
+//! A game that ended by a declaration (resignation, agreement, time, abort) has a
+//! `[Termination "resignation"]` tag (its reason's name).
 //!
 //! A move may be followed by a comment and by variations, PGN's RAV: `1. d3 (1. d6 e1) 1... a5`
 //! gives `1. d6 e1` as another line in place of `1. d3`, read from the position before `d3`.
@@ -241,7 +242,7 @@ impl GameRecord {
         }
         if let Status::Finished { outcome, reason } = game.status() {
             record.result = Some(outcome);
-            if matches!(reason, EndReason::Resignation | EndReason::Agreement) {
+            if reason.is_declared() {
                 record.set_tag("Termination", reason.name());
             }
         }

@@ -345,6 +345,37 @@ fn r10_4_resignation_and_agreement_end_the_game() {
     );
 }
 
+/// Not a rule but beside R10.4: a clock's endings are declared like a resignation (a win or,
+/// when the winner has nothing to win with, a draw on time; an abort counts as a draw), and
+/// R10.1's "owns a column or has men in hand" is `has_material`, for either side.
+#[test]
+fn r10_4_clock_endings_are_declared_and_r10_1_material_is_asked_per_side() {
+    let mut game = Game::default();
+    game.declare(Outcome::Win(Color::Black), EndReason::Time)
+        .unwrap();
+    assert_eq!(
+        game.status(),
+        Status::Finished {
+            outcome: Outcome::Win(Color::Black),
+            reason: EndReason::Time
+        }
+    );
+    assert!(game.play_text("d3").is_err());
+    let mut game = Game::default();
+    assert!(game
+        .declare(Outcome::Win(Color::White), EndReason::Aborted)
+        .is_err());
+    game.declare(Outcome::Draw, EndReason::Aborted).unwrap();
+    assert_eq!("aborted".parse::<EndReason>(), Ok(EndReason::Aborted));
+    assert_eq!("time".parse::<EndReason>(), Ok(EndReason::Time));
+    let p = pos("B:0:0:e5=WB");
+    assert!(p.has_material(Color::White));
+    assert!(!p.has_material(Color::Black));
+    assert!(p.is_lost());
+    let p = pos("W:0:1:e5=W");
+    assert!(p.has_material(Color::Black));
+}
+
 #[test]
 fn n1_moves_are_read_in_every_accepted_form_and_written_in_one() {
     let p = pos("W:0:0:c5=B,d4=BB,d6=B,e4=W,e5=B");

@@ -11,8 +11,10 @@
 //! ```
 
 pub mod assets;
+pub mod clock;
 pub mod edge;
 pub mod editor;
+pub mod ending;
 pub mod engine;
 pub mod error;
 pub mod fanout;

@@ -1,0 +1,78 @@
+//! How a timed game ends when the clock decides (issue 11; docs/api.md, "Time controls" on the
+//! wt-clocks branch): a flag fall loses, or aborts a game in which a side has not moved yet; a
+//! declared ending that early aborts too; and which endings count for ratings.
+
+use emergo_core::{Color, EndReason, Game, Outcome, Status};
+
+/// How `flagger`'s running out of time ends `game`: before each side has moved once the game
+/// is aborted; else the other side wins on time, or draws on time when it has nothing to win
+/// with. In Emergo that never happens: the side that did not flag has just moved, and a move
+/// leaves the mover owning a column (docs/api.md, "Time controls").
+pub fn time_ending(game: &Game, flagger: Color) -> Status {
+    let (outcome, reason) = if game.ply() < 2 {
+        (Outcome::Draw, EndReason::Aborted)
+    } else if game.position().has_material(flagger.other()) {
+        (Outcome::Win(flagger.other()), EndReason::Time)
+    } else {
+        (Outcome::Draw, EndReason::Time)
+    };
+    Status::Finished { outcome, reason }
+}
+
+/// How a declared ending of a timed game counts: a resignation or a draw agreed before each
+/// side has moved once aborts the game instead.
+pub fn declared_ending(game: &Game, status: Status) -> Status {
+    match status {
+        Status::Finished { .. } if game.ply() < 2 => Status::Finished {
+            outcome: Outcome::Draw,
+            reason: EndReason::Aborted,
+        },
+        other => other,
+    }
+}
+
+/// Whether a finished game counts for ratings: every ending but an abort (and an ongoing game
+/// does not count yet).
+pub fn is_rated(status: Status) -> bool {
+    matches!(status, Status::Finished { reason, .. } if reason != EndReason::Aborted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &[&str]) -> Game {
+        let mut game = Game::default();
+        for mv in moves {
+            game.play_text(mv).expect("legal");
+        }
+        game
+    }
+
+    #[test]
+    fn a_flag_before_each_side_has_moved_aborts_and_after_loses() {
+        let aborted = Status::Finished {
+            outcome: Outcome::Draw,
+            reason: EndReason::Aborted,
+        };
+        assert_eq!(time_ending(&game(&[]), Color::White), aborted);
+        assert_eq!(time_ending(&game(&["d3"]), Color::Black), aborted);
+        assert!(!is_rated(aborted));
+        let lost = time_ending(&game(&["d3", "f8"]), Color::White);
+        assert_eq!(
+            lost,
+            Status::Finished {
+                outcome: Outcome::Win(Color::Black),
+                reason: EndReason::Time
+            }
+        );
+        assert!(is_rated(lost));
+        assert!(!is_rated(Status::Ongoing));
+        let resigned = Status::Finished {
+            outcome: Outcome::Win(Color::Black),
+            reason: EndReason::Resignation,
+        };
+        assert_eq!(declared_ending(&game(&["d3"]), resigned), aborted);
+        assert_eq!(declared_ending(&game(&["d3", "f8"]), resigned), resigned);
+    }
+}
