@@ -266,6 +266,12 @@ fn play_announces_a_win_by_the_rules_r10_1() {
     let text = stdout(&out);
     assert!(text.contains("legal moves: d4xf4\n"), "{text}");
     assert!(text.contains("hint: d4xf4"), "{text}");
+    // The hint's evaluation bar, full for White who wins at once, and its only line.
+    assert!(
+        text.contains(&format!("White {} Black  White wins in 1", "█".repeat(24))),
+        "{text}"
+    );
+    assert!(text.contains("  1. White wins in 1  d4xf4"), "{text}");
     assert!(
         text.contains("game over: 1-0, White wins (no pieces)"),
         "{text}"
@@ -273,6 +279,43 @@ fn play_announces_a_win_by_the_rules_r10_1() {
     assert!(text.contains("took back d4xf4"), "{text}");
     // The game goes on after undo: no second announcement.
     assert_eq!(text.matches("game over: 1-0, White wins").count(), 1);
+}
+
+/// `analyze --multipv 3`: a numbered row per line and depth, the bar and the three lines.
+#[test]
+fn analyze_multipv_numbers_the_lines_and_shows_the_bar() {
+    let out = run(
+        &["analyze", "--moves", "d3", "--depth", "3", "--multipv", "3"],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("depth line"), "{text}");
+    for depth in 1..=3 {
+        for line in 1..=3 {
+            let row = format!("\n{depth:>5} {line:>4} ");
+            assert!(text.contains(&row), "{row:?} missing: {text}");
+        }
+    }
+    assert!(
+        text.contains("White ") && text.contains(" Black  "),
+        "{text}"
+    );
+    for k in 1..=3 {
+        assert!(text.contains(&format!("\n  {k}. ")), "{text}");
+    }
+    assert!(text
+        .trim_end()
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("bestmove "));
+    let bad = run(&["analyze", "--multipv", "9"], "");
+    assert!(!bad.status.success());
 }
 
 #[test]

@@ -69,6 +69,17 @@ impl AlphaBetaPlayer {
         self.options.threads = threads.clamp(1, 256);
     }
 
+    /// Sets how many best root moves [`AlphaBetaPlayer::analyse`] reports (1..=8, UGI `MultiPV`);
+    /// the move a level chooses does not depend on it.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.options.multipv = lines.clamp(1, search::multipv::MAX_LINES);
+    }
+
+    /// How many lines [`AlphaBetaPlayer::analyse`] reports.
+    pub fn multipv(&self) -> usize {
+        self.options.multipv
+    }
+
     /// The evaluation weights.
     pub fn weights(&self) -> &Weights {
         &self.options.weights
@@ -155,10 +166,18 @@ impl Player for AlphaBetaPlayer {
     fn choose_move(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
         let level = self.level.settings();
         if level.noise == 0 {
-            return self.analyse(game, limits, |_| {}).best;
+            let limits = self.level_limits(limits);
+            let options = SearchOptions {
+                multipv: 1,
+                ..self.options.clone()
+            };
+            return search::search(game, &limits, &options, &self.tt, &self.stop, &mut |_| {})
+                .result
+                .best;
         }
         let limits = self.level_limits(limits);
         let options = SearchOptions {
+            multipv: 1,
             exact_root: true,
             root_margin: level.noise,
             ..self.options.clone()

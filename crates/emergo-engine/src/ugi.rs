@@ -13,8 +13,9 @@ mod go;
 use crate::alphabeta::{AlphaBetaPlayer, DEFAULT_HASH_MB};
 use crate::level::Level;
 use crate::player::Player;
+use crate::search::multipv::MAX_LINES;
 use crate::search::{mate_in, SearchInfo};
-use emergo_core::{perft, Color, Game, Outcome, Position, Square, Status};
+use emergo_core::{perft, Color, Game, Move, Outcome, Position, Square, Status};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -53,6 +54,8 @@ struct Engine {
     level: Level,
     /// Kept back from every time limit (option `MoveOverhead`).
     overhead: Duration,
+    /// Lines reported per depth (option `MultiPV`).
+    multipv: usize,
     /// Whether the running search is `go infinite`.
     infinite: bool,
     /// Set by the search thread just before it sends `bestmove`: the search is over, though its
@@ -75,6 +78,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
         threads: 1,
         level: Level::MAX,
         overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+        multipv: 1,
         infinite: false,
         answered: Arc::new(AtomicBool::new(false)),
     };
@@ -145,6 +149,9 @@ impl Engine {
         self.say(&format!(
             "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
         ));
+        self.say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
+        ));
         self.say("ugiok");
     }
 
@@ -195,6 +202,7 @@ impl Engine {
         let mut p = AlphaBetaPlayer::new(self.level);
         p.set_hash_mb(self.hash_mb);
         p.set_threads(self.threads);
+        p.set_multipv(self.multipv);
         p
     }
 
@@ -240,7 +248,11 @@ impl Engine {
                 player.set_level(self.level);
             }
             ("moveoverhead", Ok(ms)) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
-            ("hash" | "threads" | "level" | "moveoverhead", _) => {
+            ("multipv", Ok(n)) if (1..=MAX_LINES as u64).contains(&n) => {
+                self.multipv = n as usize;
+                player.set_multipv(self.multipv);
+            }
+            ("hash" | "threads" | "level" | "moveoverhead" | "multipv", _) => {
                 self.error(&format!("bad value '{value}' for option '{name}'"))
             }
             _ => self.error(&format!("unknown option '{name}'")),
@@ -287,6 +299,7 @@ impl Engine {
         let out = Arc::clone(&self.out);
         let stop = Arc::clone(&self.stop);
         let level = self.level;
+        let numbered = self.multipv > 1;
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .spawn(move || {
@@ -294,7 +307,11 @@ impl Engine {
                     None
                 } else if level == Level::MAX {
                     player
-                        .analyse(&game, &limits, |i| say(&out, &info_line(i)))
+                        .analyse(&game, &limits, |i| {
+                            for line in info_lines(i, numbered) {
+                                say(&out, &line);
+                            }
+                        })
                         .best
                 } else {
                     player.choose_move(&game, &limits)
@@ -411,15 +428,33 @@ fn parse_position(args: &[&str]) -> Result<Game, String> {
     Ok(game)
 }
 
-/// One `info` line: `info depth .. seldepth .. score cp|mate .. nodes .. nps .. time .. hashfull
-/// .. pv ..`.
+/// One `info` line (line 1): `info depth .. seldepth .. score cp|mate .. nodes .. nps .. time ..
+/// hashfull .. pv ..`.
 pub fn info_line(i: &SearchInfo) -> String {
-    let score = match mate_in(i.score) {
+    line_text(i, None, i.score, &i.pv)
+}
+
+/// The `info` lines of a completed depth: line 1 alone, or with `numbered` (option `MultiPV`
+/// above 1) one line per reported root move, each with `multipv k` after `seldepth`.
+pub fn info_lines(i: &SearchInfo, numbered: bool) -> Vec<String> {
+    if !numbered || i.lines.is_empty() {
+        return vec![info_line(i)];
+    }
+    i.lines
+        .iter()
+        .enumerate()
+        .map(|(k, l)| line_text(i, Some(k + 1), l.score, &l.pv))
+        .collect()
+}
+
+fn line_text(i: &SearchInfo, multipv: Option<usize>, score: i32, pv: &[Move]) -> String {
+    let score = match mate_in(score) {
         Some(m) => format!("mate {m}"),
-        None => format!("cp {}", i.score),
+        None => format!("cp {score}"),
     };
+    let number = multipv.map_or(String::new(), |k| format!(" multipv {k}"));
     let mut line = format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} time {} hashfull {}",
+        "info depth {} seldepth {}{number} score {score} nodes {} nps {} time {} hashfull {}",
         i.depth,
         i.seldepth,
         i.nodes,
@@ -427,9 +462,9 @@ pub fn info_line(i: &SearchInfo) -> String {
         i.time.as_millis(),
         i.hashfull
     );
-    if !i.pv.is_empty() {
+    if !pv.is_empty() {
         line.push_str(" pv");
-        for m in &i.pv {
+        for m in pv {
             line.push(' ');
             line.push_str(&m.to_string());
         }
@@ -627,6 +662,44 @@ mod tests {
                 "response false",
                 "response none",
             ]
+        );
+    }
+
+    #[test]
+    fn multipv_numbers_every_info_line_with_distinct_first_moves() {
+        let hello = session("ugi\n");
+        assert!(hello.contains(&"option name MultiPV type spin default 1 min 1 max 8".to_string()));
+        let lines =
+            session("setoption name MultiPV value 3\nposition startpos moves d3\ngo depth 3\n");
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert_eq!(infos.len(), 9, "{lines:?}");
+        for depth in 1..=3 {
+            let of_depth: Vec<&&String> = infos
+                .iter()
+                .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+                .collect();
+            let mut firsts = Vec::new();
+            for (k, line) in of_depth.iter().enumerate() {
+                assert!(
+                    line.contains(&format!(" multipv {} score ", k + 1)),
+                    "{line}"
+                );
+                let pv = line.split(" pv ").nth(1).unwrap();
+                firsts.push(pv.split(' ').next().unwrap().to_string());
+            }
+            firsts.sort();
+            firsts.dedup();
+            assert_eq!(firsts.len(), 3, "{of_depth:?}");
+        }
+        let plain = session("position startpos moves d3\ngo depth 2\n");
+        assert!(plain.iter().all(|l| !l.contains("multipv")), "{plain:?}");
+        let bad = session("setoption name MultiPV value 9\n");
+        assert_eq!(
+            bad,
+            ["info string error: bad value '9' for option 'MultiPV'"]
         );
     }
 

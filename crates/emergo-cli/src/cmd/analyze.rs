@@ -1,7 +1,9 @@
-//! `emergo analyze [--position <POS>] [--moves <M>...] [--depth N | --time S]`: one line per
-//! completed depth (depth, score, nodes, nodes per second, time, principal variation), then the
-//! best move.
+//! `emergo analyze [--position <POS>] [--moves <M>...] [--depth N | --time S] [--multipv N]`: one
+//! line per completed depth (depth, score, nodes, nodes per second, time, principal variation;
+//! with `--multipv N` a row per line, numbered), then the evaluation bar and the top lines, then
+//! the best move.
 
+use super::evalbar;
 use super::parse_position;
 use anyhow::Context;
 use emergo_core::Game;
@@ -30,7 +32,13 @@ pub struct Args {
     /// Search threads (Lazy SMP).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Report the best N moves (1 to 8), each with its score and line.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=8))]
+    multipv: u8,
 }
+
+/// Moves of each top line shown under the bar.
+const LINE_MOVES: usize = 8;
 
 fn score_text(score: i32) -> String {
     match mate_in(score) {
@@ -59,23 +67,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut player = AlphaBetaPlayer::new(Level::MAX);
     player.set_hash_mb(args.hash);
     player.set_threads(args.threads);
+    player.set_multipv(usize::from(args.multipv));
+    let numbered = args.multipv > 1;
     println!("position {}", game.position());
+    let line_head = if numbered { " line" } else { "" };
     println!(
-        "{:>5} {:>9} {:>12} {:>10} {:>8}  pv",
+        "{:>5}{line_head} {:>9} {:>12} {:>10} {:>8}  pv",
         "depth", "score", "nodes", "nps", "time"
     );
     let result = player.analyse(&game, &limits, |i: &SearchInfo| {
-        let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-        println!(
-            "{:>5} {:>9} {:>12} {:>10} {:>7.2}s  {}",
-            i.depth,
-            score_text(i.score),
-            i.nodes,
-            i.nps,
-            i.time.as_secs_f64(),
-            pv.join(" ")
-        );
+        for (k, line) in i.lines.iter().enumerate() {
+            if k > 0 && !numbered {
+                break;
+            }
+            let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
+            let number = if numbered {
+                format!(" {:>4}", k + 1)
+            } else {
+                String::new()
+            };
+            println!(
+                "{:>5}{number} {:>9} {:>12} {:>10} {:>7.2}s  {}",
+                i.depth,
+                score_text(line.score),
+                i.nodes,
+                i.nps,
+                i.time.as_secs_f64(),
+                pv.join(" ")
+            );
+        }
     });
+    let turn = game.position().turn();
+    if result.best.is_some() {
+        println!();
+        println!("{}", evalbar::bar(evalbar::for_white(result.score, turn)));
+        for text in evalbar::lines_text(&result.lines, turn, LINE_MOVES) {
+            println!("  {text}");
+        }
+        println!();
+    }
     match result.best {
         Some(m) => println!(
             "bestmove {m} score {} depth {} nodes {}",

@@ -1,6 +1,7 @@
 //! `emergo play`: a game against the engine in the terminal, one command per line on stdin
 //! (so it can be scripted through a pipe).
 
+use super::evalbar;
 use anyhow::Context;
 use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
 use emergo_engine::search::mate_in;
@@ -34,7 +35,7 @@ commands:
   <move>        play a move: d3 (entry), e4-e5 (step), e4xc4xc6 (capture, every landing square)
   moves         list the legal moves
   undo          take back your last move (and the engine's reply); a resignation is final
-  hint          ask the engine for a move
+  hint          ask the engine for a move: the evaluation bar and its three best lines
   resign        give up the game
   save <file>   write the game record to a file
   board         draw the board again
@@ -46,13 +47,26 @@ fn engine(level: Level, seed: u64) -> Box<dyn Player> {
     Box::new(AlphaBetaPlayer::new(level).with_seed(seed))
 }
 
-/// A suggestion for the side to move from the full-strength engine, as one line:
-/// `hint: d3 (score +0.35, depth 7, pv d3 f6 c4)`.
+/// Lines the hint shows under the evaluation bar.
+const HINT_LINES: usize = 3;
+
+/// A suggestion for the side to move from the full-strength engine: one line
+/// `hint: d3 (score +0.35, depth 7, pv d3 f6 c4)` (the score for the side to move), then the
+/// evaluation bar and the three best lines (scores from White's side).
 fn hint(game: &Game, limits: &Limits) -> String {
-    let result = AlphaBetaPlayer::new(Level::MAX).analyse(game, limits, |_| {});
+    let mut engine = AlphaBetaPlayer::new(Level::MAX);
+    engine.set_multipv(HINT_LINES);
+    let result = engine.analyse(game, limits, |_| {});
     let Some(best) = result.best else {
         return "hint: no legal move".to_string();
     };
+    let turn = game.position().turn();
+    let mut below = vec![evalbar::bar(evalbar::for_white(result.score, turn))];
+    below.extend(
+        evalbar::lines_text(&result.lines, turn, 8)
+            .into_iter()
+            .map(|l| format!("  {l}")),
+    );
     let score = match mate_in(result.score) {
         Some(m) if m > 0 => format!("wins in {m}"),
         Some(m) => format!("loses in {}", -m),
@@ -60,9 +74,10 @@ fn hint(game: &Game, limits: &Limits) -> String {
     };
     let pv: Vec<String> = result.pv.iter().map(Move::to_string).collect();
     format!(
-        "hint: {best} ({score}, depth {}, pv {})",
+        "hint: {best} ({score}, depth {}, pv {})\n{}",
         result.depth,
-        pv.join(" ")
+        pv.join(" "),
+        below.join("\n")
     )
 }
 

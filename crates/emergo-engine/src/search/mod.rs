@@ -9,7 +9,9 @@
 //!   A single legal move also extends the main search by one ply.
 //! - R10.1 scores as a mate-like score (`MATE - ply`), R10.2 (blocked) and repetitions (R10.3) as
 //!   draws: a position repeated inside the search, or for the third time with the game's history.
+//! - Multi-PV ([`multipv`]): the best N root moves, line 1 being the single-PV search itself.
 
+pub mod multipv;
 pub mod ordering;
 pub mod time;
 pub mod tt;
@@ -17,6 +19,8 @@ pub mod tt;
 use crate::eval::{evaluate, Weights};
 use crate::player::Limits;
 use emergo_core::{Game, Move, Position, RepetitionKey};
+pub use multipv::Line;
+use multipv::{merge, ExtraTables, MAX_LINES};
 use ordering::{History, Killers};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -61,6 +65,9 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
     /// Per mille of the transposition table written in this search.
     pub hashfull: u32,
+    /// The best root moves, best first (one unless [`SearchOptions::multipv`] asks for more);
+    /// line 1 is `score` and `pv`.
+    pub lines: Vec<Line>,
 }
 
 /// The outcome of a search.
@@ -74,6 +81,9 @@ pub struct SearchResult {
     /// The last completed depth.
     pub depth: u32,
     pub nodes: u64,
+    /// The best root moves, best first; line 1 is `best`, `score` and `pv`. Lines of the last
+    /// depth that completed, then earlier lines for other moves when the search stopped midway.
+    pub lines: Vec<Line>,
 }
 
 /// Settings of a search that are not limits.
@@ -90,6 +100,8 @@ pub struct SearchOptions {
     pub root_margin: i32,
     /// In quiescence, search every reply once per line when the opponent threatens a capture.
     pub threat_evasions: bool,
+    /// How many best root moves to report (1..=8; UGI `MultiPV`). Not with `exact_root`.
+    pub multipv: usize,
 }
 
 impl Default for SearchOptions {
@@ -100,6 +112,7 @@ impl Default for SearchOptions {
             exact_root: false,
             root_margin: INFINITY,
             threat_evasions: true,
+            multipv: 1,
         }
     }
 }
@@ -184,6 +197,12 @@ struct Worker<'a> {
     root_scores: Vec<(Move, i32)>,
     /// The move that last raised alpha at the root in the current iteration, with its score.
     root_best: Option<(Move, i32)>,
+    /// Multi-PV (main thread): the tables the extra lines write to.
+    extra: Option<Box<ExtraTables>>,
+    /// Whether an extra line (2..N) is being searched.
+    in_extra_line: bool,
+    /// In an extra line: the positions the root moves of the earlier lines lead to.
+    excluded: Vec<u64>,
 }
 
 /// Scores are stored relative to the node, so that a mate found at another ply stays right.
@@ -217,6 +236,8 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         let keys: Vec<RepetitionKey> = history.iter().map(RepetitionKey::of).collect();
         let root = *history.last().unwrap_or(&Position::start());
+        let extra = (id == 0 && options.multipv > 1 && !options.exact_root)
+            .then(|| Box::new(ExtraTables::new((shared.tt.megabytes() / 2).clamp(1, 64))));
         Worker {
             shared,
             weights: &options.weights,
@@ -237,6 +258,9 @@ impl<'a> Worker<'a> {
             history: History::new(),
             root_scores: Vec::new(),
             root_best: None,
+            extra,
+            in_extra_line: false,
+            excluded: Vec::new(),
         }
     }
 
@@ -336,6 +360,7 @@ impl<'a> Worker<'a> {
             pv: root_moves.first().copied().into_iter().collect(),
             depth: 0,
             nodes: 0,
+            lines: Vec::new(),
         };
         if root_moves.is_empty() {
             let score = if root.is_lost() { -MATE } else { DRAW };
@@ -345,40 +370,21 @@ impl<'a> Worker<'a> {
                 root_scores: Vec::new(),
             };
         }
+        let wanted = if self.extra.is_some() {
+            distinct_children(&root, &root_moves).min(self.options.multipv.min(MAX_LINES))
+        } else {
+            1
+        };
         root_moves.clear();
         let mut root_scores = Vec::new();
+        let mut lines: Vec<Line> = Vec::new();
         let mut score = 0;
         let mut depth = 1 + (self.id as u32 % 2);
         while depth <= self.tc.max_depth {
             self.seldepth = 0;
-            let mut delta = 35;
-            let (mut alpha, mut beta) =
-                if depth >= 5 && !is_mate_score(score) && !self.options.exact_root {
-                    (score - delta, score + delta)
-                } else {
-                    (-INFINITY, INFINITY)
-                };
-            let value = loop {
-                self.root_scores.clear();
-                self.root_best = None;
-                let v = self.search(&root, depth as i32, alpha, beta, 0);
-                if self.stopped {
-                    break v;
-                }
-                if v <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (v - delta).max(-INFINITY);
-                } else if v >= beta {
-                    beta = (v + delta).min(INFINITY);
-                } else {
-                    break v;
-                }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
-                }
-            };
+            let guess =
+                (depth >= 5 && !is_mate_score(score) && !self.options.exact_root).then_some(score);
+            let value = self.aspiration(depth, guess);
             // A stopped iteration still counts when a move other than the previous best raised
             // alpha in it: it was searched fully and beat what came before.
             if self.stopped {
@@ -398,8 +404,15 @@ impl<'a> Worker<'a> {
                 pv: self.pv[0].clone(),
                 depth,
                 nodes: self.total_nodes(),
+                lines: Vec::new(),
             };
             root_scores = self.root_scores.clone();
+            let first = Line {
+                score,
+                pv: result.pv.clone(),
+            };
+            let current = self.more_lines(depth, first, &lines, wanted);
+            lines = merge(current, &lines, wanted);
             if self.is_main() {
                 let time = self.tc.elapsed();
                 let nodes = self.total_nodes();
@@ -412,7 +425,11 @@ impl<'a> Worker<'a> {
                     time,
                     pv: result.pv.clone(),
                     hashfull: self.shared.tt.hashfull(),
+                    lines: lines.clone(),
                 });
+                if self.stopped {
+                    break;
+                }
                 if !self.tc.infinite {
                     if !self.tc.may_start_iteration() {
                         break;
@@ -430,9 +447,45 @@ impl<'a> Worker<'a> {
         }
         self.flush_nodes();
         result.nodes = self.total_nodes();
+        let first = Line {
+            score: result.score,
+            pv: result.pv.clone(),
+        };
+        result.lines = merge(vec![first], &lines, wanted);
         FullResult {
             result,
             root_scores,
+        }
+    }
+
+    /// One depth at the root with aspiration windows around `guess` (a full window without one).
+    fn aspiration(&mut self, depth: u32, guess: Option<i32>) -> i32 {
+        let mut delta = 35;
+        let (mut alpha, mut beta) = match guess {
+            Some(score) => (score - delta, score + delta),
+            None => (-INFINITY, INFINITY),
+        };
+        loop {
+            self.root_scores.clear();
+            self.root_best = None;
+            let root = self.root;
+            let v = self.search(&root, depth as i32, alpha, beta, 0);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITY);
+            } else if v >= beta {
+                beta = (v + delta).min(INFINITY);
+            } else {
+                return v;
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
         }
     }
 
@@ -474,7 +527,7 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
         let mut tt_index = None;
-        if let Some(e) = self.shared.tt.probe(key) {
+        if let Some(e) = self.probe(key) {
             tt_index = e.move_index;
             if !pv_node && e.depth >= depth {
                 let s = from_tt(e.score, ply);
@@ -527,6 +580,9 @@ impl<'a> Worker<'a> {
             let m = moves[k];
             let mut child = *pos;
             child.play_unchecked(m);
+            if root && self.in_extra_line && self.is_excluded(child.hash()) {
+                continue;
+            }
             if m.is_capture() && !seen.first_time(child.hash()) {
                 continue;
             }
@@ -606,7 +662,7 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         let move_index = best_move.and_then(|(_, i)| u16::try_from(i).ok());
-        self.shared.tt.store(
+        self.store(
             key,
             Entry {
                 move_index,
@@ -696,6 +752,22 @@ impl<'a> Worker<'a> {
 
 #[cfg(test)]
 mod tests;
+
+/// How many different positions the root moves lead to (two capture routes to one position,
+/// R7.4, count once): the most lines a multi-PV search can report.
+fn distinct_children(root: &Position, moves: &[Move]) -> usize {
+    let mut hashes: Vec<u64> = moves
+        .iter()
+        .map(|&m| {
+            let mut child = *root;
+            child.play_unchecked(m);
+            child.hash()
+        })
+        .collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    hashes.len()
+}
 
 /// The positions that captures at one node have led to: two routes to the same position (R7.4)
 /// need one search. Remembers the first 32; beyond that a repeat is merely searched again.

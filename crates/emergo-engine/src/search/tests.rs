@@ -276,7 +276,7 @@ fn threads_agree_on_the_worked_example() {
         threads: 3,
         ..SearchOptions::default()
     };
-    let r = search(&game, &Limits::depth(4), &options, &tt, &stop, &mut |_| {});
+    let r = search(&game, &Limits::depth(6), &options, &tt, &stop, &mut |_| {});
     assert_eq!(r.result.best.unwrap().to_string(), "f4-e4");
     assert_eq!(mate_in(r.result.score), Some(2));
 }
@@ -288,4 +288,74 @@ fn mate_scores_convert_to_moves() {
     assert_eq!(mate_in(250), None);
     assert_eq!(from_tt(to_tt(MATE - 7, 4), 4), MATE - 7);
     assert_eq!(from_tt(to_tt(-(MATE - 9), 6), 2), -(MATE - 9) - 4);
+}
+
+/// Multi-PV on the bench positions at a fixed depth: line 1 is the single-PV search exactly
+/// (move, score and PV); the lines lead to distinct positions and are sorted by score.
+#[test]
+fn multipv_line_one_is_single_pv_and_lines_are_distinct_and_sorted() {
+    let stop = AtomicBool::new(false);
+    for (name, text) in crate::bench::POSITIONS {
+        let game = game_of(text);
+        let run = |multipv: usize| {
+            let options = SearchOptions {
+                multipv,
+                ..SearchOptions::default()
+            };
+            let tt = TranspositionTable::new(4);
+            search(&game, &Limits::depth(6), &options, &tt, &stop, &mut |_| {}).result
+        };
+        let single = run(1);
+        let multi = run(3);
+        assert_eq!(single.lines.len(), 1, "{name}");
+        assert_eq!(
+            (multi.best, multi.score, &multi.pv),
+            (single.best, single.score, &single.pv),
+            "{name}"
+        );
+        assert_eq!(multi.lines[0].pv, single.pv, "{name}");
+        let pos = *game.position();
+        let mut children: Vec<u64> = multi
+            .lines
+            .iter()
+            .map(|l| {
+                let mut child = pos;
+                child.play_unchecked(l.pv[0]);
+                child.hash()
+            })
+            .collect();
+        assert_eq!(
+            multi.lines.len(),
+            distinct_children(&pos, &pos.legal_moves()).min(3),
+            "{name}"
+        );
+        assert!(
+            multi.lines.windows(2).all(|w| w[0].score >= w[1].score),
+            "{name}"
+        );
+        children.sort_unstable();
+        children.dedup();
+        assert_eq!(children.len(), multi.lines.len(), "{name}");
+    }
+}
+
+/// Each depth reports all its lines; a position with fewer distinct moves gives fewer lines.
+#[test]
+fn multipv_reports_every_depth_and_no_more_lines_than_moves() {
+    let stop = AtomicBool::new(false);
+    let options = SearchOptions {
+        multipv: 8,
+        ..SearchOptions::default()
+    };
+    let tt = TranspositionTable::new(4);
+    let mut seen = Vec::new();
+    let game = game_of("W:0:0:c5=B,d6=B,e5=B,f4=WWWW,g4=W,h4=BB");
+    let moves = distinct_children(game.position(), &game.position().legal_moves());
+    search(&game, &Limits::depth(3), &options, &tt, &stop, &mut |i| {
+        seen.push((i.depth, i.lines.len()))
+    });
+    assert_eq!(
+        seen,
+        [(1, moves.min(8)), (2, moves.min(8)), (3, moves.min(8))]
+    );
 }
