@@ -10,6 +10,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod analysis;
 pub mod assets;
 pub mod clock;
 pub mod edge;
@@ -25,6 +26,7 @@ pub mod live;
 pub mod model;
 pub mod net;
 pub mod ops;
+pub mod position_api;
 pub mod rating;
 pub mod rematch;
 pub mod review;

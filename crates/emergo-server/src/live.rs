@@ -185,6 +185,8 @@ pub struct Shared {
     pub(crate) jobs: std::sync::OnceLock<Arc<crate::jobs::JobQueue>>,
     /// Game reviews running now.
     pub reviews: crate::review::Reviews,
+    /// The analysis board's running analyses, one per client.
+    pub analyses: crate::analysis::Analyses,
 }
 
 pub type AppState = Arc<Shared>;
@@ -210,6 +212,7 @@ impl Shared {
             shutdown,
             jobs: std::sync::OnceLock::new(),
             reviews: crate::review::Reviews::default(),
+            analyses: crate::analysis::Analyses::default(),
         }
     }
 

@@ -46,6 +46,7 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/", get(page))
         .route("/game/{id}", get(page))
         .route("/editor", get(page))
+        .route("/analysis", get(page))
         .route("/assets/{*path}", get(asset))
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics_page))
@@ -69,6 +70,10 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
             "/api/games/{id}/review",
             post(review::start).get(review::show),
         )
+        .route("/api/analysis", get(crate::analysis::once))
+        .route("/api/analysis/ws", get(crate::analysis::stream_handler))
+        .route("/api/position/moves", post(crate::position_api::moves))
+        .route("/api/position/record", post(crate::position_api::record))
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
         .layer(DefaultBodyLimit::max(limits.body_bytes))

@@ -7,16 +7,25 @@ import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
 import { initGame, openGame, closeGame, render, st } from './game.mjs';
 import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
+import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
 
 function route() {
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
   if (location.pathname === '/editor') {
+    closeAnalysis();
     leaveLobby();
     closeGame();
     showEditor();
     return;
   }
   closeEditor();
+  if (location.pathname.replace(/\/$/, '') === '/analysis') {
+    closeGame();
+    leaveLobby();
+    openAnalysis(new URLSearchParams(location.search));
+    return;
+  }
+  closeAnalysis();
   if (m) {
     leaveLobby();
     openGame(m[1], () => {
@@ -95,6 +104,7 @@ function init() {
   initLobby(navigate);
   initGame();
   initEditor(navigate);
+  initAnalysis();
   route();
   document.documentElement.dataset.ready = 'true';
 }

@@ -426,6 +426,9 @@ function renderActions() {
   const exp = $('#export');
   exp.href = `/api/games/${g.id}/record`;
   exp.setAttribute('download', `emergo-${g.id}.txt`);
+  // The analysis board from the ply on screen; not for a player of a game still going on.
+  show('analyse', !(mine && ongoing));
+  $('#analyse').href = `/analysis?game=${encodeURIComponent(g.id)}&ply=${st.viewPly}`;
   $('#move-form').hidden = !(mine && ongoing);
   $('#move-input').disabled = !(canMove() || canPremove());
   $('#move-submit').disabled = !(canMove() || canPremove());

@@ -1,0 +1,379 @@
+// The analysis board at /analysis: a position from the URL (`?position=<N2>`, or
+// `?game=<id>&ply=<n>` for a ply of a game), the engine's best lines streamed depth by depth
+// with an evaluation bar, and a tree of moves with variations that can be played on, promoted,
+// deleted and exported as a record. Legal moves and positions come from the server.
+import { $, el, toast } from './dom.mjs';
+import { api, plainError } from './api.mjs';
+import { t } from './i18n.mjs';
+import { drawFrame, drawPosition } from './board.mjs';
+import { initInput, keepTabStop } from './input.mjs';
+import { clickTargets, afterClick, afterDrop } from './select.mjs';
+import { newTree, nodeAt, mainPath, play, promote, remove, step, recordMoves, layout, samePath } from './analysis-tree.mjs';
+import { analyse, forget, setEngine, watchVisibility, forWhite, whiteShare, scoreWords } from './analysis-live.mjs';
+
+const LINES = 3;
+const START = 'W:12:12';
+
+const st = {
+  open: false,
+  root: null,
+  path: [],
+  startPly: 0,
+  flipped: false,
+  sel: [],
+  lifted: null,
+  views: new Map(), // N2 text -> the server's PositionView
+  analysis: null, // the last `lines` event for the current position
+  done: false,
+  gameId: null,
+};
+
+function node() {
+  return nodeAt(st.root, st.path) || st.root;
+}
+
+function view() {
+  return st.views.get(node().after) || null;
+}
+
+/** The server's view of a position (board, status, legal moves with the positions after). */
+async function fetchView(position) {
+  if (st.views.has(position)) return st.views.get(position);
+  const v = await api('POST', '/api/position/moves', { position });
+  if (st.views.size > 500) st.views.clear();
+  st.views.set(position, v);
+  return v;
+}
+
+/* ------------------------------------------------------------------ opening */
+
+export async function openAnalysis(params) {
+  st.open = true;
+  for (const id of ['#lobby', '#game']) $(id).hidden = true;
+  $('#analysis').hidden = false;
+  document.title = `${t('an.title')} · ${t('title')}`;
+  $('#board').replaceChildren(); // one board in the document at a time (ids of its markers)
+  drawFrame($('#an-board'), st.flipped);
+  st.views.clear();
+  st.sel = [];
+  st.analysis = null;
+  st.gameId = null;
+  try {
+    const id = params.get('game');
+    if (id) {
+      const g = await api('GET', `/api/games/${encodeURIComponent(id)}`);
+      st.gameId = g.id;
+      st.root = newTree(g.start, g.moves, g.positions.slice(1));
+      st.startPly = g.boards[0].turn === 'black' ? 1 : 0;
+      const ply = Number.parseInt(params.get('ply') || '0', 10);
+      st.path = mainPath(st.root, Number.isFinite(ply) ? ply : 0);
+    } else {
+      const position = (params.get('position') || START).trim();
+      const v = await fetchView(position);
+      st.root = newTree(v.position);
+      st.startPly = v.board.turn === 'black' ? 1 : 0;
+      st.path = [];
+    }
+  } catch (err) {
+    toast(plainError(err));
+    const v = await fetchView(START).catch(() => null);
+    if (!v) return;
+    st.root = newTree(START);
+    st.startPly = 0;
+    st.path = [];
+  }
+  watchVisibility();
+  await show();
+}
+
+export function closeAnalysis() {
+  if (!st.open) return;
+  st.open = false;
+  forget();
+  $('#analysis').hidden = true;
+  $('#an-board').replaceChildren();
+}
+
+/** Goes to `path`: fetches its position if needed, draws, and asks the engine about it. */
+async function goTo(path) {
+  st.path = path;
+  st.sel = [];
+  await show();
+}
+
+async function show() {
+  const position = node().after;
+  st.analysis = null;
+  st.done = false;
+  render();
+  try {
+    await fetchView(position);
+  } catch (err) {
+    toast(plainError(err));
+    return;
+  }
+  if (node().after !== position || !st.open) return;
+  const v = view();
+  if (v.legal_moves.length) analyse(position, LINES, onEngine);
+  else forget();
+  render();
+}
+
+function onEngine(ev) {
+  if (!st.open || ev.position !== node().after) return;
+  if (ev.type === 'lines') st.analysis = ev;
+  else if (ev.type === 'done') st.done = true;
+  else if (ev.type === 'stopped') {
+    st.done = true;
+    toast(t('an.stopped'), 'info');
+  }
+  renderEngine();
+}
+
+/* ------------------------------------------------------------------ playing moves */
+
+async function playMove(text) {
+  const v = view();
+  const m = v && v.legal_moves.find((x) => x.move === text);
+  if (!m) return;
+  await goTo(play(st.root, st.path, m.move, m.after));
+}
+
+/** Plays the first `count` moves of a line from the current position. */
+async function playLine(moves, count) {
+  let path = st.path;
+  for (const text of moves.slice(0, count)) {
+    const at = nodeAt(st.root, path);
+    const v = await fetchView(at.after).catch(() => null);
+    const m = v && v.legal_moves.find((x) => x.move === text);
+    if (!m) break;
+    path = play(st.root, path, m.move, m.after);
+  }
+  await goTo(path);
+}
+
+function onSquare(sq) {
+  const v = view();
+  if (!v) return;
+  const r = afterClick(v.legal_moves, st.sel, sq);
+  if (r.submit) {
+    st.sel = [];
+    playMove(r.submit);
+  } else {
+    st.sel = r.sel;
+    render();
+  }
+}
+
+function onDrop(from, to) {
+  st.lifted = null;
+  const v = view();
+  if (!v || !to) {
+    st.sel = [];
+    render();
+    return;
+  }
+  const r = afterDrop(v.legal_moves, from, to);
+  if (r.submit) {
+    st.sel = [];
+    playMove(r.submit);
+  } else {
+    st.sel = r.sel;
+    render();
+  }
+}
+
+/* ------------------------------------------------------------------ drawing */
+
+function lastMove() {
+  if (!st.path.length) return null;
+  const parent = nodeAt(st.root, st.path.slice(0, -1));
+  const pv = parent && st.views.get(parent.after);
+  const m = pv && pv.legal_moves.find((x) => x.move === node().move);
+  return m ? { passed: m.passed, captured: m.captured } : null;
+}
+
+function render() {
+  if (!st.open || !st.root) return;
+  const v = view();
+  const b = $('#an-board');
+  const best = st.analysis && st.analysis.lines[0];
+  const bestMove = best && v ? v.legal_moves.find((m) => m.move === best.move) : null;
+  drawPosition(b, {
+    board: v ? v.board : null,
+    flipped: st.flipped,
+    last: lastMove(),
+    sel: st.sel,
+    hint: bestMove ? bestMove.passed : null,
+    premove: [],
+    targets: v ? clickTargets(v.legal_moves, st.sel) : { entries: new Set(), starts: new Set(), next: new Set() },
+    lifted: st.lifted,
+  });
+  keepTabStop(b, st.sel[0]);
+  const status = $('#an-status');
+  if (!v) status.textContent = '';
+  else if (v.result) status.textContent = t('an.over', { result: v.result });
+  else status.textContent = t('status.toMove', { color: t(`color.${v.board.turn}`) });
+  renderTree();
+  renderEngine();
+  const d = $('#analysis').dataset;
+  d.position = node().after;
+  d.path = st.path.join('.');
+  $('#an-first').disabled = $('#an-prev').disabled = st.path.length === 0;
+  $('#an-next').disabled = $('#an-last').disabled = node().children.length === 0;
+  $('#an-promote').disabled = !st.path.some((i) => i !== 0);
+  $('#an-delete').disabled = st.path.length === 0;
+}
+
+function renderEngine() {
+  const v = view();
+  const a = st.analysis;
+  const turn = v ? v.board.turn : 'white';
+  const list = $('#an-lines');
+  list.replaceChildren();
+  const depth = $('#an-depth');
+  const bar = $('#an-eval');
+  const fill = $('#an-eval-fill');
+  if (!a || !a.lines.length) {
+    depth.textContent = v && !v.legal_moves.length ? '' : t('an.thinking');
+    fill.style.height = '50%';
+    bar.setAttribute('aria-label', t('an.evalNone'));
+    $('#analysis').dataset.depth = '0';
+    return;
+  }
+  depth.textContent = t(st.done ? 'an.depthDone' : 'an.depth', { depth: a.depth });
+  $('#analysis').dataset.depth = String(a.depth);
+  const words = (line) => {
+    const white = forWhite(line.score, turn);
+    const mate = line.mate === null ? null : forWhite(line.mate, turn);
+    const w = scoreWords(white, mate);
+    return w.text || t('an.wins', { color: t(`color.${w.winner}`), n: w.n });
+  };
+  const top = a.lines[0];
+  const share = whiteShare(forWhite(top.score, turn), top.mate === null ? null : forWhite(top.mate, turn));
+  const shown = st.flipped ? 1 - share : share;
+  fill.style.height = `${Math.round(shown * 1000) / 10}%`;
+  bar.classList.toggle('flipped', st.flipped);
+  bar.setAttribute('aria-label', t('an.eval', { score: words(top) }));
+  bar.dataset.share = share.toFixed(3);
+  a.lines.forEach((line, k) => {
+    const moves = line.pv.map((mv, i) =>
+      el('button', { type: 'button', class: 'an-pv-move', text: mv, 'aria-label': t('an.playTo', { move: mv }), onclick: () => playLine(line.pv, i + 1) }));
+    list.append(el('li', { class: 'an-line', 'data-line': String(k + 1) },
+      el('button', { type: 'button', class: 'an-line-play', text: words(line), 'aria-label': t('an.playLine', { score: words(line), move: line.move }), onclick: () => playLine(line.pv, line.pv.length) }),
+      el('span', { class: 'an-pv' }, ...moves)));
+  });
+}
+
+function renderTree() {
+  const box = $('#an-tree');
+  box.replaceChildren();
+  const items = layout(st.root, st.startPly);
+  if (!items.length) {
+    box.append(el('p', { class: 'none', text: t('an.noMoves') }));
+    return;
+  }
+  let current = null;
+  const stack = [box];
+  for (const item of items) {
+    if (item.open) {
+      const v = el('span', { class: 'an-variation' });
+      stack[stack.length - 1].append(v);
+      stack.push(v);
+      continue;
+    }
+    if (item.close) {
+      stack.pop();
+      continue;
+    }
+    const here = samePath(item.path, st.path);
+    const b = el('button', {
+      type: 'button',
+      class: `an-move${here ? ' current' : ''}`,
+      'data-path': item.path.join('.'),
+      'aria-current': here ? 'step' : null,
+      text: item.number ? `${item.number} ${item.move}` : item.move,
+      onclick: () => goTo(item.path),
+    });
+    if (here) current = b;
+    stack[stack.length - 1].append(b);
+  }
+  if (current) current.scrollIntoView({ block: 'nearest' });
+}
+
+/* ------------------------------------------------------------------ export */
+
+async function exportRecord() {
+  try {
+    const text = await api('POST', '/api/position/record', { position: st.root.after, moves: recordMoves(st.root) }, true);
+    const area = $('#an-record');
+    area.value = text;
+    area.hidden = false;
+    const link = $('#an-download');
+    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    link.hidden = false;
+  } catch (err) {
+    toast(plainError(err));
+  }
+}
+
+/* ------------------------------------------------------------------ wiring */
+
+export function initAnalysis() {
+  const b = $('#an-board');
+  initInput(b, {
+    flipped: () => st.flipped,
+    liftable: (sq) => {
+      const v = view();
+      if (!v || !v.board.columns[sq]) return null;
+      return v.legal_moves.some((m) => m.passed.length > 1 && m.passed[0] === sq) ? v.board.columns[sq] : null;
+    },
+    lift: (sq) => {
+      st.lifted = sq;
+      st.sel = [sq];
+      render();
+    },
+    click: onSquare,
+    drop: onDrop,
+    hover: () => {},
+    longPress: () => {},
+  });
+  $('#an-first').addEventListener('click', () => goTo(step(st.root, st.path, 'first')));
+  $('#an-prev').addEventListener('click', () => goTo(step(st.root, st.path, 'back')));
+  $('#an-next').addEventListener('click', () => goTo(step(st.root, st.path, 'next')));
+  $('#an-last').addEventListener('click', () => goTo(step(st.root, st.path, 'last')));
+  const flip = () => {
+    st.flipped = !st.flipped;
+    drawFrame($('#an-board'), st.flipped);
+    render();
+  };
+  $('#an-flip').addEventListener('click', flip);
+  $('#an-promote').addEventListener('click', () => goTo(promote(st.root, st.path)));
+  $('#an-delete').addEventListener('click', () => goTo(remove(st.root, st.path)));
+  $('#an-export').addEventListener('click', exportRecord);
+  $('#an-engine-on').addEventListener('change', (e) => {
+    setEngine(e.currentTarget.checked);
+    if (e.currentTarget.checked) show();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (!st.open) return;
+    if (e.target.closest && e.target.closest('input, textarea, select')) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const keys = {
+      ArrowLeft: () => goTo(step(st.root, st.path, 'back')),
+      ArrowRight: () => goTo(step(st.root, st.path, 'next')),
+      Home: () => goTo(step(st.root, st.path, 'first')),
+      End: () => goTo(step(st.root, st.path, 'last')),
+      f: flip,
+      F: flip,
+      Escape: () => {
+        st.sel = [];
+        render();
+      },
+    };
+    if (keys[e.key]) {
+      e.preventDefault();
+      keys[e.key]();
+    }
+  });
+}

@@ -1,0 +1,488 @@
+//! Engine analysis of any position, for tools and the analysis board (docs/api.md, "Analysis"):
+//!
+//! - `GET /api/analysis?position=<N2>&multipv=3&ms=1000`: one search, its best lines as JSON.
+//! - `GET /api/analysis/ws`: the analysis board's stream. The page sends
+//!   `{"position": "<N2>", "multipv": 3}` (a new position replaces the running analysis) or
+//!   `{"stop": true}`; the server sends the lines depth by depth, then `done`.
+//!
+//! Every search runs on the engine's fair pool ([`crate::engine::EnginePool`]) under the client's
+//! address. A stream searches in slices of at most [`SLICE`], each a job of its own, so it takes
+//! its turn with everyone else's moves and hints; the engine (and its table) carries over from
+//! slice to slice, up to [`STREAM_BUDGET`] of engine time per position. One analysis runs per
+//! client address: a new one (from another tab, say) stops the one before, and closing the
+//! socket (the page does when it is hidden or left) stops it.
+
+use crate::edge::{ClientAddr, Permit};
+use crate::engine::PoolError;
+use crate::error::{echo, ApiError};
+use crate::live::AppState;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::response::Response;
+use axum::{Extension, Json};
+use emergo_core::{Game, Position};
+use emergo_engine::search::{mate_in, Line};
+use emergo_engine::{AlphaBetaPlayer, Level, Limits, SearchResult};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// The most lines an analysis reports.
+pub const MAX_LINES: usize = 5;
+/// Lines when the request does not say.
+pub const DEFAULT_LINES: usize = 3;
+/// The longest search `GET /api/analysis` runs, and its default.
+pub const MAX_MS: u64 = 5000;
+pub const DEFAULT_MS: u64 = 1000;
+/// Engine time a stream spends on one position at most.
+pub const STREAM_BUDGET: Duration = Duration::from_secs(20);
+/// The longest one job of a stream searches before it gives the worker back.
+pub const SLICE: Duration = Duration::from_millis(1500);
+/// The deepest a stream goes.
+pub const MAX_DEPTH: u32 = 40;
+/// The engine's table per analysis, in MB.
+const HASH_MB: usize = 8;
+/// The biggest message the page sends.
+const MAX_INCOMING: usize = 4096;
+
+/// One line: its first move, its score for the side to move in centimen (`mate`: moves to the
+/// end when the search sees it, positive when the side to move wins) and its moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineView {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub score: i32,
+    pub mate: Option<i32>,
+    pub pv: Vec<String>,
+}
+
+/// An analysis: the position, the depth its lines come from, the lines best first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AnalysisView {
+    pub position: String,
+    pub depth: u32,
+    pub lines: Vec<LineView>,
+}
+
+impl AnalysisView {
+    fn of(position: &Position, depth: u32, lines: &[Line]) -> AnalysisView {
+        AnalysisView {
+            position: position.to_string(),
+            depth,
+            lines: lines
+                .iter()
+                .filter_map(|l| {
+                    Some(LineView {
+                        mv: l.first()?.to_string(),
+                        score: l.score,
+                        mate: mate_in(l.score),
+                        pv: l.pv.iter().map(|m| m.to_string()).collect(),
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct AnalysisQuery {
+    position: Option<String>,
+    multipv: Option<String>,
+    ms: Option<String>,
+}
+
+fn parse_position(text: &str) -> Result<Position, ApiError> {
+    text.parse::<Position>()
+        .map_err(|e| ApiError::BadRequest(format!("position {}: {e}", echo(text))))
+}
+
+/// A whole number in `range`, or 400 naming the parameter.
+fn number_in(
+    name: &str,
+    text: Option<&str>,
+    default: u64,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<u64, ApiError> {
+    let Some(text) = text else {
+        return Ok(default);
+    };
+    match text.parse::<u64>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(ApiError::BadRequest(format!(
+            "{name} must be a whole number from {} to {}, not {}",
+            range.start(),
+            range.end(),
+            echo(text)
+        ))),
+    }
+}
+
+fn pool_error(e: PoolError) -> ApiError {
+    match e {
+        PoolError::Busy(message) => ApiError::EngineBusy(message),
+        other => ApiError::internal(other),
+    }
+}
+
+/// Sets a flag when dropped: a search whose request went away stops (or never starts).
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+fn engine(lines: usize, stop: Arc<AtomicBool>) -> AlphaBetaPlayer {
+    let mut player = AlphaBetaPlayer::new(Level::MAX).with_stop_flag(stop);
+    player.set_hash_mb(HASH_MB);
+    player.set_multipv(lines);
+    player
+}
+
+/// `GET /api/analysis?position=<N2>&multipv=<1..5>&ms=<1..5000>`.
+pub async fn once(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    Query(query): Query<AnalysisQuery>,
+) -> Result<Json<AnalysisView>, ApiError> {
+    let text = query
+        .position
+        .as_deref()
+        .ok_or_else(|| ApiError::BadRequest("position (N2 text) is required".to_string()))?;
+    let position = parse_position(text)?;
+    let lines = number_in(
+        "multipv",
+        query.multipv.as_deref(),
+        DEFAULT_LINES as u64,
+        1..=MAX_LINES as u64,
+    )? as usize;
+    let ms = number_in("ms", query.ms.as_deref(), DEFAULT_MS, 1..=MAX_MS)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _guard = StopOnDrop(stop.clone());
+    let search_stop = stop.clone();
+    let result = state
+        .pool
+        .run(client.0, stop, move || {
+            let game = Game::new(position);
+            if game.is_over() || search_stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            let limits = Limits::movetime(Duration::from_millis(ms));
+            Some(engine(lines, search_stop).analyse(&game, &limits, |_| {}))
+        })
+        .await
+        .map_err(pool_error)?;
+    Ok(Json(match result {
+        Some(r) => AnalysisView::of(&position, r.depth, &r.lines),
+        None => AnalysisView::of(&position, 0, &[]),
+    }))
+}
+
+/// One running stream's stop switch.
+struct Run {
+    cancelled: AtomicBool,
+    /// Why it was stopped by someone else, for the page.
+    reason: Mutex<Option<&'static str>>,
+    /// The stop flag of the slice now queued or searching.
+    slice: Mutex<Arc<AtomicBool>>,
+}
+
+impl Run {
+    fn new() -> Arc<Run> {
+        Arc::new(Run {
+            cancelled: AtomicBool::new(false),
+            reason: Mutex::new(None),
+            slice: Mutex::new(Arc::default()),
+        })
+    }
+
+    fn cancel(&self, reason: Option<&'static str>) {
+        if let Some(reason) = reason {
+            *self.reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
+        }
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.slice
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .store(true, Ordering::SeqCst);
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// A fresh stop flag for the next slice (already set when the run is cancelled).
+    fn next_slice(&self) -> Arc<AtomicBool> {
+        let mut slice = self.slice.lock().unwrap_or_else(|e| e.into_inner());
+        *slice = Arc::new(AtomicBool::new(self.is_cancelled()));
+        slice.clone()
+    }
+}
+
+/// The running streams, one per client address.
+#[derive(Default)]
+pub struct Analyses {
+    running: Mutex<HashMap<IpAddr, Arc<Run>>>,
+}
+
+impl Analyses {
+    /// Registers `run` as `client`'s analysis, stopping the one before.
+    fn start(&self, client: IpAddr, run: Arc<Run>) {
+        let before = self
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(client, run);
+        if let Some(before) = before {
+            before.cancel(Some("another analysis from this browser started"));
+        }
+    }
+
+    /// Forgets `run` if it is still `client`'s analysis.
+    fn end(&self, client: IpAddr, run: &Arc<Run>) {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        if running.get(&client).is_some_and(|r| Arc::ptr_eq(r, run)) {
+            running.remove(&client);
+        }
+    }
+
+    /// Analyses running now.
+    pub fn len(&self) -> usize {
+        self.running.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// What the page sends over the stream.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    position: Option<String>,
+    multipv: Option<usize>,
+    #[serde(default)]
+    stop: bool,
+}
+
+/// What the server sends over the stream.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Event {
+    /// Lines of a completed depth.
+    Lines(AnalysisView),
+    /// The analysis of this position is over (its budget spent, or its depth reached).
+    Done {
+        position: String,
+        depth: u32,
+    },
+    /// It was stopped by the server (another analysis from this browser, the engine busy).
+    Stopped {
+        position: String,
+        reason: String,
+    },
+    Error {
+        message: String,
+    },
+}
+
+/// `GET /api/analysis/ws`.
+pub async fn stream_handler(
+    State(state): State<AppState>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let permit = state.websockets.acquire(Some(client))?;
+    Ok(upgrade
+        .max_message_size(MAX_INCOMING)
+        .max_frame_size(MAX_INCOMING)
+        .on_upgrade(move |socket| stream(socket, state, client, permit)))
+}
+
+async fn send(socket: &mut WebSocket, event: &Event) -> bool {
+    match serde_json::to_string(event) {
+        Ok(text) => socket.send(Message::Text(text.into())).await.is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// The socket's loop: starts and stops analyses as the page asks, forwards their events.
+async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit: Permit) {
+    let mut shutdown = state.shutdown.clone();
+    let (events_tx, mut events) = tokio::sync::mpsc::channel::<Event>(16);
+    let mut current: Option<Arc<Run>> = None;
+    let stop = |current: &mut Option<Arc<Run>>| {
+        if let Some(run) = current.take() {
+            run.cancel(None);
+            state.analyses.end(client, &run);
+        }
+    };
+    loop {
+        tokio::select! {
+            event = events.recv() => {
+                let Some(event) = event else { break };
+                if !send(&mut socket, &event).await {
+                    break;
+                }
+            }
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(_)) => continue,
+                };
+                stop(&mut current);
+                let request = match serde_json::from_str::<Request>(text.as_str()) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let message = format!("expected {{\"position\": \"<N2>\", \"multipv\": 3}} or {{\"stop\": true}}: {e}");
+                        if !send(&mut socket, &Event::Error { message }).await { break }
+                        continue;
+                    }
+                };
+                if request.stop {
+                    continue;
+                }
+                let Some(text) = request.position else {
+                    let message = "position (N2 text) is required".to_string();
+                    if !send(&mut socket, &Event::Error { message }).await { break }
+                    continue;
+                };
+                let position = match parse_position(&text) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        if !send(&mut socket, &Event::Error { message: e.to_string() }).await { break }
+                        continue;
+                    }
+                };
+                let lines = request.multipv.unwrap_or(DEFAULT_LINES).clamp(1, MAX_LINES);
+                let run = Run::new();
+                state.analyses.start(client, run.clone());
+                tokio::spawn(analyse(state.clone(), client, run.clone(), position, lines, events_tx.clone()));
+                current = Some(run);
+            }
+            _ = shutdown.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+        }
+    }
+    stop(&mut current);
+}
+
+/// Runs one position's analysis in slices on the pool, sending lines deeper than any sent.
+async fn analyse(
+    state: AppState,
+    client: IpAddr,
+    run: Arc<Run>,
+    position: Position,
+    lines: usize,
+    events: tokio::sync::mpsc::Sender<Event>,
+) {
+    let text = position.to_string();
+    let game = Game::new(position);
+    let (latest_tx, mut latest) = watch::channel::<Option<SearchResult>>(None);
+    let mut player = Some(engine(lines, Arc::default()));
+    let mut sent_depth = 0;
+    let mut spent = Duration::ZERO;
+    let mut finished = game.is_over();
+    let forward = |result: &SearchResult, sent_depth: &mut u32| {
+        (result.depth > *sent_depth && !result.lines.is_empty()).then(|| {
+            *sent_depth = result.depth;
+            Event::Lines(AnalysisView::of(&position, result.depth, &result.lines))
+        })
+    };
+    while !finished && !run.is_cancelled() && spent < STREAM_BUDGET {
+        let slice_stop = run.next_slice();
+        let Some(engine) = player.take() else { break };
+        let job_game = game.clone();
+        let job_latest = latest_tx.clone();
+        let limit = SLICE.min(STREAM_BUDGET - spent);
+        let started = Instant::now();
+        let job = state.pool.run(client, slice_stop.clone(), move || {
+            let mut engine = engine.with_stop_flag(slice_stop);
+            let result = engine.analyse(&job_game, &Limits::movetime(limit), |info| {
+                job_latest.send_replace(Some(SearchResult {
+                    best: info.pv.first().copied(),
+                    score: info.score,
+                    pv: info.pv.clone(),
+                    depth: info.depth,
+                    nodes: info.nodes,
+                    lines: info.lines.clone(),
+                }));
+            });
+            (engine, result)
+        });
+        tokio::pin!(job);
+        let outcome = loop {
+            tokio::select! {
+                outcome = &mut job => break outcome,
+                changed = latest.changed() => {
+                    if changed.is_err() { continue; }
+                    let update = latest.borrow_and_update().clone();
+                    if let Some(event) = update.as_ref().and_then(|r| forward(r, &mut sent_depth)) {
+                        if events.send(event).await.is_err() {
+                            run.cancel(None);
+                        }
+                    }
+                }
+            }
+        };
+        spent += started.elapsed();
+        match outcome {
+            Ok((engine, result)) => {
+                if let Some(event) = forward(&result, &mut sent_depth) {
+                    let _ = events.send(event).await;
+                }
+                finished = result.depth >= MAX_DEPTH
+                    || game.position().count_legal_moves() <= 1
+                    || mate_in(result.score).is_some_and(|m| result.depth as i32 > 2 * m.abs() + 2);
+                player = Some(engine.with_stop_flag(Arc::default()));
+            }
+            Err(PoolError::Busy(message)) => {
+                let _ = events
+                    .send(Event::Stopped {
+                        position: text.clone(),
+                        reason: message,
+                    })
+                    .await;
+                state.analyses.end(client, &run);
+                return;
+            }
+            Err(e) => {
+                let _ = events
+                    .send(Event::Error {
+                        message: e.to_string(),
+                    })
+                    .await;
+                state.analyses.end(client, &run);
+                return;
+            }
+        }
+    }
+    let stopped_by_other = *run.reason.lock().unwrap_or_else(|e| e.into_inner());
+    let event = match stopped_by_other {
+        Some(reason) => Event::Stopped {
+            position: text,
+            reason: reason.to_string(),
+        },
+        None if run.is_cancelled() => {
+            state.analyses.end(client, &run);
+            return;
+        }
+        None => Event::Done {
+            position: text,
+            depth: sent_depth,
+        },
+    };
+    let _ = events.send(event).await;
+    state.analyses.end(client, &run);
+}
