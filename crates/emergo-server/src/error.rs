@@ -70,6 +70,18 @@ pub enum ApiError {
     Timeout(Duration),
     #[error("internal error: {0}")]
     Internal(String),
+    /// Accounts (issue 11): no session, or a session that ended.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A login with a wrong name or password.
+    #[error("{0}")]
+    BadCredentials(String),
+    /// A new account's name is taken (regardless of case).
+    #[error("{0}")]
+    NameTaken(String),
+    /// A seek was taken, withdrawn or expired before this acceptance.
+    #[error("{0}")]
+    SeekTaken(String),
 }
 
 impl ApiError {
@@ -100,6 +112,10 @@ impl ApiError {
             }
             ApiError::Timeout(_) => (StatusCode::REQUEST_TIMEOUT, "timeout"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::BadCredentials(_) => (StatusCode::UNAUTHORIZED, "bad_credentials"),
+            ApiError::NameTaken(_) => (StatusCode::CONFLICT, "name_taken"),
+            ApiError::SeekTaken(_) => (StatusCode::CONFLICT, "seek_taken"),
         }
     }
 

@@ -41,6 +41,7 @@ pub fn imported_meta(record: GameRecord) -> GameMeta {
         tags: record.tags,
         draw_offer: None,
         rematch: Default::default(),
+        players: Default::default(),
         created_at: now.clone(),
         updated_at: now,
     }

@@ -10,6 +10,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod clock;
@@ -26,11 +27,15 @@ pub mod live;
 pub mod model;
 pub mod net;
 pub mod ops;
+pub mod players;
 pub mod position_api;
 pub mod rating;
 pub mod rematch;
 pub mod review;
 pub mod routes;
+pub mod seats;
+pub mod seeks;
+pub mod session;
 pub mod store;
 pub mod time_control;
 pub mod view;
@@ -149,6 +154,13 @@ impl Server {
         let edge = config.edge(addr)?;
         let (stop, stopped) = watch::channel(false);
         let state: AppState = Arc::new(Shared::new(store, pool, limits.clone(), stopped.clone()));
+        state.accounts.set_secure(
+            config
+                .public_url
+                .as_deref()
+                .is_some_and(|u| u.starts_with("https://")),
+        );
+        spawn_account_sweeper(state.clone(), stopped.clone());
         if let store::Store::Postgres(pg) = &state.store {
             // Other instances' changes reach this instance's WebSockets.
             fanout::spawn(state.clone(), pg, stopped.clone());
@@ -237,6 +249,33 @@ impl Server {
         self.state.store.close().await;
         Ok(())
     }
+}
+
+/// How often expired seeks go and unsettled rated games are settled.
+const ACCOUNT_SWEEP_EVERY: Duration = Duration::from_secs(10);
+
+/// Removes expired seeks and settles the rated games whose settlement is missing (at start,
+/// then every [`ACCOUNT_SWEEP_EVERY`]).
+fn spawn_account_sweeper(state: AppState, mut stop: watch::Receiver<bool>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(ACCOUNT_SWEEP_EVERY);
+        let mut rounds: u64 = 0;
+        loop {
+            let stopped = tokio::select! {
+                _ = tick.tick() => false,
+                _ = stop.wait_for(|s| *s) => true,
+            };
+            if stopped {
+                break;
+            }
+            seeks::sweep(&state).await;
+            if rounds.is_multiple_of(6) {
+                players::settle_pending(&state).await;
+                state.accounts.forget_idle();
+            }
+            rounds += 1;
+        }
+    });
 }
 
 /// Logs to stderr; `RUST_LOG` chooses what (default: info).

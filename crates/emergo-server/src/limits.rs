@@ -36,6 +36,12 @@ pub struct Limits {
     pub imports_at_once: usize,
     /// Games kept in memory; the least recently used idle ones go first beyond it.
     pub cached_games: usize,
+    /// Login attempts for one account name in a burst, and how often one more is allowed.
+    pub logins_per_name_burst: u32,
+    pub logins_per_name_every: Duration,
+    /// Login and sign-up attempts from one client address in a burst, and how often one more.
+    pub logins_per_client_burst: u32,
+    pub logins_per_client_every: Duration,
 }
 
 impl Default for Limits {
@@ -64,6 +70,10 @@ impl Default for Limits {
             engine_per_client: 8,
             imports_at_once: 2,
             cached_games: 10_000,
+            logins_per_name_burst: 5,
+            logins_per_name_every: Duration::from_secs(20),
+            logins_per_client_burst: 20,
+            logins_per_client_every: Duration::from_secs(3),
         }
     }
 }
@@ -77,6 +87,8 @@ impl Limits {
             connections_per_client: 1000,
             websockets_per_client: 1000,
             engine_per_client: 256,
+            logins_per_client_burst: 10_000,
+            logins_per_client_every: Duration::from_millis(1),
             ..Limits::default()
         }
     }

@@ -187,6 +187,8 @@ pub struct Shared {
     pub reviews: crate::review::Reviews,
     /// The analysis board's running analyses, one per client.
     pub analyses: crate::analysis::Analyses,
+    /// Accounts: login limits, the cookie's flags, the lobby's channel.
+    pub accounts: crate::accounts::Accounts,
 }
 
 pub type AppState = Arc<Shared>;
@@ -207,6 +209,7 @@ impl Shared {
                 limits.websockets,
                 limits.websockets_per_client,
             ),
+            accounts: crate::accounts::Accounts::new(&limits),
             limits,
             games: Mutex::new(HashMap::new()),
             shutdown,
@@ -516,6 +519,8 @@ impl Shared {
         live.engine_client = client;
         self.schedule_engine(slot, live);
         slot.publish(live);
+        // A rated game that just ended: its ratings, once.
+        crate::players::settle_later(self, &live.meta, &live.game);
         Ok(true)
     }
 

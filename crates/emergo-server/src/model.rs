@@ -89,6 +89,8 @@ pub struct GameMeta {
     pub draw_offer: Option<Color>,
     /// A rematch of the finished game: offered, and made.
     pub rematch: Rematch,
+    /// The accounts that hold the seats, and the rating category (games between accounts).
+    pub players: Players,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -100,6 +102,40 @@ pub struct Rematch {
     pub offer: Option<Color>,
     /// The new game, once the other side accepted.
     pub game: Option<String>,
+}
+
+/// An account holding a seat, as a game knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRef {
+    pub id: i64,
+    /// `None` once the account is deleted (shown as "deleted player").
+    pub name: Option<String>,
+}
+
+/// The accounts of a game's seats (none in anonymous games) and whether the game is rated,
+/// in which category.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Players {
+    pub white: Option<PlayerRef>,
+    pub black: Option<PlayerRef>,
+    pub rated: Option<crate::time_control::Category>,
+}
+
+impl Players {
+    /// The account of `color`'s seat.
+    pub fn of(&self, color: Color) -> Option<&PlayerRef> {
+        match color {
+            Color::White => self.white.as_ref(),
+            Color::Black => self.black.as_ref(),
+        }
+    }
+
+    /// The seat held by the account `id`.
+    pub fn seat_of(&self, id: i64) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.of(c).is_some_and(|p| p.id == id))
+    }
 }
 
 impl GameMeta {
@@ -228,6 +264,7 @@ mod tests {
             tags: Vec::new(),
             draw_offer: None,
             rematch: Rematch::default(),
+            players: Players::default(),
             created_at: String::new(),
             updated_at: String::new(),
         };

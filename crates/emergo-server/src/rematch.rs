@@ -137,6 +137,12 @@ async fn make(
         tags: Vec::new(),
         draw_offer: None,
         rematch: Default::default(),
+        // Between accounts: the same accounts, colours swapped, rated as the first game was.
+        players: crate::model::Players {
+            white: live.meta.players.black.clone(),
+            black: live.meta.players.white.clone(),
+            rated: live.meta.players.rated,
+        },
         created_at: now.clone(),
         updated_at: now,
     };

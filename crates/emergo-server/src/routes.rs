@@ -16,9 +16,12 @@ use crate::model::{
 use crate::ops;
 use crate::rematch;
 use crate::review;
+use crate::seats::Actor;
+use crate::session::SessionCookie;
 use crate::store::{StatusFilter, StoreError};
 use crate::view::{GameSummary, GameView, SeatGrant};
 use crate::ws;
+use crate::{accounts, players, seats, seeks};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State};
 use axum::http::request::Parts;
@@ -47,6 +50,8 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/game/{id}", get(page))
         .route("/editor", get(page))
         .route("/analysis", get(page))
+        .route("/player/{name}", get(page))
+        .route("/leaderboard", get(page))
         .route("/assets/{*path}", get(asset))
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics_page))
@@ -74,6 +79,24 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/analysis/ws", get(crate::analysis::stream_handler))
         .route("/api/position/moves", post(crate::position_api::moves))
         .route("/api/position/record", post(crate::position_api::record))
+        // Accounts, seeks, ratings (issue 11).
+        .route("/api/games/{id}/seat", post(seats::claim))
+        .route("/api/accounts", post(accounts::sign_up))
+        .route(
+            "/api/session",
+            post(accounts::log_in).delete(accounts::log_out),
+        )
+        .route(
+            "/api/me",
+            get(accounts::me).delete(accounts::delete_account),
+        )
+        .route("/api/me/password", post(accounts::change_password))
+        .route("/api/seeks", post(seeks::create).get(seeks::list))
+        .route("/api/seeks/{id}", get(seeks::show).delete(seeks::delete))
+        .route("/api/seeks/{id}/accept", post(seeks::accept))
+        .route("/api/lobby/ws", get(seeks::lobby_ws))
+        .route("/api/players/{name}", get(players::player))
+        .route("/api/leaderboard", get(players::leaderboard))
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
         .layer(DefaultBodyLimit::max(limits.body_bytes))
@@ -287,6 +310,7 @@ async fn create(
         tags: Vec::new(),
         draw_offer: None,
         rematch: Default::default(),
+        players: Default::default(),
         created_at: now.clone(),
         updated_at: now,
     };
@@ -449,12 +473,14 @@ async fn play(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
+    cookie: SessionCookie,
     Body(body): Body<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
-            let color = seat_of(live, body.token.as_deref())?;
+            let color = actor.seat(live)?;
             let ply = live.game.ply();
             if body.ply != ply as i64 {
                 return Err(ApiError::StalePly {
@@ -500,12 +526,14 @@ async fn takeback(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
+    cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
-            let color = seat_of(live, body.token.as_deref())?;
+            let color = actor.seat(live)?;
             if live.meta.mode != Mode::Engine {
                 return Err(ApiError::NotAllowed(
                     "a takeback is only for games against the engine".to_string(),
@@ -537,12 +565,14 @@ async fn hint(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
+    cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let game = {
         let live = slot.state.lock().await;
-        let color = seat_of(&live, body.token.as_deref())?;
+        let color = actor.seat(&live)?;
         if live.meta.mode != Mode::Engine {
             return Err(ApiError::NotAllowed(
                 "hints are only for games against the engine".to_string(),
@@ -589,12 +619,14 @@ async fn resign(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
+    cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
-            let color = seat_of(live, body.token.as_deref())?;
+            let color = actor.seat(live)?;
             require_ongoing(live)?;
             Ok(Some(Change::Finish(Status::Finished {
                 outcome: Outcome::Win(color.other()),
@@ -624,12 +656,14 @@ async fn draw(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
+    cookie: SessionCookie,
     Body(body): Body<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
-            let color = seat_of(live, body.token.as_deref())?;
+            let color = actor.seat(live)?;
             if live.meta.mode != Mode::Human {
                 return Err(ApiError::NotAllowed(
                     "draw offers are for games between people".to_string(),

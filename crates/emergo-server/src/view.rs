@@ -146,6 +146,8 @@ pub struct GameView {
     /// The rematch's game id, once accepted.
     pub rematch_game: Option<String>,
     pub engine_thinking: bool,
+    /// The accounts at the seats (games between accounts) and the rating category.
+    pub players: crate::players::PlayersView,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -194,6 +196,7 @@ impl GameView {
             rematch_offer: live.meta.rematch.offer.map(Color::name),
             rematch_game: live.meta.rematch.game.clone(),
             engine_thinking: live.engine_thinking,
+            players: crate::players::PlayersView::of(&live.meta.players),
             created_at: live.meta.created_at.clone(),
             updated_at: live.meta.updated_at.clone(),
         }
@@ -269,6 +272,7 @@ mod tests {
             tags: Vec::new(),
             draw_offer: None,
             rematch: Default::default(),
+            players: Default::default(),
             created_at: String::new(),
             updated_at: String::new(),
         };

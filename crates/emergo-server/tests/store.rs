@@ -22,6 +22,7 @@ fn human_game(id: &str) -> GameMeta {
         tags: Vec::new(),
         draw_offer: None,
         rematch: Default::default(),
+        players: Default::default(),
         created_at: "2026-11-30T00:00:00Z".to_string(),
         updated_at: "2026-11-30T00:00:00Z".to_string(),
     }

@@ -97,6 +97,18 @@ pub struct LimitArgs {
     /// Games kept in memory [default: 10000].
     #[arg(long)]
     pub cached_games: Option<usize>,
+    /// Login attempts for one account name at once [default: 5] ...
+    #[arg(long)]
+    pub logins_per_name_burst: Option<u32>,
+    /// ... then one more every this many seconds [default: 20].
+    #[arg(long)]
+    pub logins_per_name_every: Option<u64>,
+    /// Login and sign-up attempts from one client at once [default: 20] ...
+    #[arg(long)]
+    pub logins_per_client_burst: Option<u32>,
+    /// ... then one more every this many seconds [default: 3].
+    #[arg(long)]
+    pub logins_per_client_every: Option<u64>,
 }
 
 impl LimitArgs {
@@ -127,6 +139,18 @@ impl LimitArgs {
         set(&mut l.cached_games, self.cached_games);
         if let Some(n) = self.games_burst {
             l.games_burst = n;
+        }
+        if let Some(n) = self.logins_per_name_burst {
+            l.logins_per_name_burst = n;
+        }
+        if let Some(s) = self.logins_per_name_every {
+            l.logins_per_name_every = Duration::from_secs(s);
+        }
+        if let Some(n) = self.logins_per_client_burst {
+            l.logins_per_client_burst = n;
+        }
+        if let Some(s) = self.logins_per_client_every {
+            l.logins_per_client_every = Duration::from_secs(s);
         }
         if let Some(ms) = self.games_every_ms {
             l.games_every = Duration::from_millis(ms);

@@ -3,6 +3,7 @@
 //! PostgreSQL (`postgres://`, for several server instances). Every write is one transaction,
 //! committed before the caller acknowledges anything.
 
+pub mod accounts;
 mod jobs_pg;
 mod postgres;
 mod rows;

@@ -4,6 +4,8 @@
 //! (`NOTIFY emergo_games, '<id> <ply> <version> <instance>'`) that is delivered when its transaction commits, so that the other instances
 //! re-read the game.
 
+mod accounts;
+
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
     conflict_on_unique, status_columns, GameStore, StatusFilter, StoreError, StoredGame, SummaryRow,
@@ -87,42 +89,8 @@ impl GameStore for PgStore {
     }
 
     async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
-        let (result, reason) = status_columns(game.status());
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token, black_token,
-                invite, start, tags, ply, result, reason, draw_offer, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-        )
-        .bind(&meta.id)
-        .bind(meta.mode.name())
-        .bind(meta.level.map(|l| i64::from(l.get())))
-        .bind(meta.seats.white.kind.name())
-        .bind(meta.seats.black.kind.name())
-        .bind(&meta.seats.white.token_hash)
-        .bind(&meta.seats.black.token_hash)
-        .bind(&meta.invite_hash)
-        .bind(game.start().to_string())
-        .bind(rows::tags_text(meta))
-        .bind(game.ply() as i64)
-        .bind(result)
-        .bind(reason)
-        .bind(meta.draw_offer.map(Color::name))
-        .bind(&meta.created_at)
-        .bind(&meta.updated_at)
-        .execute(&mut *tx)
-        .await
-        .map_err(conflict_on_unique("game id taken"))?;
-        let plies: Vec<i64> = (0..game.moves().len() as i64).collect();
-        let texts: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, move) SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[])",
-        )
-        .bind(&meta.id)
-        .bind(&plies)
-        .bind(&texts)
-        .execute(&mut *tx)
-        .await?;
+        insert_game_in(&mut tx, meta, game).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -456,4 +424,54 @@ impl GameStore for PgStore {
             .await?;
         Ok(())
     }
+}
+
+/// Stores a new game with its moves within the transaction `tx` (a game alone, or a seek's
+/// game with the seek's acceptance).
+pub(super) async fn insert_game_in(
+    tx: &mut sqlx::PgConnection,
+    meta: &GameMeta,
+    game: &Game,
+) -> Result<(), StoreError> {
+    let (result, reason) = status_columns(game.status());
+    sqlx::query(
+        "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token, black_token,
+            invite, start, tags, ply, result, reason, draw_offer, created_at, updated_at,
+            white_account, black_account, rated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+            $17, $18, $19)",
+    )
+    .bind(&meta.id)
+    .bind(meta.mode.name())
+    .bind(meta.level.map(|l| i64::from(l.get())))
+    .bind(meta.seats.white.kind.name())
+    .bind(meta.seats.black.kind.name())
+    .bind(&meta.seats.white.token_hash)
+    .bind(&meta.seats.black.token_hash)
+    .bind(&meta.invite_hash)
+    .bind(game.start().to_string())
+    .bind(rows::tags_text(meta))
+    .bind(game.ply() as i64)
+    .bind(result)
+    .bind(reason)
+    .bind(meta.draw_offer.map(Color::name))
+    .bind(&meta.created_at)
+    .bind(&meta.updated_at)
+    .bind(meta.players.white.as_ref().map(|p| p.id))
+    .bind(meta.players.black.as_ref().map(|p| p.id))
+    .bind(meta.players.rated.map(|c| c.name()))
+    .execute(&mut *tx)
+    .await
+    .map_err(conflict_on_unique("game id taken"))?;
+    let plies: Vec<i64> = (0..game.moves().len() as i64).collect();
+    let texts: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, move) SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[])",
+    )
+    .bind(&meta.id)
+    .bind(&plies)
+    .bind(&texts)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! their conversion into games and list lines: the one place that knows what a column means.
 
 use super::{StoreError, StoredGame, SummaryRow};
-use crate::model::{GameMeta, Mode, Rematch, Seat, SeatKind};
+use crate::model::{GameMeta, Mode, PlayerRef, Rematch, Seat, SeatKind};
 use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status};
 use emergo_engine::Level;
 
@@ -27,11 +27,21 @@ pub(super) struct GameRow {
     created_at: String,
     updated_at: String,
     version: i64,
+    white_account: Option<i64>,
+    black_account: Option<i64>,
+    white_name: Option<String>,
+    black_name: Option<String>,
+    rated: Option<String>,
 }
 
 pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
     black_token, invite, start, tags, result, reason, draw_offer, rematch_offer, rematch_game, \
-    created_at, updated_at, version";
+    created_at, updated_at, version, white_account, black_account, \
+    (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
+        AS white_name, \
+    (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
+        AS black_name, \
+    rated";
 
 /// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
 #[derive(sqlx::FromRow)]
@@ -111,6 +121,17 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         rematch: Rematch {
             offer: row.rematch_offer.as_deref().and_then(|c| c.parse().ok()),
             game: row.rematch_game,
+        },
+        players: crate::model::Players {
+            white: row.white_account.map(|id| PlayerRef {
+                id,
+                name: row.white_name,
+            }),
+            black: row.black_account.map(|id| PlayerRef {
+                id,
+                name: row.black_name,
+            }),
+            rated: row.rated.as_deref().and_then(|c| c.parse().ok()),
         },
         created_at: row.created_at,
         updated_at: row.updated_at,

@@ -1,5 +1,7 @@
 //! SQLite, the embedded default: one file, WAL, every commit on disk before it returns.
 
+pub(in crate::store) mod accounts;
+
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
     conflict_on_unique, status_columns, GameStore, StatusFilter, StoreError, StoredGame, SummaryRow,
@@ -62,40 +64,8 @@ impl GameStore for SqliteStore {
     }
 
     async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
-        let (result, reason) = status_columns(game.status());
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token, black_token,
-                invite, start, tags, ply, result, reason, draw_offer, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&meta.id)
-        .bind(meta.mode.name())
-        .bind(meta.level.map(|l| i64::from(l.get())))
-        .bind(meta.seats.white.kind.name())
-        .bind(meta.seats.black.kind.name())
-        .bind(&meta.seats.white.token_hash)
-        .bind(&meta.seats.black.token_hash)
-        .bind(&meta.invite_hash)
-        .bind(game.start().to_string())
-        .bind(rows::tags_text(meta))
-        .bind(game.ply() as i64)
-        .bind(result)
-        .bind(reason)
-        .bind(meta.draw_offer.map(Color::name))
-        .bind(&meta.created_at)
-        .bind(&meta.updated_at)
-        .execute(&mut *tx)
-        .await
-        .map_err(conflict_on_unique("game id taken"))?;
-        for (ply, mv) in game.moves().iter().enumerate() {
-            sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)")
-                .bind(&meta.id)
-                .bind(ply as i64)
-                .bind(mv.to_string())
-                .execute(&mut *tx)
-                .await?;
-        }
+        insert_game_in(&mut tx, meta, game).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -411,4 +381,51 @@ impl GameStore for SqliteStore {
             .await?;
         Ok(())
     }
+}
+
+/// Stores a new game with its moves within the transaction `tx` (a game alone, or a seek's
+/// game with the seek's acceptance).
+pub(super) async fn insert_game_in(
+    tx: &mut sqlx::SqliteConnection,
+    meta: &GameMeta,
+    game: &Game,
+) -> Result<(), StoreError> {
+    let (result, reason) = status_columns(game.status());
+    sqlx::query(
+        "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token, black_token,
+            invite, start, tags, ply, result, reason, draw_offer, created_at, updated_at,
+            white_account, black_account, rated)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&meta.id)
+    .bind(meta.mode.name())
+    .bind(meta.level.map(|l| i64::from(l.get())))
+    .bind(meta.seats.white.kind.name())
+    .bind(meta.seats.black.kind.name())
+    .bind(&meta.seats.white.token_hash)
+    .bind(&meta.seats.black.token_hash)
+    .bind(&meta.invite_hash)
+    .bind(game.start().to_string())
+    .bind(rows::tags_text(meta))
+    .bind(game.ply() as i64)
+    .bind(result)
+    .bind(reason)
+    .bind(meta.draw_offer.map(Color::name))
+    .bind(&meta.created_at)
+    .bind(&meta.updated_at)
+    .bind(meta.players.white.as_ref().map(|p| p.id))
+    .bind(meta.players.black.as_ref().map(|p| p.id))
+    .bind(meta.players.rated.map(|c| c.name()))
+    .execute(&mut *tx)
+    .await
+    .map_err(conflict_on_unique("game id taken"))?;
+    for (ply, mv) in game.moves().iter().enumerate() {
+        sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)")
+            .bind(&meta.id)
+            .bind(ply as i64)
+            .bind(mv.to_string())
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
 }

@@ -1,0 +1,332 @@
+//! Ratings and players (issue 11): a rated game's Glicko-2 settlement (exactly once per game,
+//! guarded by the `rated_games` key), `GET /api/players/{name}` and `GET /api/leaderboard`.
+//!
+//! Each rated game is its own rating period. Between games a rating's RD grows with
+//! inactivity ([`Rating::after_idle`]: the paper's step for a period without games, 0.21436
+//! periods a day, never above 350): the stored RD is the one after the player's last game, and
+//! every answer and every new game start from the RD grown since then.
+
+use crate::accounts::name_key;
+use crate::error::{echo, ApiError};
+use crate::live::AppState;
+use crate::model::{now_text, GameMeta, PlayerRef, Players};
+use crate::rating::{Rating, Score};
+use crate::store::accounts::RatingRow;
+use crate::time_control::Category;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use emergo_core::{Color, Game, Outcome, Status};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// A seat's account in a game view: its name, or `"deleted": true`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlayerView {
+    pub name: Option<String>,
+    pub deleted: bool,
+}
+
+/// `"players"` of a game view: `null` seats in anonymous games; `"rated"` names the category
+/// of a rated game.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct PlayersView {
+    pub white: Option<PlayerView>,
+    pub black: Option<PlayerView>,
+    pub rated: Option<&'static str>,
+}
+
+impl PlayersView {
+    pub fn of(players: &Players) -> PlayersView {
+        let one = |p: Option<&PlayerRef>| {
+            p.map(|p| PlayerView {
+                name: p.name.clone(),
+                deleted: p.name.is_none(),
+            })
+        };
+        PlayersView {
+            white: one(players.white.as_ref()),
+            black: one(players.black.as_ref()),
+            rated: players.rated.map(Category::name),
+        }
+    }
+}
+
+/// The leaderboard shows players whose RD is under this.
+pub const LEADERBOARD_RD: f64 = 110.0;
+
+/// Seconds since 1970 of an RFC 3339 time (`None` when unreadable).
+pub fn unix_of(text: &str) -> Option<i64> {
+    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+        .ok()
+        .map(|t| t.unix_timestamp())
+}
+
+/// Seconds since 1970, now.
+pub fn unix_now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+/// The rating of a stored row now: its RD grown by the days since its last game.
+pub fn rating_now(row: &RatingRow, now: i64) -> Rating {
+    let stored = Rating {
+        rating: row.rating,
+        rd: row.rd,
+        volatility: row.volatility,
+    };
+    let days = unix_of(&row.updated_at).map_or(0.0, |t| (now - t).max(0) as f64 / 86_400.0);
+    stored.after_idle(days)
+}
+
+/// `{"blitz": {"rating", "rd", "volatility", "games"}, ...}` of an account's rated categories.
+pub fn ratings_json(rows: &[RatingRow]) -> Value {
+    let now = unix_now();
+    let mut map = Map::new();
+    for row in rows {
+        map.insert(row.category.clone(), rating_json(row, now));
+    }
+    Value::Object(map)
+}
+
+fn rating_json(row: &RatingRow, now: i64) -> Value {
+    let r = rating_now(row, now);
+    json!({
+        "rating": (r.rating * 100.0).round() / 100.0,
+        "rd": (r.rd * 100.0).round() / 100.0,
+        "volatility": (r.volatility * 1e6).round() / 1e6,
+        "games": row.games,
+    })
+}
+
+/// Whether a finished game counts for ratings: each side moved at least once, and it was not
+/// aborted.
+pub fn counts_for_rating(game: &Game) -> bool {
+    match game.status() {
+        Status::Ongoing => false,
+        Status::Finished { reason, .. } => game.ply() >= 2 && reason.name() != "aborted",
+    }
+}
+
+/// Settles a finished rated game's ratings, once (a second call changes nothing). Games
+/// without both accounts or unrated do nothing.
+pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Result<(), ApiError> {
+    let (Some(category), Some(white), Some(black)) = (
+        meta.players.rated,
+        meta.players.white.as_ref(),
+        meta.players.black.as_ref(),
+    ) else {
+        return Ok(());
+    };
+    let Status::Finished { outcome, .. } = game.status() else {
+        return Ok(());
+    };
+    let white_score = match outcome {
+        Outcome::Win(Color::White) => Score::Win,
+        Outcome::Win(Color::Black) => Score::Loss,
+        Outcome::Draw => Score::Draw,
+    };
+    let counts = counts_for_rating(game);
+    let now = now_text();
+    let at = unix_of(&now).unwrap_or_else(unix_now);
+    let stamp = now.clone();
+    let settle = Box::new(move |w: &RatingRow, b: &RatingRow| {
+        if !counts {
+            return None;
+        }
+        let (wr, br) = (rating_now(w, at), rating_now(b, at));
+        let row = |before: &RatingRow, after: Rating| RatingRow {
+            account_id: before.account_id,
+            category: before.category.clone(),
+            rating: after.rating,
+            rd: after.rd,
+            volatility: after.volatility,
+            games: before.games + 1,
+            updated_at: stamp.clone(),
+        };
+        Some((
+            row(w, wr.after_game(&br, white_score)),
+            row(b, br.after_game(&wr, white_score.flipped())),
+        ))
+    });
+    state
+        .store
+        .settle(
+            &meta.id,
+            category.name(),
+            (white.id, black.id),
+            &now,
+            settle,
+        )
+        .await?;
+    Ok(())
+}
+
+/// Settles in the background the game a change just finished (the game's lock is not held
+/// while the ratings are written).
+pub fn settle_later(state: &AppState, meta: &GameMeta, game: &Game) {
+    if meta.players.rated.is_none() || game.status() == Status::Ongoing {
+        return;
+    }
+    let (state, meta, game) = (Arc::clone(state), meta.clone(), game.clone());
+    tokio::spawn(async move {
+        if let Err(err) = settle_game(&state, &meta, &game).await {
+            tracing::warn!(game = %meta.id, "ratings not settled yet: {err}");
+        }
+    });
+}
+
+/// Settles the finished rated games that are not settled yet (after a restart, or when a
+/// settlement failed): the sweeper calls it every minute.
+pub async fn settle_pending(state: &AppState) {
+    let ids = match state.store.unsettled(100).await {
+        Ok(ids) => ids,
+        Err(err) => {
+            tracing::warn!("cannot list unsettled games: {err}");
+            return;
+        }
+    };
+    for id in ids {
+        if let Ok(Some(stored)) = state.store.load(&id).await {
+            if let Err(err) = settle_game(state, &stored.meta, &stored.game).await {
+                tracing::warn!(game = %id, "ratings not settled: {err}");
+            }
+        }
+    }
+}
+
+/// The player's side of a game line: colour, opponent, result from the player's side.
+fn game_line(row: &crate::store::accounts::PlayerGameRow, account_id: i64) -> Value {
+    let color = if row.white_account == Some(account_id) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let opponent = match color {
+        Color::White => (row.black_account, &row.black_name),
+        Color::Black => (row.white_account, &row.white_name),
+    };
+    let opponent = match opponent {
+        (Some(_), Some(name)) => json!(name),
+        (Some(_), None) => json!({"deleted": true}),
+        (None, _) => Value::Null,
+    };
+    // Games between accounts start from the start position: White moves at even plies.
+    let turn = if row.ply % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    json!({
+        "id": row.id,
+        "color": color.name(),
+        "opponent": opponent,
+        "ply": row.ply,
+        "status": if row.result.is_some() { "finished" } else { "ongoing" },
+        "result": row.result,
+        "reason": row.reason,
+        "rated": row.rated,
+        "your_turn": row.result.is_none() && turn == color,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    })
+}
+
+/// The games of an account as lines of a list.
+pub async fn games_json(
+    state: &AppState,
+    account_id: i64,
+    ongoing_only: bool,
+    limit: u32,
+) -> Result<Vec<Value>, ApiError> {
+    let rows = state
+        .store
+        .games_of(account_id, ongoing_only, limit)
+        .await?;
+    Ok(rows.iter().map(|r| game_line(r, account_id)).collect())
+}
+
+/// `GET /api/players/{name}`.
+pub async fn player(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let not_found = || ApiError::NotFound(format!("there is no player {}", echo(&name)));
+    if name.len() > 20 {
+        return Err(not_found());
+    }
+    let account = state
+        .store
+        .account_by_key(&name_key(&name))
+        .await?
+        .ok_or_else(not_found)?;
+    let ratings = state.store.ratings_of(account.id).await?;
+    let history = state.store.history_of(account.id, 1000).await?;
+    let mut by_category = Map::new();
+    for h in &history {
+        let points = by_category
+            .entry(h.category.clone())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(points) = points {
+            points.push(json!({
+                "game": h.game_id,
+                "at": h.at,
+                "rating": (h.rating * 100.0).round() / 100.0,
+                "rd": (h.rd * 100.0).round() / 100.0,
+            }));
+        }
+    }
+    let games = games_json(&state, account.id, false, 100).await?;
+    Ok(Json(json!({
+        "name": account.name,
+        "created_at": account.created_at,
+        "ratings": ratings_json(&ratings),
+        "history": by_category,
+        "games": games,
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct LeaderboardQuery {
+    category: Option<String>,
+}
+
+/// `GET /api/leaderboard?category=blitz`: the best 100 with an RD (grown since their last game)
+/// under 110.
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    query: Result<Query<LeaderboardQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query?;
+    let text = query.category.unwrap_or_else(|| "blitz".to_string());
+    let category: Category = text
+        .parse()
+        .map_err(|e| ApiError::BadRequest(format!("category {}: {e}", echo(&text))))?;
+    let rows = state
+        .store
+        .leaderboard(category.name(), LEADERBOARD_RD, 500)
+        .await?;
+    let now = unix_now();
+    let mut lines: Vec<(String, Rating, i64)> = rows
+        .iter()
+        .map(|(name, row)| (name.clone(), rating_now(row, now), row.games))
+        .filter(|(_, r, _)| r.rd < LEADERBOARD_RD)
+        .collect();
+    lines.sort_by(|a, b| b.1.rating.total_cmp(&a.1.rating));
+    lines.truncate(100);
+    let players: Vec<Value> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, r, games))| {
+            json!({
+                "rank": i + 1,
+                "name": name,
+                "rating": (r.rating * 100.0).round() / 100.0,
+                "rd": (r.rd * 100.0).round() / 100.0,
+                "games": games,
+            })
+        })
+        .collect();
+    Ok(Json(
+        json!({"category": category.name(), "players": players}),
+    ))
+}

@@ -1,0 +1,435 @@
+//! Seeks and challenges (issue 11): `POST/GET /api/seeks`, `GET/DELETE /api/seeks/{id}`,
+//! `POST /api/seeks/{id}/accept`, and the lobby's WebSocket `GET /api/lobby/ws`.
+//!
+//! A seek is an account's wish for a game (a time control, rated or not, a colour); a challenge
+//! is a seek only one named account may accept. Accepting stores the seek's game and marks the
+//! seek taken in one transaction whose guarded update lets exactly one acceptance through. A
+//! real-time seek lives while its owner is around: each request of the owner to the lobby's
+//! endpoints (`GET /api/me`, `GET /api/seeks`, ...) and each minute of an open lobby WebSocket
+//! pushes its end to 60 s later; a correspondence seek stays until taken or withdrawn.
+
+use crate::accounts::name_key;
+use crate::edge::{ClientAddr, Permit};
+use crate::error::{echo, ApiError};
+use crate::live::{AppState, LiveGame};
+use crate::model::{
+    hash_secret, new_game_id, new_token, now_text, random_bit, random_text, GameMeta, Mode,
+    PlayerRef, Players, Seat, SeatKind,
+};
+use crate::players::{rating_now, unix_now};
+use crate::routes::Body;
+use crate::session::{SessionCookie, SignedIn};
+use crate::store::accounts::{NewSeek, SeekRow};
+use crate::store::StoreError;
+use crate::time_control::TimeControl;
+use crate::view::{GameView, SeatGrant};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::{Extension, Json};
+use emergo_core::{ByColor, Color, Game};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// A real-time seek lives this long after its owner was last around.
+pub const SEEK_GRACE_SECS: i64 = 60;
+
+/// How often an open lobby WebSocket keeps its account's seeks alive and looks for seeks taken
+/// on another instance.
+const LOBBY_TICK: Duration = Duration::from_secs(5);
+
+/// What the lobby WebSockets are told.
+#[derive(Clone, Debug)]
+pub enum LobbyEvent {
+    /// A seek came or went: the lobby reads the list again.
+    SeeksChanged,
+    /// The seek `seek` of `account` was taken: its game is `game`.
+    Taken {
+        account: i64,
+        seek: String,
+        game: String,
+    },
+}
+
+/// Keeps the account's real-time seeks alive for [`SEEK_GRACE_SECS`] more.
+pub async fn owner_is_around(state: &AppState, account_id: i64) {
+    let until = unix_now() + SEEK_GRACE_SECS;
+    if let Err(err) = state.store.touch_seeks(account_id, until).await {
+        tracing::warn!("cannot keep seeks alive: {err}");
+    }
+}
+
+/// Deletes expired seeks; the sweeper calls it.
+pub async fn sweep(state: &AppState) {
+    match state.store.sweep_seeks(unix_now()).await {
+        Ok(0) => {}
+        Ok(_) => {
+            let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+        }
+        Err(err) => tracing::warn!("cannot sweep seeks: {err}"),
+    }
+}
+
+/// The colour a seek's owner asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum SeekColor {
+    White,
+    Black,
+    Random,
+}
+
+impl SeekColor {
+    fn name(self) -> &'static str {
+        match self {
+            SeekColor::White => "white",
+            SeekColor::Black => "black",
+            SeekColor::Random => "random",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct SeekBody {
+    time: String,
+    #[serde(default)]
+    rated: bool,
+    color: Option<SeekColor>,
+    /// A challenge: the only account that may accept.
+    opponent: Option<String>,
+}
+
+fn time_control(text: &str) -> Result<TimeControl, ApiError> {
+    text.parse::<TimeControl>()
+        .map_err(|e| ApiError::BadRequest(format!("time {}: {e}", echo(text))))
+}
+
+/// A seek as the API shows it, with its owner's current rating in the seek's category.
+async fn seek_json(state: &AppState, row: &SeekRow) -> Value {
+    let tc = row.time_control.parse::<TimeControl>().ok();
+    let category = tc.map(TimeControl::category);
+    let ratings = state
+        .store
+        .ratings_of(row.account_id)
+        .await
+        .unwrap_or_default();
+    let now = unix_now();
+    let rating = category
+        .and_then(|c| ratings.iter().find(|r| r.category == c.name()))
+        .map(|r| rating_now(r, now))
+        .unwrap_or_default();
+    json!({
+        "id": row.id,
+        "owner": row.owner,
+        "rating": rating.rating.round(),
+        "provisional": rating.rd >= 110.0,
+        "time": row.time_control,
+        "category": category.map(|c| c.name()),
+        "rated": row.rated,
+        "color": row.color,
+        "opponent": row.opponent,
+        "game": row.game_id,
+        "created_at": row.created_at,
+    })
+}
+
+/// `POST /api/seeks`.
+pub async fn create(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Body(body): Body<SeekBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let tc = time_control(&body.time)?;
+    let account = session.account;
+    let opponent_id = match &body.opponent {
+        None => None,
+        Some(name) => {
+            let opponent = if name.len() <= 20 {
+                state.store.account_by_key(&name_key(name)).await?
+            } else {
+                None
+            };
+            let opponent = opponent
+                .ok_or_else(|| ApiError::NotFound(format!("there is no player {}", echo(name))))?;
+            if opponent.id == account.id {
+                return Err(ApiError::BadRequest(
+                    "a challenge is to another player".to_string(),
+                ));
+            }
+            Some(opponent.id)
+        }
+    };
+    let expires_at = match tc {
+        TimeControl::RealTime { .. } => Some(unix_now() + SEEK_GRACE_SECS),
+        TimeControl::Correspondence { .. } => None,
+    };
+    let seek = NewSeek {
+        id: random_text(10),
+        account_id: account.id,
+        time_control: tc.to_string(),
+        rated: body.rated,
+        color: body.color.unwrap_or(SeekColor::Random).name().to_string(),
+        opponent_id,
+        created_at: now_text(),
+        expires_at,
+    };
+    state.store.insert_seek(&seek).await?;
+    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+    let row = state
+        .store
+        .seek(&seek.id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a stored seek is missing"))?;
+    Ok((StatusCode::CREATED, Json(seek_json(&state, &row).await)))
+}
+
+/// `GET /api/seeks`: open seeks, and the challenges to or from the caller.
+pub async fn list(
+    State(state): State<AppState>,
+    cookie: SessionCookie,
+) -> Result<Json<Value>, ApiError> {
+    let viewer = cookie.account(&state).await?.map(|s| s.account.id);
+    if let Some(id) = viewer {
+        owner_is_around(&state, id).await;
+    }
+    let rows = state.store.open_seeks(unix_now(), viewer).await?;
+    let mut seeks = Vec::with_capacity(rows.len());
+    for row in &rows {
+        seeks.push(seek_json(&state, row).await);
+    }
+    Ok(Json(json!({ "seeks": seeks })))
+}
+
+async fn find(state: &AppState, id: &str) -> Result<SeekRow, ApiError> {
+    let found = if id.len() <= 64 {
+        state.store.seek(id).await?
+    } else {
+        None
+    };
+    found.ok_or_else(|| ApiError::NotFound(format!("there is no seek {}", echo(id))))
+}
+
+/// `GET /api/seeks/{id}`: `"game"` names the game once the seek is taken.
+pub async fn show(
+    State(state): State<AppState>,
+    cookie: SessionCookie,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let row = find(&state, &id).await?;
+    if let Some(session) = cookie.account(&state).await? {
+        if session.account.id == row.account_id {
+            owner_is_around(&state, row.account_id).await;
+        }
+    }
+    Ok(Json(seek_json(&state, &row).await))
+}
+
+/// `DELETE /api/seeks/{id}`: the owner withdraws it (or the challenged player declines).
+pub async fn delete(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let row = find(&state, &id).await?;
+    if row.game_id.is_some() {
+        return Err(ApiError::SeekTaken(
+            "this seek was taken already".to_string(),
+        ));
+    }
+    if !state.store.delete_seek(&id, session.account.id).await? {
+        return Err(ApiError::NotAllowed(
+            "only the seek's owner (or the challenged player) can remove it".to_string(),
+        ));
+    }
+    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/seeks/{id}/accept`: the new game, with the accepting player's seat.
+pub async fn accept(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<SeatGrant>), ApiError> {
+    let row = find(&state, &id).await?;
+    let me = session.account;
+    if row.game_id.is_some() {
+        return Err(ApiError::SeekTaken(
+            "this seek was taken already".to_string(),
+        ));
+    }
+    if row.account_id == me.id {
+        return Err(ApiError::NotAllowed(
+            "a seek is accepted by another player".to_string(),
+        ));
+    }
+    if row.opponent_id.is_some_and(|o| o != me.id) {
+        return Err(ApiError::NotAllowed(
+            "this challenge is to another player".to_string(),
+        ));
+    }
+    let tc = time_control(&row.time_control)?;
+    let owner_color = match row.color.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        _ if random_bit() => Color::White,
+        _ => Color::Black,
+    };
+    let mine = owner_color.other();
+    let token = new_token();
+    let mut seats = ByColor::splat(Seat {
+        kind: SeatKind::Human,
+        // The owner acts by its session; a token for its seat comes from
+        // `POST /api/games/{id}/seat`.
+        token_hash: Some(hash_secret(&new_token())),
+    });
+    seats[mine].token_hash = Some(hash_secret(&token));
+    let owner = PlayerRef {
+        id: row.account_id,
+        name: Some(row.owner.clone()),
+    };
+    let acceptor = PlayerRef {
+        id: me.id,
+        name: Some(me.name.clone()),
+    };
+    let (white, black) = match owner_color {
+        Color::White => (owner, acceptor),
+        Color::Black => (acceptor, owner),
+    };
+    let now = now_text();
+    let meta = GameMeta {
+        id: new_game_id(),
+        mode: Mode::Human,
+        level: None,
+        seats,
+        invite_hash: None,
+        tags: Vec::new(),
+        draw_offer: None,
+        rematch: Default::default(),
+        players: Players {
+            white: Some(white),
+            black: Some(black),
+            rated: row.rated.then(|| tc.category()),
+        },
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    let game = Game::default();
+    match state
+        .store
+        .accept_seek(&id, me.id, unix_now(), &meta, &game)
+        .await
+    {
+        Ok(()) => {}
+        Err(StoreError::Conflict(_)) => {
+            return Err(ApiError::SeekTaken(
+                "this seek was taken, withdrawn or has expired".to_string(),
+            ))
+        }
+        Err(err) => return Err(err.into()),
+    }
+    let slot = state.insert(LiveGame::new(meta, game));
+    let live = slot.state.lock().await;
+    let _ = state.accounts.lobby.send(LobbyEvent::Taken {
+        account: row.account_id,
+        seek: id,
+        game: live.meta.id.clone(),
+    });
+    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatGrant {
+            game: GameView::of(&live),
+            seat: mine.name(),
+            token,
+            invite: None,
+        }),
+    ))
+}
+
+/// `GET /api/lobby/ws`: `{"type": "seeks"}` whenever the list of seeks changes, and
+/// `{"type": "taken", "seek", "game"}` when a seek of the session's account is taken (the
+/// lobby page then opens the game). While open, it keeps the account's seeks alive.
+pub async fn lobby_ws(
+    State(state): State<AppState>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
+    cookie: SessionCookie,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let account = cookie.account(&state).await?.map(|s| s.account.id);
+    let permit = state.websockets.acquire(Some(client))?;
+    Ok(upgrade
+        .max_message_size(4096)
+        .on_upgrade(move |socket| follow_lobby(socket, state, account, permit)))
+}
+
+async fn follow_lobby(
+    mut socket: WebSocket,
+    state: AppState,
+    account: Option<i64>,
+    _permit: Permit,
+) {
+    let mut events = state.accounts.lobby.subscribe();
+    let mut shutdown = state.shutdown.clone();
+    let mut tick = tokio::time::interval(LOBBY_TICK);
+    let opened = unix_now() - 1;
+    let mut told: Vec<String> = Vec::new();
+    let hello = json!({"type": "seeks"}).to_string();
+    if socket.send(Message::Text(hello.into())).await.is_err() {
+        return;
+    }
+    loop {
+        let message = tokio::select! {
+            event = events.recv() => match event {
+                Ok(LobbyEvent::SeeksChanged) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    Some(json!({"type": "seeks"}))
+                }
+                Ok(LobbyEvent::Taken { account: owner, seek, game }) => {
+                    if Some(owner) == account && !told.contains(&seek) {
+                        told.push(seek.clone());
+                        Some(json!({"type": "taken", "seek": seek, "game": game}))
+                    } else {
+                        None
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
+            _ = tick.tick() => {
+                // Another instance may have taken a seek: ask the database.
+                let mut found = None;
+                if let Some(id) = account {
+                    owner_is_around(&state, id).await;
+                    if let Ok(taken) = state.store.taken_seeks(id, opened).await {
+                        found = taken.into_iter().find(|(seek, _)| !told.contains(seek));
+                    }
+                }
+                found.map(|(seek, game)| {
+                    told.push(seek.clone());
+                    json!({"type": "taken", "seek": seek, "game": game})
+                })
+            }
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(_)) => None,
+            },
+            _ = shutdown.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+        };
+        if let Some(message) = message {
+            if socket
+                .send(Message::Text(message.to_string().into()))
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+}

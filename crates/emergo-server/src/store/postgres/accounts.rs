@@ -1,0 +1,455 @@
+//! [`AccountStore`] on PostgreSQL: the same SQL as SQLite's; a settlement locks both players'
+//! rating rows (in account order, so two settlements never deadlock) before reading them.
+
+use super::{insert_game_in, PgStore};
+use crate::model::GameMeta;
+use crate::store::accounts::LeaderColumns;
+use crate::store::accounts::{
+    first_rating, seat_columns, AccountRow, AccountStore, HistoryRow, NewSeek, PlayerGameRow,
+    RatingRow, SeekRow, Settle, PLAYER_GAME_COLUMNS, SEEK_COLUMNS,
+};
+use crate::store::{conflict_on_unique, StoreError};
+use emergo_core::{Color, Game};
+
+const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at";
+
+const RATING_COLUMNS: &str = "account_id, category, rating, rd, volatility, games, updated_at";
+
+impl AccountStore for PgStore {
+    async fn create_account(
+        &self,
+        name: &str,
+        name_key: &str,
+        password_hash: &str,
+        now: &str,
+    ) -> Result<i64, StoreError> {
+        let (id,): (i64,) = sqlx::query_as(
+            "INSERT INTO accounts (name, name_key, password_hash, created_at)
+             VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(name)
+        .bind(name_key)
+        .bind(password_hash)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(conflict_on_unique("name taken"))?;
+        Ok(id)
+    }
+
+    async fn account_by_key(&self, name_key: &str) -> Result<Option<AccountRow>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = $1 AND deleted_at IS NULL"
+        ))
+        .bind(name_key)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    async fn insert_session(
+        &self,
+        token_hash: &str,
+        account_id: i64,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, account_id, created_at) VALUES ($1, $2, $3)",
+        )
+        .bind(token_hash)
+        .bind(account_id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn session_account(&self, token_hash: &str) -> Result<Option<AccountRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT a.id, a.name, a.password_hash, a.created_at FROM sessions s
+             JOIN accounts a ON a.id = s.account_id
+             WHERE s.token_hash = $1 AND a.deleted_at IS NULL",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn set_password(
+        &self,
+        account_id: i64,
+        password_hash: &str,
+        keep_session: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+            .bind(account_id)
+            .bind(keep_session)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn delete_account(&self, account_id: i64, now: &str) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE accounts SET name_key = NULL, password_hash = '', deleted_at = $1
+             WHERE id = $2",
+        )
+        .bind(now)
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "DELETE FROM seeks WHERE (account_id = $1 OR opponent_id = $2) AND game_id IS NULL",
+        )
+        .bind(account_id)
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn ratings_of(&self, account_id: i64) -> Result<Vec<RatingRow>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE account_id = $1 AND games > 0"
+        ))
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn history_of(&self, account_id: i64, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
+        let mut rows: Vec<HistoryRow> = sqlx::query_as(
+            "SELECT game_id, category, rating, rd, at FROM rating_history
+             WHERE account_id = $1 ORDER BY at DESC, game_id DESC LIMIT $2",
+        )
+        .bind(account_id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    async fn leaderboard(
+        &self,
+        category: &str,
+        max_rd: f64,
+        limit: u32,
+    ) -> Result<Vec<(String, RatingRow)>, StoreError> {
+        let rows: Vec<LeaderColumns> = sqlx::query_as(
+            "SELECT a.name, r.account_id, r.category, r.rating, r.rd, r.volatility, r.games,
+                r.updated_at
+             FROM ratings r JOIN accounts a ON a.id = r.account_id
+             WHERE r.category = $1 AND r.rd < $2 AND r.games > 0 AND a.deleted_at IS NULL
+             ORDER BY r.rating DESC LIMIT $3",
+        )
+        .bind(category)
+        .bind(max_rd)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(crate::store::sqlite::accounts::leader)
+            .collect())
+    }
+
+    async fn games_of(
+        &self,
+        account_id: i64,
+        ongoing_only: bool,
+        limit: u32,
+    ) -> Result<Vec<PlayerGameRow>, StoreError> {
+        let ongoing = if ongoing_only {
+            "AND result IS NULL"
+        } else {
+            ""
+        };
+        Ok(sqlx::query_as(&format!(
+            "SELECT {PLAYER_GAME_COLUMNS} FROM games
+             WHERE (white_account = $1 OR black_account = $2) {ongoing}
+             ORDER BY seq DESC LIMIT $3"
+        ))
+        .bind(account_id)
+        .bind(account_id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn settle(
+        &self,
+        game_id: &str,
+        category: &str,
+        (white, black): (i64, i64),
+        now: &str,
+        settle: Settle,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let marked = sqlx::query(
+            "INSERT INTO rated_games (game_id, settled_at) VALUES ($1, $2)
+             ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(game_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if marked.rows_affected() != 1 {
+            return Ok(false);
+        }
+        // Both rows exist, then are locked in account order: a concurrent settlement of
+        // another game of either player waits for this one.
+        let mut ids = [white, black];
+        ids.sort_unstable();
+        for account in ids {
+            let first = first_rating(account, category, now);
+            sqlx::query(
+                "INSERT INTO ratings (account_id, category, rating, rd, volatility, games,
+                    updated_at) VALUES ($1, $2, $3, $4, $5, 0, $6)
+                 ON CONFLICT (account_id, category) DO NOTHING",
+            )
+            .bind(account)
+            .bind(category)
+            .bind(first.rating)
+            .bind(first.rd)
+            .bind(first.volatility)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("SELECT 1 FROM ratings WHERE account_id = $1 AND category = $2 FOR UPDATE")
+                .bind(account)
+                .bind(category)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let mut before = Vec::with_capacity(2);
+        for account in [white, black] {
+            let row: Option<RatingRow> = sqlx::query_as(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE account_id = $1 AND category = $2"
+            ))
+            .bind(account)
+            .bind(category)
+            .fetch_optional(&mut *tx)
+            .await?;
+            before.push(row.unwrap_or_else(|| first_rating(account, category, now)));
+        }
+        if let Some((w, b)) = settle(&before[0], &before[1]) {
+            for row in [w, b] {
+                sqlx::query(
+                    "INSERT INTO ratings (account_id, category, rating, rd, volatility, games,
+                        updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+                     ON CONFLICT (account_id, category) DO UPDATE SET rating = excluded.rating,
+                        rd = excluded.rd, volatility = excluded.volatility,
+                        games = excluded.games, updated_at = excluded.updated_at",
+                )
+                .bind(row.account_id)
+                .bind(&row.category)
+                .bind(row.rating)
+                .bind(row.rd)
+                .bind(row.volatility)
+                .bind(row.games)
+                .bind(&row.updated_at)
+                .execute(&mut *tx)
+                .await?;
+                sqlx::query(
+                    "INSERT INTO rating_history (game_id, account_id, category, rating, rd, at)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(game_id)
+                .bind(row.account_id)
+                .bind(&row.category)
+                .bind(row.rating)
+                .bind(row.rd)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn unsettled(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = sqlx::query_as(
+            "SELECT id FROM games WHERE rated IS NOT NULL AND result IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = games.id)
+             ORDER BY seq LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    async fn insert_seek(&self, seek: &NewSeek) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO seeks (id, account_id, time_control, rated, color, opponent_id,
+                created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&seek.id)
+        .bind(seek.account_id)
+        .bind(&seek.time_control)
+        .bind(seek.rated)
+        .bind(&seek.color)
+        .bind(seek.opponent_id)
+        .bind(&seek.created_at)
+        .bind(seek.expires_at)
+        .execute(&self.pool)
+        .await
+        .map_err(conflict_on_unique("seek id taken"))?;
+        Ok(())
+    }
+
+    async fn open_seeks(&self, now: i64, viewer: Option<i64>) -> Result<Vec<SeekRow>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks s
+             WHERE s.game_id IS NULL AND (s.expires_at IS NULL OR s.expires_at > $1)
+                AND (s.opponent_id IS NULL OR s.opponent_id = $2 OR s.account_id = $3)
+             ORDER BY s.created_at, s.id LIMIT 500"
+        ))
+        .bind(now)
+        .bind(viewer)
+        .bind(viewer)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn seek(&self, id: &str) -> Result<Option<SeekRow>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks s WHERE s.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    async fn delete_seek(&self, id: &str, account_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "DELETE FROM seeks WHERE id = $1 AND (account_id = $2 OR opponent_id = $3)
+                AND game_id IS NULL",
+        )
+        .bind(id)
+        .bind(account_id)
+        .bind(account_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn accept_seek(
+        &self,
+        id: &str,
+        acceptor: i64,
+        now: i64,
+        meta: &GameMeta,
+        game: &Game,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let taken = sqlx::query(
+            "UPDATE seeks SET game_id = $1, accepted_at = $2
+             WHERE id = $3 AND game_id IS NULL AND account_id <> $4
+                AND (opponent_id IS NULL OR opponent_id = $5)
+                AND (expires_at IS NULL OR expires_at > $6)",
+        )
+        .bind(&meta.id)
+        .bind(now)
+        .bind(id)
+        .bind(acceptor)
+        .bind(acceptor)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if taken.rows_affected() != 1 {
+            return Err(StoreError::Conflict("seek taken"));
+        }
+        insert_game_in(&mut tx, meta, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn touch_seeks(&self, account_id: i64, expires_at: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE seeks SET expires_at = $1
+             WHERE account_id = $2 AND expires_at IS NOT NULL AND expires_at < $3
+                AND game_id IS NULL",
+        )
+        .bind(expires_at)
+        .bind(account_id)
+        .bind(expires_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn taken_seeks(
+        &self,
+        account_id: i64,
+        since: i64,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, game_id FROM seeks
+             WHERE account_id = $1 AND game_id IS NOT NULL AND accepted_at >= $2",
+        )
+        .bind(account_id)
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn set_seat_token(
+        &self,
+        game_id: &str,
+        color: Color,
+        token_hash: &str,
+        account_id: i64,
+    ) -> Result<(), StoreError> {
+        let (token, account) = seat_columns(color);
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(&format!(
+            "UPDATE games SET {token} = $1, version = version + 1 WHERE id = $2 AND {account} = $3"
+        ))
+        .bind(token_hash)
+        .bind(game_id)
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("not this account's seat"));
+        }
+        self.notify(&mut tx, game_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn sweep_seeks(&self, now: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "DELETE FROM seeks WHERE (game_id IS NULL AND expires_at IS NOT NULL
+                AND expires_at <= $1) OR (game_id IS NOT NULL AND accepted_at < $2)",
+        )
+        .bind(now)
+        .bind(now - 86_400)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+}

@@ -1,0 +1,692 @@
+//! Accounts, seats of accounts, seeks and ratings (issue 11), over HTTP. Run on PostgreSQL too
+//! (accounts_pg.rs).
+
+mod common;
+
+use common::*;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+/// A logged-in account: its name and its session cookie.
+#[derive(Clone)]
+struct User {
+    name: String,
+    cookie: String,
+}
+
+async fn send(
+    s: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value, Option<String>) {
+    let mut req = s.client.request(method, format!("{}{path}", s.base));
+    if let Some(cookie) = cookie {
+        req = req.header("cookie", format!("emergo_session={cookie}"));
+    }
+    if let Some(body) = body {
+        req = req.json(&body);
+    }
+    let res = req.send().await.expect("request sent");
+    let status = res.status();
+    let set_cookie = res
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let text = res.text().await.expect("a body");
+    let value = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).expect("JSON")
+    };
+    (status, value, set_cookie)
+}
+
+/// The session token of a `Set-Cookie` header.
+fn token_of(set_cookie: &str) -> String {
+    set_cookie
+        .split(';')
+        .next()
+        .and_then(|kv| kv.split_once('='))
+        .map(|(_, v)| v.to_string())
+        .expect("a cookie value")
+}
+
+async fn sign_up(s: &TestServer, name: &str) -> User {
+    let (status, body, cookie) = send(
+        s,
+        reqwest::Method::POST,
+        "/api/accounts",
+        None,
+        Some(json!({"name": name, "password": "password-of-test"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    User {
+        name: name.to_string(),
+        cookie: token_of(&cookie.expect("a session cookie")),
+    }
+}
+
+async fn get_as(s: &TestServer, user: &User, path: &str) -> (StatusCode, Value) {
+    let (status, body, _) = send(s, reqwest::Method::GET, path, Some(&user.cookie), None).await;
+    (status, body)
+}
+
+async fn post_as(s: &TestServer, user: &User, path: &str, body: Value) -> (StatusCode, Value) {
+    let (status, body, _) = send(
+        s,
+        reqwest::Method::POST,
+        path,
+        Some(&user.cookie),
+        Some(body),
+    )
+    .await;
+    (status, body)
+}
+
+async fn start() -> (tempfile::TempDir, TestServer) {
+    emergo_server::init_tracing();
+    let (dir, path, url) = temp_db();
+    let s = TestServer::start_on(&url, path).await;
+    (dir, s)
+}
+
+#[tokio::test]
+async fn sign_up_log_in_log_out_and_the_session_ends_on_the_server() {
+    let (_dir, s) = start().await;
+    let (status, body, cookie) = send(
+        &s,
+        reqwest::Method::POST,
+        "/api/accounts",
+        None,
+        Some(json!({"name": "Alice_1", "password": "a good password"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["name"], "Alice_1");
+    assert_eq!(body["ratings"], json!({}));
+    let cookie = cookie.expect("a cookie");
+    assert!(cookie.starts_with("emergo_session="), "{cookie}");
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"));
+    assert!(!cookie.contains("Secure"), "plain http: {cookie}");
+    let alice = User {
+        name: "Alice_1".into(),
+        cookie: token_of(&cookie),
+    };
+    let (status, me) = get_as(&s, &alice, "/api/me").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(me["name"], "Alice_1");
+
+    // Names are unique regardless of case; bad names and short passwords are refused.
+    let again = |name: &str, password: &str| {
+        let body = json!({"name": name, "password": password});
+        let s = &s;
+        async move {
+            let (status, body, _) =
+                send(s, reqwest::Method::POST, "/api/accounts", None, Some(body)).await;
+            (status, body["error"].as_str().unwrap_or("").to_string())
+        }
+    };
+    assert_eq!(
+        again("alice_1", "another password").await,
+        (StatusCode::CONFLICT, "name_taken".into())
+    );
+    for (name, password) in [
+        ("ab", "long enough"),
+        ("has space", "long enough"),
+        ("x23456789012345678901", "long enough"),
+        ("bob", "short"),
+    ] {
+        assert_eq!(
+            again(name, password).await,
+            (StatusCode::BAD_REQUEST, "bad_request".into()),
+            "{name}"
+        );
+    }
+
+    // Log in (any case of the name), wrong password 401.
+    let (status, body, _) = send(
+        &s,
+        reqwest::Method::POST,
+        "/api/session",
+        None,
+        Some(json!({"name": "ALICE_1", "password": "wrong password"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["error"], "bad_credentials");
+    let (status, body, cookie) = send(
+        &s,
+        reqwest::Method::POST,
+        "/api/session",
+        None,
+        Some(json!({"name": "alice_1", "password": "a good password"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["name"], "Alice_1");
+    let second = token_of(&cookie.expect("a cookie"));
+
+    // Logout ends the session server-side: the old cookie value no longer works.
+    let (status, _, cleared) = send(
+        &s,
+        reqwest::Method::DELETE,
+        "/api/session",
+        Some(&alice.cookie),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert!(cleared.expect("a cookie").contains("Max-Age=0"));
+    let (status, body) = get_as(&s, &alice, "/api/me").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["error"], "unauthorized");
+    let other = User {
+        name: alice.name.clone(),
+        cookie: second,
+    };
+    assert_eq!(get_as(&s, &other, "/api/me").await.0, StatusCode::OK);
+    let (status, _) = s.get("/api/me").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_password_change_ends_other_sessions_and_a_deleted_account_frees_its_name() {
+    let (_dir, s) = start().await;
+    let alice = sign_up(&s, "alice").await;
+    let (_, _, cookie) = send(
+        &s,
+        reqwest::Method::POST,
+        "/api/session",
+        None,
+        Some(json!({"name": "alice", "password": "password-of-test"})),
+    )
+    .await;
+    let elsewhere = User {
+        name: "alice".into(),
+        cookie: token_of(&cookie.expect("cookie")),
+    };
+    let (status, body) = post_as(
+        &s,
+        &alice,
+        "/api/me/password",
+        json!({"password": "not it at all", "new_password": "a new password"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    let (status, body) = post_as(
+        &s,
+        &alice,
+        "/api/me/password",
+        json!({"password": "password-of-test", "new_password": "a new password"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+    assert_eq!(get_as(&s, &alice, "/api/me").await.0, StatusCode::OK);
+    assert_eq!(
+        get_as(&s, &elsewhere, "/api/me").await.0,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // A game between accounts, then alice deletes her account: the game stays.
+    let bob = sign_up(&s, "bob").await;
+    let game = paired_game(&s, &alice, &bob, "5+3", false).await;
+    let (status, _, _) = send(
+        &s,
+        reqwest::Method::DELETE,
+        "/api/me",
+        Some(&alice.cookie),
+        Some(json!({"password": "a new password"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        get_as(&s, &alice, "/api/me").await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(s.get("/api/players/alice").await.0, StatusCode::NOT_FOUND);
+    assert_eq!(s.game(&game.id).await["id"], game.id.as_str());
+    let (_, bob_page) = s.get("/api/players/bob").await;
+    assert_eq!(bob_page["games"][0]["opponent"], json!({"deleted": true}));
+    // The name is free again.
+    sign_up(&s, "Alice").await;
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn login_attempts_are_limited_per_name() {
+    let (_dir, s) = start().await;
+    sign_up(&s, "carol").await;
+    let mut statuses = Vec::new();
+    for _ in 0..7 {
+        let (status, body, _) = send(
+            &s,
+            reqwest::Method::POST,
+            "/api/session",
+            None,
+            Some(json!({"name": "carol", "password": "guessing wrong"})),
+        )
+        .await;
+        statuses.push((status, body["error"].as_str().unwrap_or("").to_string()));
+    }
+    assert_eq!(
+        statuses[0],
+        (StatusCode::UNAUTHORIZED, "bad_credentials".into())
+    );
+    assert_eq!(
+        statuses[6],
+        (StatusCode::TOO_MANY_REQUESTS, "rate_limited".into()),
+        "{statuses:?}"
+    );
+    // Another name is not limited by carol's.
+    let (status, _, _) = send(
+        &s,
+        reqwest::Method::POST,
+        "/api/session",
+        None,
+        Some(json!({"name": "dave", "password": "guessing wrong"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    s.stop().await;
+}
+
+/// A game made by `owner`'s seek and `acceptor`'s acceptance.
+struct Paired {
+    id: String,
+    /// The acceptor's seat grant.
+    grant: Value,
+    owner_color: String,
+}
+
+async fn paired_game(
+    s: &TestServer,
+    owner: &User,
+    acceptor: &User,
+    time: &str,
+    rated: bool,
+) -> Paired {
+    let (status, seek) = post_as(
+        s,
+        owner,
+        "/api/seeks",
+        json!({"time": time, "rated": rated, "color": "white"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{seek}");
+    let seek_id = seek["id"].as_str().expect("id").to_string();
+    let (status, grant) = post_as(
+        s,
+        acceptor,
+        &format!("/api/seeks/{seek_id}/accept"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    Paired {
+        id: id_of(&grant),
+        grant,
+        owner_color: "white".into(),
+    }
+}
+
+#[tokio::test]
+async fn seeks_are_listed_accepted_once_and_the_session_acts_for_its_seat_only() {
+    let (_dir, s) = start().await;
+    let alice = sign_up(&s, "alice").await;
+    let bob = sign_up(&s, "bob").await;
+    let eve = sign_up(&s, "eve").await;
+
+    // Without a session, no seek.
+    let (status, _) = s
+        .post("/api/seeks", json!({"time": "3+2", "color": "white"}))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, body) = post_as(&s, &alice, "/api/seeks", json!({"time": "3+x"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+
+    let (status, seek) = post_as(
+        &s,
+        &alice,
+        "/api/seeks",
+        json!({"time": "3+2", "rated": true, "color": "white"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{seek}");
+    assert_eq!(seek["owner"], "alice");
+    assert_eq!(seek["category"], "blitz");
+    assert_eq!(seek["rating"], 1500.0);
+    assert_eq!(seek["game"], Value::Null);
+    let seek_id = seek["id"].as_str().expect("id").to_string();
+    let (_, listed) = s.get("/api/seeks").await;
+    assert_eq!(listed["seeks"][0]["id"], seek_id.as_str());
+
+    // The lobby's WebSocket of alice hears that her seek was taken.
+    let mut lobby = lobby_socket(&s, &alice).await;
+    assert_eq!(next_lobby(&mut lobby).await["type"], "seeks");
+
+    // Her own seek she cannot take; eight players at once: exactly one game.
+    let (status, _) = post_as(
+        &s,
+        &alice,
+        &format!("/api/seeks/{seek_id}/accept"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let mut takers = vec![bob.clone()];
+    for i in 0..7 {
+        takers.push(sign_up(&s, &format!("taker{i}")).await);
+    }
+    let path = format!("/api/seeks/{seek_id}/accept");
+    let attempts = takers.iter().map(|u| post_as(&s, u, &path, json!({})));
+    let results = futures_util::future::join_all(attempts).await;
+    let won: Vec<usize> = (0..results.len())
+        .filter(|&i| results[i].0 == StatusCode::CREATED)
+        .collect();
+    assert_eq!(won.len(), 1, "exactly one game: {results:?}");
+    for (status, body) in &results {
+        if *status != StatusCode::CREATED {
+            assert_eq!(*status, StatusCode::CONFLICT);
+            assert_eq!(body["error"], "seek_taken");
+        }
+    }
+    let winner = &takers[won[0]];
+    let grant = &results[won[0]].1;
+    assert_eq!(grant["seat"], "black");
+    let id = id_of(grant);
+    let (_, shown) = s.get(&format!("/api/seeks/{seek_id}")).await;
+    assert_eq!(shown["game"], id.as_str());
+    let taken = loop {
+        let msg = next_lobby(&mut lobby).await;
+        if msg["type"] == "taken" {
+            break msg;
+        }
+    };
+    assert_eq!(taken["game"], id.as_str());
+    let (_, listed) = s.get("/api/seeks").await;
+    assert_eq!(listed["seeks"], json!([]));
+
+    let view = s.game(&id).await;
+    assert_eq!(view["players"]["white"]["name"], "alice");
+    assert_eq!(view["players"]["black"]["name"], winner.name.as_str());
+    assert_eq!(view["players"]["rated"], "blitz");
+
+    // alice acts for White by her session alone; eve's session acts for nothing (403); the
+    // winner's session acts for Black, and so does the seat token.
+    let moves = format!("/api/games/{id}/moves");
+    let (status, body) = post_as(&s, &eve, &moves, json!({"ply": 0, "move": "d3"})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["error"], "bad_token");
+    let (status, body) = post_as(&s, &alice, &moves, json!({"ply": 0, "move": "d3"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = post_as(&s, &alice, &moves, json!({"ply": 1, "move": "f7"})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "not_your_turn");
+    let mv = first_legal(&body_game(&s, &id).await);
+    let (status, body) = s.play(&id, &grant["token"], 1, &mv).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let mv = first_legal(&body);
+    let (status, body) = post_as(&s, winner, &moves, json!({"ply": 2, "move": mv})).await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "White's move by Black's session: {body}"
+    );
+    assert_eq!(body["error"], "not_your_turn");
+    let (status, _) = post_as(&s, &eve, &format!("/api/games/{id}/resign"), json!({})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // A seat's token for the owner's session (the page keeps it).
+    let (status, claimed) = post_as(&s, &alice, &format!("/api/games/{id}/seat"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{claimed}");
+    assert_eq!(claimed["seat"], "white");
+    let (status, body) = s.play(&id, &claimed["token"], 2, &mv).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _) = post_as(&s, &eve, &format!("/api/games/{id}/seat"), json!({})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    s.stop().await;
+}
+
+async fn body_game(s: &TestServer, id: &str) -> Value {
+    s.game(id).await
+}
+
+#[tokio::test]
+async fn challenges_go_to_one_player_and_expired_or_withdrawn_seeks_cannot_be_taken() {
+    let (_dir, s) = start().await;
+    let alice = sign_up(&s, "alice").await;
+    let bob = sign_up(&s, "bob").await;
+    let carol = sign_up(&s, "carol").await;
+    let (status, challenge) = post_as(
+        &s,
+        &alice,
+        "/api/seeks",
+        json!({"time": "corr:3", "color": "black", "opponent": "BOB"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{challenge}");
+    assert_eq!(challenge["opponent"], "bob");
+    assert_eq!(challenge["category"], "correspondence");
+    let id = challenge["id"].as_str().expect("id").to_string();
+    // Listed to bob and alice only.
+    assert_eq!(get_as(&s, &carol, "/api/seeks").await.1["seeks"], json!([]));
+    assert_eq!(
+        get_as(&s, &bob, "/api/seeks").await.1["seeks"][0]["id"],
+        id.as_str()
+    );
+    let accept = format!("/api/seeks/{id}/accept");
+    assert_eq!(
+        post_as(&s, &carol, &accept, json!({})).await.0,
+        StatusCode::CONFLICT
+    );
+    let (status, grant) = post_as(&s, &bob, &accept, json!({})).await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    assert_eq!(grant["seat"], "white", "alice asked for black");
+    // bob's page: a correspondence game where it is his turn.
+    let (_, page) = s.get("/api/players/bob").await;
+    assert_eq!(page["games"][0]["your_turn"], true);
+
+    // A withdrawn seek is gone; another player cannot withdraw it.
+    let (_, seek) = post_as(&s, &alice, "/api/seeks", json!({"time": "10+5"})).await;
+    let seek_path = format!("/api/seeks/{}", seek["id"].as_str().expect("id"));
+    let (status, _, _) = send(
+        &s,
+        reqwest::Method::DELETE,
+        &seek_path,
+        Some(&carol.cookie),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _, _) = send(
+        &s,
+        reqwest::Method::DELETE,
+        &seek_path,
+        Some(&alice.cookie),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(s.get(&seek_path).await.0, StatusCode::NOT_FOUND);
+
+    // A real-time seek whose owner has not been around for 60 s is not listed nor taken.
+    let (_, seek) = post_as(&s, &alice, "/api/seeks", json!({"time": "1+0"})).await;
+    let seek_id = seek["id"].as_str().expect("id").to_string();
+    expire_directly(&s, &seek_id).await;
+    let (_, listed) = get_as(&s, &carol, "/api/seeks").await;
+    assert_eq!(listed["seeks"], json!([]));
+    let (status, body) = post_as(
+        &s,
+        &carol,
+        &format!("/api/seeks/{seek_id}/accept"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "seek_taken");
+    s.stop().await;
+}
+
+/// Moves a seek's end into the past, as 60 s without its owner would.
+async fn expire_directly(s: &TestServer, id: &str) {
+    use emergo_server::store::Store;
+    let sql_sqlite = "UPDATE seeks SET expires_at = 1 WHERE id = ?";
+    let sql_pg = "UPDATE seeks SET expires_at = 1 WHERE id = $1";
+    match &s.server.state().store {
+        Store::Sqlite(db) => {
+            sqlx::query(sql_sqlite)
+                .bind(id)
+                .execute(db.pool())
+                .await
+                .expect("expired");
+        }
+        Store::Postgres(db) => {
+            sqlx::query(sql_pg)
+                .bind(id)
+                .execute(db.pool())
+                .await
+                .expect("expired");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_rated_game_updates_both_ratings_exactly_once_even_if_both_resign_at_once() {
+    let (_dir, s) = start().await;
+    let alice = sign_up(&s, "alice").await;
+    let bob = sign_up(&s, "bob").await;
+
+    // First game: alice (White) wins; each side moves once, then bob resigns.
+    let game = paired_game(&s, &alice, &bob, "3+2", true).await;
+    assert_eq!(game.owner_color, "white");
+    let moves = format!("/api/games/{}/moves", game.id);
+    let (_, view) = post_as(&s, &alice, &moves, json!({"ply": 0, "move": "d3"})).await;
+    let mv = first_legal(&view);
+    let (status, _) = post_as(&s, &bob, &moves, json!({"ply": 1, "move": mv})).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, view) = post_as(
+        &s,
+        &bob,
+        &format!("/api/games/{}/resign", game.id),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["result"], "1-0");
+    let a = rating_after(&s, "alice", 1).await;
+    let b = rating_after(&s, "bob", 1).await;
+    // Glicko-2: a new player's win against a new player.
+    assert!(
+        (a["rating"].as_f64().expect("n") - 1662.3).abs() < 0.5,
+        "{a}"
+    );
+    assert!(
+        (b["rating"].as_f64().expect("n") - 1337.7).abs() < 0.5,
+        "{b}"
+    );
+    assert!((a["rd"].as_f64().expect("n") - 290.3).abs() < 0.5, "{a}");
+
+    // Second game: both resign at the same moment: one result, one settlement.
+    let game = paired_game(&s, &alice, &bob, "3+2", true).await;
+    let moves = format!("/api/games/{}/moves", game.id);
+    let (_, view) = post_as(&s, &alice, &moves, json!({"ply": 0, "move": "d3"})).await;
+    let mv = first_legal(&view);
+    post_as(&s, &bob, &moves, json!({"ply": 1, "move": mv})).await;
+    let resign = format!("/api/games/{}/resign", game.id);
+    let (r1, r2) = tokio::join!(
+        post_as(&s, &alice, &resign, json!({})),
+        s.post(&resign, json!({"token": game.grant["token"]})),
+    );
+    let statuses = [r1.0, r2.0];
+    assert!(statuses.contains(&StatusCode::OK), "{statuses:?}");
+    rating_after(&s, "alice", 2).await;
+    rating_after(&s, "bob", 2).await;
+    // Given time, nothing more happens: still two games each.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, page) = s.get("/api/players/alice").await;
+    assert_eq!(page["ratings"]["blitz"]["games"], 2, "{page}");
+    assert_eq!(
+        page["history"]["blitz"].as_array().expect("history").len(),
+        2
+    );
+    assert_eq!(page["games"].as_array().expect("games").len(), 2);
+    let (_, page) = s.get("/api/players/bob").await;
+    assert_eq!(page["ratings"]["blitz"]["games"], 2, "{page}");
+
+    // An unrated game and a game ended before each side moved change nothing.
+    let game = paired_game(&s, &alice, &bob, "3+2", false).await;
+    post_as(
+        &s,
+        &alice,
+        &format!("/api/games/{}/resign", game.id),
+        json!({}),
+    )
+    .await;
+    let game = paired_game(&s, &alice, &bob, "3+2", true).await;
+    post_as(
+        &s,
+        &alice,
+        &format!("/api/games/{}/resign", game.id),
+        json!({}),
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, page) = s.get("/api/players/alice").await;
+    assert_eq!(page["ratings"]["blitz"]["games"], 2, "{page}");
+
+    // The leaderboard shows only RDs under 110: nobody yet.
+    let (status, board) = s.get("/api/leaderboard?category=blitz").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(board["players"], json!([]));
+    let (status, _) = s.get("/api/leaderboard?category=bullet").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    s.stop().await;
+}
+
+/// The player's blitz rating once it counts `games` games (settlement runs just after the
+/// result).
+async fn rating_after(s: &TestServer, name: &str, games: i64) -> Value {
+    for _ in 0..100 {
+        let (_, page) = s.get(&format!("/api/players/{name}")).await;
+        if page["ratings"]["blitz"]["games"] == games {
+            return page["ratings"]["blitz"].clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("{name} never reached {games} rated games");
+}
+
+async fn lobby_socket(s: &TestServer, user: &User) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("ws://{}/api/lobby/ws", s.server.addr());
+    let mut req = url.into_client_request().expect("request");
+    req.headers_mut().insert(
+        "cookie",
+        format!("emergo_session={}", user.cookie)
+            .parse()
+            .expect("header"),
+    );
+    let (socket, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("lobby WebSocket opens");
+    socket
+}
+
+async fn next_lobby(socket: &mut Socket) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        let msg = tokio::time::timeout(std::time::Duration::from_secs(20), socket.next())
+            .await
+            .expect("a message within 20 s")
+            .expect("open")
+            .expect("a frame");
+        if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
+            return serde_json::from_str(text.as_str()).expect("JSON");
+        }
+    }
+}
