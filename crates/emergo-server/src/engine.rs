@@ -467,38 +467,65 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_client_with_a_pile_of_jobs_does_not_delay_another_and_is_bounded() {
-        // One worker; client A queues long jobs up to its bound; B's one short job goes next.
+        // One worker; client A queues jobs up to its bound; B's one job goes next. The jobs hold
+        // the worker until released and every step waits for the queue's own count, so the
+        // order does not depend on how fast a loaded machine schedules the tasks.
         let pool = EnginePool::new(1, 64, 4);
         let order = Arc::new(Mutex::new(Vec::new()));
+        let release = Arc::new(AtomicBool::new(false));
         let mut jobs = Vec::new();
         for i in 0..4 {
-            let (pool, order) = (pool.clone(), order.clone());
+            let (pool, order, release) = (pool.clone(), order.clone(), release.clone());
             jobs.push(tokio::spawn(async move {
                 pool.run(A, Arc::default(), move || {
-                    std::thread::sleep(Duration::from_millis(30));
+                    let started = Instant::now();
+                    while !release.load(Ordering::SeqCst)
+                        && started.elapsed() < Duration::from_secs(10)
+                    {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
                     order.lock().expect("order").push(format!("A{i}"));
                 })
                 .await
             }));
-            tokio::time::sleep(Duration::from_millis(2)).await;
         }
+        // A's four jobs are in: one on the worker, three waiting.
+        wait_until(|| pool.has_room(A).is_err() && pool.waiting() == 3).await;
         let busy = pool.run(A, Arc::default(), || ()).await;
         assert!(
             matches!(busy, Err(PoolError::Busy(_))),
             "A's fifth job is refused"
         );
-        let order_b = order.clone();
-        pool.run(B, Arc::default(), move || {
-            order_b.lock().expect("order").push("B".into())
-        })
-        .await
-        .expect("B runs");
+        let b = {
+            let (pool, order) = (pool.clone(), order.clone());
+            tokio::spawn(async move {
+                pool.run(B, Arc::default(), move || {
+                    order.lock().expect("order").push("B".into())
+                })
+                .await
+            })
+        };
+        wait_until(|| pool.waiting() == 4).await;
+        release.store(true, Ordering::SeqCst);
+        b.await.expect("joined").expect("B runs");
         for job in jobs {
             job.await.expect("joined").expect("ran");
         }
         let order = order.lock().expect("order").clone();
         let b = order.iter().position(|j| j == "B").expect("B ran");
         assert!(b <= 1, "B waited behind A's pile: {order:?}");
+    }
+
+    /// Waits (at most 10 s) until `ready` holds.
+    async fn wait_until(ready: impl Fn() -> bool) {
+        let started = Instant::now();
+        while !ready() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the pool never reached the awaited state"
+            );
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
