@@ -16,6 +16,13 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
+# nginx, for the check of the example proxy configuration (docs/deploy/nginx.conf).
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-core >/dev/null
+fi
+export EMERGO_REQUIRE_NGINX=1
 node --test crates/emergo-server/tests/js/
 (cd crates/emergo-server/tests/js && npm ci --no-audit --no-fund --silent)
 # Formatting and lints first: a warning fails the run.

@@ -40,6 +40,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Run engine workers over a PostgreSQL database (the engine's replies and hints).
     Worker(cmd::worker::Args),
+    /// Work on a database as a whole: `emergo db copy --from URL --to URL`.
+    Db(cmd::db::Args),
     /// Fit the evaluation weights to the results of recorded games (Texel tuning).
     Tune(cmd::tune::Args),
 }
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Worker(args) => cmd::worker::run(args),
+        Command::Db(args) => cmd::db::run(args),
         Command::Tune(args) => cmd::tune::run(args),
     };
     match result {

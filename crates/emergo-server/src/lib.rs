@@ -14,6 +14,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod clock;
+pub mod copy;
 pub mod edge;
 pub mod editor;
 pub mod ending;

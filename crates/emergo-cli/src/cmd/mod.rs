@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod apply;
 pub mod bench;
+pub mod db;
 pub mod evalbar;
 pub mod matches;
 pub mod moves;

@@ -152,6 +152,14 @@ pub trait GameStore: Send + Sync {
     /// Whether the database answers (`GET /healthz`).
     fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
 
+    /// Up to `limit` games in the order they were made, after the one numbered `after` (0: from
+    /// the first): `(number, id)` (`emergo db copy`).
+    fn game_ids(
+        &self,
+        after: i64,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<(i64, String)>, StoreError>> + Send;
+
     /// Reads a game and replays its moves; `None` for an unknown id.
     fn load(&self, id: &str)
         -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
@@ -335,6 +343,11 @@ impl Store {
     /// See [`GameStore::ping`].
     pub async fn ping(&self) -> Result<(), StoreError> {
         dispatch!(self, s => s.ping())
+    }
+
+    /// See [`GameStore::game_ids`].
+    pub async fn game_ids(&self, after: i64, limit: u32) -> Result<Vec<(i64, String)>, StoreError> {
+        dispatch!(self, s => s.game_ids(after, limit))
     }
 
     /// Whether other processes may change the games too (PostgreSQL: several instances), so

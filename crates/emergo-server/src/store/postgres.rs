@@ -263,6 +263,16 @@ impl GameStore for PgStore {
         Ok(found.map(|(v,)| v))
     }
 
+    async fn game_ids(&self, after: i64, limit: u32) -> Result<Vec<(i64, String)>, StoreError> {
+        let found: Vec<(i64, String)> =
+            sqlx::query_as("SELECT seq, id FROM games WHERE seq > $1 ORDER BY seq LIMIT $2")
+                .bind(after)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(found)
+    }
+
     async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
