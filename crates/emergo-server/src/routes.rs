@@ -386,8 +386,24 @@ async fn list(
     Ok(Json(serde_json::json!({ "games": games })))
 }
 
-async fn show(State(state): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
+/// `?from=<ply>`: the view paged from that ply (docs/api.md).
+#[derive(Deserialize)]
+pub struct ViewQuery {
+    pub from: Option<usize>,
+}
+
+async fn show(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+    query: Result<Query<ViewQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query?;
     let slot = state.slot(&id).await?;
+    if let Some(from) = query.from.filter(|&from| from > 0) {
+        // Only the newest plies: built under the lock (small), serialised after.
+        let view = GameView::paged(&*slot.state.lock().await, from);
+        return Ok(Json(view).into_response());
+    }
     let text = slot.latest();
     let game = text
         .strip_prefix(crate::live::STATE_PREFIX)

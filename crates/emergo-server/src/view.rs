@@ -120,6 +120,11 @@ pub struct GameView {
     pub white: SeatView,
     pub black: SeatView,
     pub start: String,
+    /// The first ply the lists below start at: 0 for the whole game; a paged view
+    /// (`?from=<ply>`) gives `moves` and `history` from that ply on, and `positions` and
+    /// `boards` from the position before it (so `positions[0]` lets a reader check that it
+    /// holds the same game up to there).
+    pub from: usize,
     pub moves: Vec<String>,
     /// The squares of each move of `moves`, in order.
     pub history: Vec<MoveView>,
@@ -154,7 +159,14 @@ pub struct GameView {
 
 impl GameView {
     pub fn of(live: &LiveGame) -> GameView {
+        GameView::paged(live, 0)
+    }
+
+    /// The view from ply `from` on (at most the game's ply): only the newest moves and
+    /// positions, for a reader that holds the rest.
+    pub fn paged(live: &LiveGame, from: usize) -> GameView {
         let game = &live.game;
+        let from = from.min(game.ply());
         let pos = game.position();
         let status = game.status();
         let (result, reason) = status_columns(status);
@@ -173,11 +185,15 @@ impl GameView {
             white: SeatView::of(&live.meta.seats[Color::White]),
             black: SeatView::of(&live.meta.seats[Color::Black]),
             start: game.start().to_string(),
-            moves: game.moves().iter().map(Move::to_string).collect(),
-            history: game.moves().iter().map(MoveView::of).collect(),
+            from,
+            moves: game.moves()[from..].iter().map(Move::to_string).collect(),
+            history: game.moves()[from..].iter().map(MoveView::of).collect(),
             ply: game.ply(),
-            positions: game.positions().iter().map(Position::to_string).collect(),
-            boards: game.positions().iter().map(BoardView::of).collect(),
+            positions: game.positions()[from..]
+                .iter()
+                .map(Position::to_string)
+                .collect(),
+            boards: game.positions()[from..].iter().map(BoardView::of).collect(),
             position: pos.to_string(),
             turn: turn.name(),
             phase: pos.phase().name(),

@@ -1,15 +1,19 @@
 //! `GET /api/games/{id}/ws`: the game's state at once and after every change. The client sends
-//! nothing; a client that reconnects simply gets the current state.
+//! nothing; a client that reconnects simply gets the current state, paged from the ply it
+//! names (`?from=<ply>`) so that a long game is not sent whole again.
 //!
 //! A WebSocket costs little: the state messages are shared (one `Arc<str>` per state for every
 //! watcher, the first one taken without the game's lock), and the socket's buffers are small.
 
 use crate::edge::{ClientAddr, Permit};
 use crate::error::ApiError;
-use crate::live::{AppState, GameSlot};
+use crate::live::{AppState, GameSlot, STATE_PREFIX};
+use crate::routes::ViewQuery;
+use crate::view::GameView;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::Extension;
 use std::sync::Arc;
@@ -28,8 +32,11 @@ pub async fn handler(
     State(state): State<AppState>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     Path(id): Path<String>,
+    query: Result<Query<ViewQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(query) = query?;
+    let from = query.from.unwrap_or(0);
     let slot = state.slot(&id).await?;
     let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let permit = state.websockets.acquire(Some(client))?;
@@ -39,24 +46,38 @@ pub async fn handler(
         .max_frame_size(MAX_INCOMING)
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
-        .on_upgrade(move |socket| follow(socket, slot, shutdown, permit)))
+        .on_upgrade(move |socket| follow(socket, slot, from, shutdown, permit)))
 }
 
 async fn send(socket: &mut WebSocket, text: Arc<str>) -> bool {
     socket.send(Message::Text((&*text).into())).await.is_ok()
 }
 
+/// The first state for a client that holds the game up to ply `from` (a page catching up after
+/// a lost connection): the view paged from there, built under the game's lock (only the newest
+/// plies) and serialised after it; from 0, the shared latest state.
+async fn first_state(slot: &GameSlot, from: usize) -> Arc<str> {
+    if from == 0 {
+        return slot.latest();
+    }
+    let view = GameView::paged(&*slot.state.lock().await, from);
+    let game = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());
+    Arc::from(format!("{STATE_PREFIX}{game}}}"))
+}
+
 /// Sends the state now and after every change until the client leaves or the server stops.
 async fn follow(
     mut socket: WebSocket,
     slot: Arc<GameSlot>,
+    from: usize,
     mut shutdown: watch::Receiver<bool>,
     _permit: Permit,
 ) {
     let _open = OpenSocket::count();
     // Subscribe before reading the state, so that no change falls in between.
     let mut updates = slot.updates.subscribe();
-    if !send(&mut socket, slot.latest()).await {
+    let first = first_state(&slot, from).await;
+    if !send(&mut socket, first).await {
         return;
     }
     loop {

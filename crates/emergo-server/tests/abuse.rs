@@ -4,6 +4,8 @@
 //! clients: 127.0.0.2 is the attacker, 127.0.0.3 the bystander. Every loop is bounded in count
 //! and time; the time bounds are generous (a loaded 2-core CI machine).
 
+mod common;
+
 use emergo_server::{Config, Limits, Server};
 use futures_util::StreamExt;
 use reqwest::StatusCode;
@@ -218,6 +220,48 @@ async fn item1_huge_records_are_refused_by_their_cap_and_imports_never_freeze_th
         slowest < Duration::from_secs(10),
         "an import took {slowest:?}"
     );
+    h.stop().await;
+}
+
+/// Issue 8, item 1: a legal record one move over the plies cap (men entered, then stepping
+/// about, no position a third time) is refused at once with 413 naming the cap; the same game
+/// one move shorter, at the cap, imports.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item1_a_legal_record_over_the_plies_cap_is_refused_naming_it_and_one_at_the_cap_imports() {
+    let h = start(Limits::relaxed(), 1).await;
+    let a = client(ATTACKER);
+    let import = h.url("/api/games/import");
+    let cap = Limits::default().record.plies;
+    let mut game = common::shuffling_game(cap + 1);
+    assert_eq!(game.ply(), cap + 1, "the shuffle goes on past the cap");
+    let over = emergo_core::record::write_game(&game, &[]);
+    eprintln!("a legal record of {} plies: {} bytes", cap + 1, over.len());
+    let started = Instant::now();
+    let (status, err) = post_text(&a, import.clone(), over).await;
+    let took = started.elapsed();
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{err}");
+    assert_eq!(
+        (err["error"].as_str(), err["cap"].as_str()),
+        (Some("too_large"), Some("plies"))
+    );
+    let message = err["message"].as_str().expect("a message");
+    assert!(
+        message.contains(&format!("more than {cap} moves")),
+        "{message}"
+    );
+    assert!(took < FAST, "refusing took {took:?}");
+
+    game.undo();
+    let (status, imported) =
+        post_text(&a, import, emergo_core::record::write_game(&game, &[])).await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "{}",
+        &imported.to_string()[..200.min(imported.to_string().len())]
+    );
+    assert_eq!(imported["ply"], cap);
+    assert_eq!(imported["status"], "ongoing");
     h.stop().await;
 }
 

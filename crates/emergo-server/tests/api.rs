@@ -655,3 +655,70 @@ async fn a_random_colour_gives_either_seat() {
     assert_eq!(seats.into_iter().collect::<Vec<_>>(), ["black", "white"]);
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_games_view_is_paged_from_a_ply_over_http_and_the_websocket() {
+    let (_dir, path, url) = temp_db();
+    let srv = TestServer::start_on(&url, path).await;
+    let record = shuffling_record(300);
+    let (status, imported) = srv
+        .post_raw("/api/games/import", "text/plain", &record)
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    assert_eq!(imported["ply"], 300);
+    let id = imported["id"].as_str().expect("id").to_string();
+    let (_, _, whole_text) = srv.get_text(&format!("/api/games/{id}")).await;
+    let whole: Value = serde_json::from_str(&whole_text).expect("JSON");
+    assert_eq!(whole["from"], 0);
+
+    let (status, _, paged_text) = srv.get_text(&format!("/api/games/{id}?from=299")).await;
+    assert_eq!(status, StatusCode::OK);
+    eprintln!(
+        "a 300-ply game's view: {} bytes whole, {} bytes from ply 299",
+        whole_text.len(),
+        paged_text.len()
+    );
+    assert!(whole_text.len() > 100_000, "{}", whole_text.len());
+    assert!(paged_text.len() < 4_000, "{}", paged_text.len());
+    let paged: Value = serde_json::from_str(&paged_text).expect("JSON");
+    assert_eq!(paged["from"], 299);
+    // The lists are the tail of the whole view's; everything else is the same.
+    let tail = |key: &str, from: usize| {
+        Value::Array(whole[key].as_array().expect("a list")[from..].to_vec())
+    };
+    for key in ["moves", "history", "positions", "boards"] {
+        assert_eq!(paged[key], tail(key, 299), "{key}");
+    }
+    assert_eq!(paged["positions"].as_array().map(Vec::len), Some(2));
+    let mut rest = paged.clone();
+    let mut whole_rest = whole.clone();
+    for v in [&mut rest, &mut whole_rest] {
+        for key in ["from", "moves", "history", "positions", "boards"] {
+            v.as_object_mut().expect("an object").remove(key);
+        }
+    }
+    assert_eq!(rest, whole_rest);
+
+    // Beyond the game's ply: from the ply (the current position alone); a bad ply: 400.
+    let (_, beyond) = srv.get(&format!("/api/games/{id}?from=999")).await;
+    assert_eq!(
+        (&beyond["from"], &beyond["moves"]),
+        (&json!(300), &json!([]))
+    );
+    assert_eq!(beyond["positions"], tail("positions", 300));
+    let (status, bad) = srv.get(&format!("/api/games/{id}?from=x")).await;
+    assert_eq!(
+        (status, &bad["error"]),
+        (StatusCode::BAD_REQUEST, &json!("bad_request"))
+    );
+
+    // A WebSocket that names the ply it holds gets the paged state first.
+    let ws = format!("ws://{}/api/games/{id}/ws?from=298", srv.server.addr());
+    let (mut socket, _) = tokio_tungstenite::connect_async(ws)
+        .await
+        .expect("WebSocket");
+    let first = next_state(&mut socket).await;
+    assert_eq!(first["from"], 298);
+    assert_eq!(first["moves"], tail("moves", 298));
+    srv.stop().await;
+}

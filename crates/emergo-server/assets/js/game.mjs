@@ -10,6 +10,7 @@ import { events, resultWords, winner } from './events.mjs';
 import { moveLabel } from './notation.mjs';
 import { renderMoves, scoreText, colorWords } from './movelist.mjs';
 import { openLive, closeLive } from './live.mjs';
+import { mergeView } from './paging.mjs';
 import { play as playSound } from './sound.mjs';
 import { createGame, visit } from './lobby.mjs';
 import { lookForReview, renderReview, betterPath, startReview, resetReview } from './review.mjs';
@@ -71,7 +72,7 @@ export async function openGame(id, onMissing) {
     }
     toast(plainError(err));
   }
-  openLive(id, (g) => setGame(g, 'ws'));
+  openLive(id, (g) => setGame(g, 'ws'), () => (st.game && st.game.id === id ? st.game.ply : 0));
 }
 
 export function closeGame() {
@@ -84,6 +85,15 @@ export function closeGame() {
 /** Takes a new state. `source`: 'load', 'ws' (in order) or 'post' (may be stale). */
 function setGame(g, source) {
   if (!g || g.id !== st.id) return;
+  if (g.from) {
+    // A paged view (the WebSocket catching up): joined to ours, or else the whole view asked.
+    const whole = mergeView(st.game, g);
+    if (!whole) {
+      refresh();
+      return;
+    }
+    g = whole;
+  }
   const old = st.game;
   if (old && source === 'post' && g.ply < old.ply) return;
   const follow = !old || st.viewPly >= old.ply;

@@ -2,7 +2,7 @@
 import { $ } from './dom.mjs';
 import { t } from './i18n.mjs';
 
-const conn = { id: null, ws: null, timer: null, retry: 0, onState: null, state: 'connecting' };
+const conn = { id: null, ws: null, timer: null, retry: 0, onState: null, held: () => 0, state: 'connecting' };
 
 function setConn(kind) {
   conn.state = kind;
@@ -25,11 +25,14 @@ export function closeLive() {
   if (ws) ws.close();
 }
 
-/** Follows game `id`; `onState(game)` gets every state the server pushes. */
-export function openLive(id, onState) {
+/** Follows game `id`; `onState(game)` gets every state the server pushes. `held()` is the
+ * ply up to which the page holds the game: the first state after a (re)connection is paged
+ * from there (docs/api.md, `from`), so a long game is not sent whole again. */
+export function openLive(id, onState, held = () => 0) {
   closeLive();
   conn.id = id;
   conn.onState = onState;
+  conn.held = held;
   conn.retry = 0;
   connect(id);
 }
@@ -38,7 +41,8 @@ function connect(id) {
   clearTimeout(conn.timer);
   if (conn.id !== id) return;
   setConn(conn.retry ? 'down' : 'connecting');
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/games/${encodeURIComponent(id)}/ws`;
+  const from = conn.held();
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/games/${encodeURIComponent(id)}/ws${from > 0 ? `?from=${from}` : ''}`;
   let ws;
   try {
     ws = new WebSocket(url);
