@@ -266,7 +266,9 @@ pub fn shuffling_game(plies: usize) -> emergo_core::Game {
     let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
     while game.ply() < plies {
         let pos = *game.position();
-        let mut best: Option<((u32, bool, u64, usize), Move, Position)> = None;
+        // (times seen, gives a capture, a little chance, fewer replies), the move, where it goes
+        type Choice = ((u32, bool, u64, usize), Move, Position);
+        let mut best: Option<Choice> = None;
         for mv in pos.legal_moves().iter() {
             if tried.contains(&(pos, *mv)) {
                 continue;
