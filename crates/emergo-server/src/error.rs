@@ -279,6 +279,11 @@ impl IntoResponse for ApiError {
             ApiError::EngineBusy(_) | ApiError::Busy { .. } | ApiError::DatabaseUnavailable(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(1u64));
             }
+            // The body over the cap is left unread, so the server closes the connection after
+            // this answer: say so, or a client reuses the connection and its next request fails.
+            ApiError::TooLarge { .. } => {
+                headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
             _ => {}
         }
         response
