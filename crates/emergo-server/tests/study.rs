@@ -7,31 +7,6 @@ use browser_rig::*;
 use fantoccini::{key::Key, Client};
 use serde_json::{json, Value};
 
-/// The serious and critical accessibility violations axe-core finds on the page (as page.rs).
-async fn axe_violations(c: &Client) -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/js/node_modules/axe-core/axe.min.js"
-    );
-    let source = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("{path}: {e}; run `npm ci` in crates/emergo-server/tests/js (scripts/test.sh does)")
-    });
-    wait_until(
-        c,
-        "document.getAnimations().every((a) => a.constructor.name !== 'CSSTransition')",
-        "the colour transitions to end",
-    )
-    .await;
-    c.execute(&source, vec![]).await.expect("axe-core loads");
-    js(
-        c,
-        "return axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-           .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')))",
-    )
-    .await
-}
-
 async fn editor_square(c: &Client, sq: &str) {
     click(c, &format!("#editor-board rect.hit[data-sq='{sq}']")).await;
 }
