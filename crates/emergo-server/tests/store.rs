@@ -104,6 +104,25 @@ async fn a_plain_file_name_opens_the_same_database_as_its_url() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_database_file_opens_every_time() {
+    // The pool opens its connections concurrently; on a new file each of them switching to WAL
+    // at once made SQLite answer "database is locked" now and then (a CI run failed so).
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
+    for n in 0..60 {
+        let path = dir.path().join(format!("new{n}.db"));
+        let url = format!("sqlite://{}", path.display());
+        let store = Store::open(&url)
+            .await
+            .unwrap_or_else(|e| panic!("open {n}: {e}"));
+        store
+            .insert_game(&human_game("g1"), &Game::default())
+            .await
+            .expect("stored");
+        store.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_racing_for_one_ply_store_exactly_one_move_every_time() {
     // Two stores over one database stand for two server instances.
     let (_dir, _, url) = temp_db();

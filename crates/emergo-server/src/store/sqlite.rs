@@ -9,8 +9,10 @@ use super::{
 use crate::model::GameMeta;
 use emergo_core::{Color, Game, Status};
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteSynchronous,
 };
+use sqlx::Connection;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -43,6 +45,18 @@ impl SqliteStore {
         } else {
             4
         };
+        // Switching a new file to WAL takes an exclusive lock, and SQLite answers a second
+        // connection switching at the same moment with "database is locked" at once (no busy
+        // wait): the pool opens connections concurrently, so one connection first sets the mode
+        // and applies the migrations, alone; the pool's connections then find WAL already set.
+        if connections > 1 {
+            let mut first = SqliteConnection::connect_with(&options).await?;
+            sqlx::migrate!("./migrations/sqlite")
+                .run(&mut first)
+                .await
+                .map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
+            first.close().await?;
+        }
         let pool = SqlitePoolOptions::new()
             .max_connections(connections)
             .min_connections(connections.min(1))
