@@ -41,7 +41,8 @@ export async function api(method, path, body, asText) {
   return asText ? res.text() : res.json();
 }
 
-const KNOWN = ['network', 'not_your_turn', 'stale_ply', 'bad_token', 'not_found', 'game_over', 'seat_taken', 'not_allowed', 'illegal_move', 'bad_request'];
+const KNOWN = ['network', 'not_your_turn', 'stale_ply', 'bad_token', 'not_found', 'game_over', 'seat_taken', 'not_allowed', 'illegal_move', 'bad_request',
+  'unauthorized', 'bad_credentials', 'name_taken', 'seek_taken', 'rate_limited'];
 
 /** An error in words for a person, in the page's language; the server's detail is not shown
  * (it is English and meant for programs), except the place of a record's error. */

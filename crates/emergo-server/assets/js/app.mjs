@@ -1,6 +1,6 @@
 // Emergo in the browser: the entry module. Routing, the header's switches (language, theme,
 // board colours, sound) and start-up. Plain ES modules, no build step, no outside resources.
-import { $, toast } from './dom.mjs';
+import { $, toast, store, seatOf } from './dom.mjs';
 import { t, pickLang, setLang, lang, applyDom } from './i18n.mjs';
 import { prefs, setPref, applyLook } from './prefs.mjs';
 import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
@@ -8,12 +8,22 @@ import { initGame, openGame, closeGame, render, st } from './game.mjs';
 import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
 import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
+import { initAccount, claimSeat } from './account.mjs';
+import { initOnline, showOnline, leaveOnline } from './online.mjs';
+import { initPages, leavePages, showPlayer, showLeaderboard } from './players.mjs';
 
-function route() {
+// Each route() call counts; one that waited (for a seat) gives way to a newer one.
+let routing = 0;
+
+async function route() {
+  const turn = ++routing;
+  leavePages();
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
+  const player = location.pathname.match(/^\/player\/([A-Za-z0-9_-]{1,20})\/?$/);
   if (location.pathname === '/editor') {
     closeAnalysis();
     leaveLobby();
+    leaveOnline();
     closeGame();
     showEditor();
     return;
@@ -22,19 +32,34 @@ function route() {
   if (location.pathname.replace(/\/$/, '') === '/analysis') {
     closeGame();
     leaveLobby();
+    leaveOnline();
     openAnalysis(new URLSearchParams(location.search));
     return;
   }
   closeAnalysis();
   if (m) {
     leaveLobby();
+    leaveOnline();
+    // A game between accounts: the session's seat, as a token the game page keeps.
+    if (!seatOf(m[1])) await claimSeat(m[1], store);
+    if (turn !== routing) return;
     openGame(m[1], () => {
       history.replaceState(null, '', '/');
       route();
     });
+  } else if (player || location.pathname.replace(/\/$/, '') === '/leaderboard') {
+    leaveLobby();
+    leaveOnline();
+    closeGame();
+    $('#lobby').hidden = true;
+    $('#game').hidden = true;
+    $('#conn').hidden = true;
+    if (player) showPlayer(player[1]);
+    else showLeaderboard();
   } else {
     closeGame();
     showLobby();
+    showOnline();
   }
 }
 
@@ -102,6 +127,9 @@ function init() {
   });
   window.addEventListener('popstate', route);
   initLobby(navigate);
+  initAccount();
+  initOnline(navigate);
+  initPages();
   initGame();
   initEditor(navigate);
   initAnalysis();

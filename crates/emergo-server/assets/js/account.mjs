@@ -1,0 +1,103 @@
+// The header's account controls: sign up, log in, log out, the name linking to the player page.
+// The session is an HttpOnly cookie; this module only knows who is logged in (GET /api/me).
+import { $, toast } from './dom.mjs';
+import { api, plainError } from './api.mjs';
+import { t } from './i18n.mjs';
+
+let current = null;
+const listeners = [];
+let formMode = 'login';
+let ready = Promise.resolve();
+
+/** Who is logged in: `{name, ratings}` or null. */
+export function me() {
+  return current;
+}
+
+/** Calls `fn` now and whenever the account logged in changes. */
+export function onMe(fn) {
+  listeners.push(fn);
+  fn(current);
+}
+
+function setMe(value) {
+  current = value;
+  const named = !!current;
+  $('#me-link').hidden = !named;
+  $('#logout').hidden = !named;
+  $('#login-open').hidden = named;
+  $('#signup-open').hidden = named;
+  if (named) {
+    $('#me-link').textContent = current.name;
+    $('#me-link').setAttribute('href', `/player/${encodeURIComponent(current.name)}`);
+  }
+  for (const fn of listeners) fn(current);
+}
+
+/** Reads who is logged in again. */
+export async function refreshMe() {
+  try {
+    setMe(await api('GET', '/api/me'));
+  } catch (err) {
+    setMe(null);
+  }
+}
+
+function openForm(mode) {
+  formMode = mode;
+  const form = $('#account-form');
+  form.hidden = false;
+  $('#account-form-title').textContent = t(mode === 'signup' ? 'account.signUp' : 'account.logIn');
+  $('#account-submit').textContent = t(mode === 'signup' ? 'account.submitSignUp' : 'account.submitLogIn');
+  $('#account-rules').hidden = mode !== 'signup';
+  $('#account-password').setAttribute('autocomplete', mode === 'signup' ? 'new-password' : 'current-password');
+  $('#account-name').focus();
+}
+
+function closeForm() {
+  $('#account-form').hidden = true;
+  $('#account-form').reset();
+}
+
+export function initAccount() {
+  $('#login-open').addEventListener('click', () => openForm('login'));
+  $('#signup-open').addEventListener('click', () => openForm('signup'));
+  $('#account-cancel').addEventListener('click', closeForm);
+  $('#account-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const body = { name: $('#account-name').value.trim(), password: $('#account-password').value };
+    const button = $('#account-submit');
+    button.disabled = true;
+    try {
+      const who = await api('POST', formMode === 'signup' ? '/api/accounts' : '/api/session', body);
+      closeForm();
+      setMe(who);
+    } catch (err) {
+      toast(plainError(err));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  $('#logout').addEventListener('click', async () => {
+    try {
+      await api('DELETE', '/api/session', undefined, true);
+    } catch (err) {
+      toast(plainError(err));
+    }
+    setMe(null);
+  });
+  ready = refreshMe();
+}
+
+/** In a game between accounts, a seat token for the seat the logged-in account holds (the
+ * session stands in for the token; the page keeps the token like any other). */
+export async function claimSeat(id, store) {
+  await ready;
+  if (!current) return;
+  try {
+    const grant = await api('POST', `/api/games/${id}/seat`, {});
+    store.set(`emergo.seat.${id}`, { seat: grant.seat, token: grant.token });
+  } catch (err) {
+    /* not this account's game: watch it */
+  }
+}

@@ -1,0 +1,238 @@
+// The lobby's online part: quick pairing, open seeks (a list and a graph of rating against
+// time control), challenges, and the correspondence games where it is your turn. Live through
+// the lobby WebSocket: the list follows every change, and a taken seek opens its game.
+import { $, el, svg, store, toast } from './dom.mjs';
+import { api, plainError } from './api.mjs';
+import { t } from './i18n.mjs';
+import { me, onMe } from './account.mjs';
+import { seekDots } from './charts.mjs';
+
+/** The quick pairing grid (issue 11). */
+export const QUICK = ['0.5+0', '1+0', '3+2', '5+3', '10+5', '15+10', 'corr:1', 'corr:3'];
+
+let navigate = () => {};
+let socket = null;
+let retry = null;
+let active = false;
+let waiting = null; // {id, time}: this page's open quick-pairing seek
+let seeks = [];
+
+export function initOnline(nav) {
+  navigate = nav;
+  const grid = $('#quick');
+  for (const time of QUICK) {
+    grid.append(el('button', { type: 'button', class: 'quick', 'data-time': time, text: timeLabel(time), onclick: () => quick(time) }));
+  }
+  const select = $('#challenge-time');
+  for (const time of QUICK) select.append(el('option', { value: time, text: timeLabel(time) }));
+  $('#challenge-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const opponent = $('#challenge-name').value.trim();
+    if (!opponent) return;
+    try {
+      await api('POST', '/api/seeks', { time: select.value, rated: true, color: 'random', opponent });
+      $('#challenge-name').value = '';
+      refresh();
+    } catch (err) {
+      toast(plainError(err));
+    }
+  });
+  onMe((who) => {
+    $('#online-login').hidden = !!who;
+    $('#online-body').hidden = !who;
+    if (active) {
+      connect(true);
+      refresh();
+    }
+  });
+}
+
+/** `3+2` as shown: `corr:3` becomes "3 days". */
+function timeLabel(time) {
+  const corr = /^corr:(\d+)$/.exec(time);
+  return corr ? t('online.days', { n: Number(corr[1]) }) : time;
+}
+
+export function showOnline() {
+  active = true;
+  connect(false);
+  refresh();
+}
+
+export function leaveOnline() {
+  active = false;
+  clearTimeout(retry);
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+    socket = null;
+  }
+}
+
+function connect(again) {
+  if (socket && !again) return;
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+  }
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/lobby/ws`;
+  socket = new WebSocket(url);
+  socket.onmessage = (msg) => {
+    let data = null;
+    try {
+      data = JSON.parse(msg.data);
+    } catch (e) {
+      return;
+    }
+    if (data.type === 'seeks') refresh();
+    if (data.type === 'taken' && data.game) {
+      waiting = null;
+      navigate(`/game/${data.game}`);
+    }
+  };
+  socket.onclose = () => {
+    socket = null;
+    if (active) retry = setTimeout(() => connect(false), 2000);
+  };
+}
+
+async function quick(time) {
+  const who = me();
+  if (!who) {
+    toast(t('err.unauthorized'));
+    return;
+  }
+  try {
+    if (waiting) {
+      const same = waiting.time === time;
+      await api('DELETE', `/api/seeks/${waiting.id}`, undefined, true).catch(() => {});
+      waiting = null;
+      drawWaiting();
+      if (same) return;
+    }
+    const match = seeks.find((s) => s.time === time && s.rated && !s.opponent && s.owner !== who.name);
+    if (match) {
+      await accept(match.id);
+      return;
+    }
+    const seek = await api('POST', '/api/seeks', { time, rated: true, color: 'random' });
+    waiting = { id: seek.id, time };
+    drawWaiting();
+  } catch (err) {
+    toast(plainError(err));
+  }
+}
+
+async function accept(id) {
+  try {
+    const grant = await api('POST', `/api/seeks/${id}/accept`, {});
+    store.set(`emergo.seat.${grant.game.id}`, { seat: grant.seat, token: grant.token });
+    navigate(`/game/${grant.game.id}`);
+  } catch (err) {
+    toast(plainError(err));
+    refresh();
+  }
+}
+
+function drawWaiting() {
+  for (const b of document.querySelectorAll('#quick button')) {
+    const on = !!waiting && b.dataset.time === waiting.time;
+    b.setAttribute('aria-pressed', String(on));
+    b.classList.toggle('waiting', on);
+  }
+  $('#quick-wait').textContent = waiting ? t('online.waiting', { time: timeLabel(waiting.time) }) : '';
+}
+
+function seekWords(s) {
+  const kind = t(s.rated ? 'online.rated' : 'online.casual');
+  return `${s.owner} (${s.rating}${s.provisional ? '?' : ''}) · ${timeLabel(s.time)} · ${kind}`;
+}
+
+export async function refresh() {
+  if (!active) return;
+  try {
+    ({ seeks } = await api('GET', '/api/seeks'));
+  } catch (err) {
+    return;
+  }
+  const who = me();
+  const open = seeks.filter((s) => !s.opponent);
+  const list = $('#seek-list');
+  list.replaceChildren();
+  if (!open.length) list.append(el('li', { class: 'empty', text: t('online.noSeeks') }));
+  for (const s of open) {
+    const mine = who && s.owner === who.name;
+    const button = mine
+      ? el('button', { type: 'button', text: t('online.cancel'), onclick: () => withdraw(s.id) })
+      : el('button', { type: 'button', class: 'primary', text: t('online.accept'), disabled: !who, onclick: () => accept(s.id) });
+    list.append(el('li', { class: 'seek', 'data-seek': s.id }, el('span', { class: 'who', text: seekWords(s) }), button));
+  }
+  drawGraph(open);
+  const challenges = $('#challenges');
+  challenges.replaceChildren();
+  const mineOrToMe = seeks.filter((s) => s.opponent);
+  if (!mineOrToMe.length) challenges.append(el('li', { class: 'empty', text: t('online.noChallenges') }));
+  for (const s of mineOrToMe) {
+    const toMe = who && s.opponent === who.name;
+    const words = toMe ? t('online.challengeFrom', { name: s.owner, time: timeLabel(s.time) }) : t('online.challengeTo', { name: s.opponent, time: timeLabel(s.time) });
+    const buttons = toMe
+      ? [el('button', { type: 'button', class: 'primary', text: t('online.accept'), onclick: () => accept(s.id) }),
+        el('button', { type: 'button', text: t('online.decline'), onclick: () => withdraw(s.id) })]
+      : [el('button', { type: 'button', text: t('online.cancel'), onclick: () => withdraw(s.id) })];
+    challenges.append(el('li', { class: 'seek' }, el('span', { class: 'who', text: words }), ...buttons));
+  }
+  if (who) loadMyTurn(who.name);
+}
+
+async function withdraw(id) {
+  try {
+    await api('DELETE', `/api/seeks/${id}`, undefined, true);
+    if (waiting && waiting.id === id) {
+      waiting = null;
+      drawWaiting();
+    }
+    refresh();
+  } catch (err) {
+    toast(plainError(err));
+  }
+}
+
+async function loadMyTurn(name) {
+  const list = $('#my-turn');
+  try {
+    const page = await api('GET', `/api/players/${encodeURIComponent(name)}`);
+    const games = page.games.filter((g) => g.your_turn && g.status === 'ongoing');
+    list.replaceChildren();
+    if (!games.length) list.append(el('li', { class: 'empty', text: t('online.noTurn') }));
+    for (const g of games) {
+      const opponent = typeof g.opponent === 'string' ? g.opponent : t('player.deleted');
+      list.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true }, t('player.vs', { name: opponent }))));
+    }
+  } catch (err) {
+    list.replaceChildren(el('li', { class: 'empty', text: plainError(err) }));
+  }
+}
+
+/** Rating (up) against time control (right: slower; correspondence at the edge). */
+function drawGraph(open) {
+  const graph = $('#seek-graph');
+  graph.replaceChildren();
+  const box = { left: 40, right: 590, top: 10, bottom: 180 };
+  svg('line', { x1: box.left, y1: box.bottom, x2: box.right, y2: box.bottom, class: 'axis' }, graph);
+  svg('line', { x1: box.left, y1: box.top, x2: box.left, y2: box.bottom, class: 'axis' }, graph);
+  const label = (x, y, text, anchor) => {
+    const e = svg('text', { x, y, 'text-anchor': anchor, class: 'axis-label' }, graph);
+    e.textContent = text;
+  };
+  label(box.left - 4, box.top + 10, '2200', 'end');
+  label(box.left - 4, box.bottom, '1000', 'end');
+  label(box.left, box.bottom + 16, '0.25', 'start');
+  label(box.right - 40, box.bottom + 16, '60', 'end');
+  label(box.right, box.bottom + 16, t('online.corrShort'), 'end');
+  label((box.left + box.right) / 2, box.bottom + 30, t('online.graphTime'), 'middle');
+  for (const dot of seekDots(open, box)) {
+    const c = svg('circle', { cx: dot.x, cy: dot.y, r: 7, class: `seek-dot${dot.seek.rated ? ' rated' : ''}` }, graph);
+    const title = svg('title', {}, c);
+    title.textContent = seekWords(dot.seek);
+  }
+}

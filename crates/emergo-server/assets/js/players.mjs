@@ -1,0 +1,121 @@
+// The player page (ratings, the rating history as an SVG chart, the games) and the leaderboard.
+import { $, el, svg } from './dom.mjs';
+import { api, plainError } from './api.mjs';
+import { t } from './i18n.mjs';
+import { historyPath } from './charts.mjs';
+import { scoreText } from './movelist.mjs';
+
+export const CATEGORIES = ['blitz', 'rapid', 'classical', 'correspondence'];
+
+let boardCategory = 'blitz';
+
+/** Hides the player page and the leaderboard. */
+export function leavePages() {
+  $('#player').hidden = true;
+  $('#leaderboard').hidden = true;
+}
+
+function ratingWords(r) {
+  return `${Math.round(r.rating)} (RD ${Math.round(r.rd)}) · ${t('player.gamesN', { n: r.games })}`;
+}
+
+function resultWord(g) {
+  if (g.status !== 'finished') return t('playerResult.ongoing');
+  if (g.result === '1/2-1/2') return t('playerResult.draw');
+  const won = (g.result === '1-0') === (g.color === 'white');
+  return t(won ? 'playerResult.win' : 'playerResult.loss');
+}
+
+export async function showPlayer(name) {
+  const page = $('#player');
+  page.hidden = false;
+  $('#player-name').textContent = name;
+  document.title = `${name} · Emergo`;
+  const ratings = $('#player-ratings');
+  const games = $('#player-games');
+  ratings.replaceChildren();
+  games.replaceChildren();
+  $('#rating-chart').replaceChildren();
+  let data;
+  try {
+    data = await api('GET', `/api/players/${encodeURIComponent(name)}`);
+  } catch (err) {
+    $('#player-since').textContent = err.code === 'not_found' ? t('player.missing', { name }) : plainError(err);
+    return;
+  }
+  $('#player-name').textContent = data.name;
+  $('#player-since').textContent = t('player.since', { date: new Date(data.created_at).toLocaleDateString(document.documentElement.lang) });
+  const played = CATEGORIES.filter((c) => data.ratings[c]);
+  if (!played.length) ratings.append(el('li', { class: 'empty', text: t('player.noRating') }));
+  for (const c of played) {
+    ratings.append(el('li', { 'data-category': c }, el('b', { text: t(`category.${c}`) }), ` ${ratingWords(data.ratings[c])}`));
+  }
+  const chartCategory = played.find((c) => (data.history[c] || []).length) || null;
+  drawHistory(chartCategory ? data.history[chartCategory] : [], chartCategory);
+  if (!data.games.length) games.append(el('li', { class: 'empty', text: t('player.noGames') }));
+  for (const g of data.games) {
+    const opponent = typeof g.opponent === 'string' ? g.opponent : t('player.deleted');
+    const parts = [t(`color.${g.color}`), resultWord(g)];
+    if (g.rated) parts.push(t(`category.${g.rated}`));
+    games.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true },
+      el('span', { class: 'who', text: t('player.vs', { name: opponent }) }),
+      el('span', { class: 'res' }, g.status === 'finished' ? el('b', { text: scoreText(g.result) }) : null),
+      el('span', { class: 'meta', text: parts.join(' · ') }))));
+  }
+}
+
+function drawHistory(points, category) {
+  const chart = $('#rating-chart');
+  chart.replaceChildren();
+  $('#chart-caption').textContent = category ? t(`category.${category}`) : t('player.noRating');
+  if (!points.length) return;
+  const box = { left: 50, right: 590, top: 12, bottom: 200 };
+  const { d, ticks, dots } = historyPath(points, box);
+  for (const tick of ticks) {
+    svg('line', { x1: box.left, y1: tick.y, x2: box.right, y2: tick.y, class: 'grid' }, chart);
+    const label = svg('text', { x: box.left - 6, y: tick.y + 4, 'text-anchor': 'end', class: 'axis-label' }, chart);
+    label.textContent = String(tick.value);
+  }
+  svg('path', { d, class: 'rating-line' }, chart);
+  for (const dot of dots) {
+    const c = svg('circle', { cx: dot.x, cy: dot.y, r: 4, class: 'rating-dot' }, chart);
+    svg('title', {}, c).textContent = `${Math.round(dot.point.rating)} · ${dot.point.at.slice(0, 10)}`;
+  }
+}
+
+export function initPages() {
+  for (const b of document.querySelectorAll('#board-tabs button')) {
+    b.addEventListener('click', () => {
+      boardCategory = b.dataset.category;
+      loadLeaders();
+    });
+  }
+}
+
+export function showLeaderboard() {
+  $('#leaderboard').hidden = false;
+  document.title = `${t('online.leaderboard')} · Emergo`;
+  loadLeaders();
+}
+
+async function loadLeaders() {
+  for (const b of document.querySelectorAll('#board-tabs button')) {
+    b.setAttribute('aria-selected', String(b.dataset.category === boardCategory));
+  }
+  const body = $('#leaders tbody');
+  body.replaceChildren();
+  try {
+    const data = await api('GET', `/api/leaderboard?category=${boardCategory}`);
+    $('#leaders-empty').hidden = data.players.length > 0;
+    for (const p of data.players) {
+      body.append(el('tr', {},
+        el('td', { text: String(p.rank) }),
+        el('td', {}, el('a', { href: `/player/${encodeURIComponent(p.name)}`, 'data-link': true, text: p.name })),
+        el('td', { text: String(Math.round(p.rating)) }),
+        el('td', { text: String(p.games) })));
+    }
+  } catch (err) {
+    $('#leaders-empty').hidden = false;
+    $('#leaders-empty').textContent = plainError(err);
+  }
+}

@@ -1,0 +1,151 @@
+//! Accounts in a real browser (issue 11): two people sign up in two browsers, pair through the
+//! lobby's quick pairing grid, play a rated game, and the winner's rating shows on the player
+//! page; the lobby, the player page and the leaderboard pass axe-core. Chromium as in browser.rs.
+
+mod browser_rig;
+
+use browser_rig::*;
+use fantoccini::Client;
+use serde_json::json;
+
+async fn type_into(c: &Client, css: &str, text: &str) {
+    find(c, css)
+        .await
+        .send_keys(text)
+        .await
+        .unwrap_or_else(|e| panic!("cannot type into {css}: {e}"));
+}
+
+async fn sign_up(c: &Client, name: &str) {
+    click(c, "#signup-open").await;
+    type_into(c, "#account-name", name).await;
+    type_into(c, "#account-password", "a password of test").await;
+    click(c, "#account-submit").await;
+    wait_until(
+        c,
+        &format!("document.querySelector('#me-link').textContent === '{name}' && !document.querySelector('#me-link').hidden"),
+        "the name in the header",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_player_page() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let a = rig.browser(1100, 900).await;
+    let b = rig.browser(1100, 900).await;
+
+    a.goto(&rig.url("/")).await.expect("the page loads");
+    wait_until(
+        &a,
+        "!document.querySelector('#online-login').hidden",
+        "the invitation to log in",
+    )
+    .await;
+    sign_up(&a, "alice").await;
+    wait_until(
+        &a,
+        "document.querySelectorAll('#quick button').length === 8",
+        "the quick pairing grid",
+    )
+    .await;
+    assert_eq!(axe_violations(&a).await, json!([]), "the lobby, logged in");
+
+    b.goto(&rig.url("/")).await.expect("the page loads");
+    sign_up(&b, "bob").await;
+
+    // alice asks for 1+0; bob sees her seek and takes it through the same button.
+    click(&a, "#quick button[data-time='1+0']").await;
+    wait_until(
+        &a,
+        "document.querySelector('#quick-wait').textContent !== ''",
+        "alice waiting",
+    )
+    .await;
+    wait_until(
+        &b,
+        "[...document.querySelectorAll('#seek-list li')].some((li) => li.textContent.includes('alice'))",
+        "alice's seek in bob's list",
+    )
+    .await;
+    wait_until(
+        &b,
+        "document.querySelectorAll('#seek-graph circle').length === 1",
+        "alice's seek in the graph",
+    )
+    .await;
+    click(&b, "#quick button[data-time='1+0']").await;
+    let id = game_id(&b).await;
+    // alice's lobby moves to the game by itself; her session gets her seat.
+    wait_until(
+        &a,
+        &format!("location.pathname === '/game/{id}'"),
+        "alice taken to the game",
+    )
+    .await;
+    wait_until(
+        &a,
+        &format!("!!JSON.parse(localStorage.getItem('emergo.seat.{id}'))"),
+        "alice's seat",
+    )
+    .await;
+    let seat_a = local_seat(&a, &id).await["seat"].clone();
+    let seat_b = local_seat(&b, &id).await["seat"].clone();
+    assert_ne!(seat_a, seat_b, "one seat each");
+    let (white, black) = if seat_a == "white" {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+
+    // One move each, then Black resigns: White wins the rated blitz game.
+    play_one_move_by_clicking(white).await;
+    wait_until(
+        black,
+        "Number(document.querySelector('#game').dataset.ply) === 1",
+        "White's move",
+    )
+    .await;
+    play_one_move_by_clicking(black).await;
+    click(black, "#resign").await;
+    click(black, "#resign").await; // confirm
+    wait_until(
+        white,
+        "!document.querySelector('#result').hidden",
+        "the result",
+    )
+    .await;
+
+    let winner = if seat_a == "white" { "alice" } else { "bob" };
+    white
+        .goto(&rig.url(&format!("/player/{winner}")))
+        .await
+        .expect("the player page loads");
+    wait_until(
+        white,
+        "(document.querySelector('#player-ratings li[data-category=blitz]') || {}).textContent?.includes('1662')",
+        "the winner's blitz rating, 1662",
+    )
+    .await;
+    wait_until(
+        white,
+        "document.querySelector('#rating-chart path.rating-line')?.getAttribute('d')?.startsWith('M')",
+        "the rating history chart",
+    )
+    .await;
+    assert_eq!(axe_violations(white).await, json!([]), "the player page");
+    white
+        .goto(&rig.url("/leaderboard"))
+        .await
+        .expect("the leaderboard loads");
+    wait_until(
+        white,
+        "!document.querySelector('#leaders-empty').hidden",
+        "an empty leaderboard (nobody's RD is under 110 yet)",
+    )
+    .await;
+    assert_eq!(axe_violations(white).await, json!([]), "the leaderboard");
+    assert_no_script_errors(&a).await;
+    assert_no_script_errors(&b).await;
+}
