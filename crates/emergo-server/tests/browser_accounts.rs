@@ -16,18 +16,35 @@ async fn type_into(c: &Client, css: &str, text: &str) {
         .unwrap_or_else(|e| panic!("cannot type into {css}: {e}"));
 }
 
-async fn sign_up(c: &Client, name: &str) {
-    click(c, "#signup-open").await;
+/// Signs up (`#signup-open`) or logs in (`#login-open`) through the header's form.
+async fn enter(c: &Client, opener: &str, name: &str, password: &str) {
+    click(c, opener).await;
     type_into(c, "#account-name", name).await;
-    type_into(c, "#account-password", "a password of test").await;
+    type_into(c, "#account-password", password).await;
     click(c, "#account-submit").await;
     wait_until(
         c,
-        &format!("document.querySelector('#me-link').textContent === '{name}' && !document.querySelector('#me-link').hidden"),
+        &format!("document.querySelector('#me-link').textContent.toLowerCase() === '{}' && !document.querySelector('#me-link').hidden && document.querySelector('#account-form').hidden", name.to_lowercase()),
         "the name in the header",
     )
     .await;
 }
+
+async fn sign_up(c: &Client, name: &str) {
+    enter(c, "#signup-open", name, PASSWORD).await;
+}
+
+async fn log_out(c: &Client) {
+    click(c, "#logout").await;
+    wait_until(
+        c,
+        "document.querySelector('#me-link').hidden && !document.querySelector('#login-open').hidden",
+        "logged out",
+    )
+    .await;
+}
+
+const PASSWORD: &str = "a password of test";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_player_page() {
@@ -44,6 +61,15 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
     )
     .await;
     sign_up(&a, "alice").await;
+    // logged out, the quick pairing is hidden again; logged in, it is back
+    log_out(&a).await;
+    wait_until(
+        &a,
+        "document.querySelector('#online-body').hidden",
+        "the quick pairing hidden",
+    )
+    .await;
+    enter(&a, "#login-open", "Alice", PASSWORD).await;
     wait_until(
         &a,
         "document.querySelectorAll('#quick button').length === 8",
@@ -51,6 +77,22 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
     )
     .await;
     assert_eq!(axe_violations(&a).await, json!([]), "the lobby, logged in");
+    save_screenshot(&a, "online-lobby.png").await;
+    // in French, the grid's words too; then back to English
+    click(&a, "#lang").await;
+    wait_until(
+        &a,
+        "document.querySelector('#quick button[data-time=\"corr:3\"]').textContent === '3 jours'",
+        "the grid in French",
+    )
+    .await;
+    click(&a, "#lang").await;
+    wait_until(
+        &a,
+        "document.querySelector('#quick button[data-time=\"corr:3\"]').textContent === '3 days'",
+        "the grid in English",
+    )
+    .await;
 
     b.goto(&rig.url("/")).await.expect("the page loads");
     sign_up(&b, "bob").await;
@@ -135,6 +177,72 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
     )
     .await;
     assert_eq!(axe_violations(white).await, json!([]), "the player page");
+    save_screenshot(white, "player.png").await;
+    let loser = if seat_a == "white" { "bob" } else { "alice" };
+    black
+        .goto(&rig.url(&format!("/player/{winner}")))
+        .await
+        .expect("the player page loads");
+    wait_until(
+        black,
+        "document.querySelectorAll('#player-games li a').length === 1",
+        "the winner's game",
+    )
+    .await;
+    assert_eq!(
+        js(
+            black,
+            "return document.querySelector('#account-settings').hidden"
+        )
+        .await,
+        json!(true),
+        "another player's page has no account forms"
+    );
+
+    // The winner changes the password, logs in with the new one, then deletes the account.
+    wait_until(
+        white,
+        "!document.querySelector('#account-settings').hidden",
+        "the account forms on one's own page",
+    )
+    .await;
+    type_into(white, "#password-current", PASSWORD).await;
+    type_into(white, "#password-new", "another password").await;
+    click(white, "#password-submit").await;
+    wait_until(
+        white,
+        "document.querySelector('#toast').dataset.kind === 'info' && !document.querySelector('#toast').hidden",
+        "the password changed",
+    )
+    .await;
+    log_out(white).await;
+    enter(white, "#login-open", winner, "another password").await;
+    click(white, "#delete-box summary").await;
+    type_into(white, "#delete-password", "another password").await;
+    click(white, "#delete-submit").await;
+    wait_until(
+        white,
+        "location.pathname === '/' && !document.querySelector('#signup-open').hidden && !document.querySelector('#lobby').hidden",
+        "logged out in the lobby after the deletion",
+    )
+    .await;
+    white
+        .goto(&rig.url(&format!("/player/{loser}")))
+        .await
+        .expect("the player page loads");
+    let deleted = wait_until(
+        white,
+        "document.querySelector('#player-games li a')?.textContent",
+        "the loser's game",
+    )
+    .await;
+    assert!(
+        deleted
+            .as_str()
+            .unwrap_or_default()
+            .contains("deleted player"),
+        "the game stays, against a deleted player: {deleted}"
+    );
     white
         .goto(&rig.url("/leaderboard"))
         .await

@@ -329,4 +329,13 @@ export default {
   'leaders.rating': 'Rating',
   'leaders.games': 'Games',
   'leaders.empty': 'Nobody has a settled rating in this category yet (RD under 110).',
+  'settings.title': 'Your account',
+  'settings.current': 'Current password',
+  'settings.new': 'New password (at least 8 characters)',
+  'settings.change': 'Change the password',
+  'settings.changed': 'Password changed. Your other sessions are logged out.',
+  'settings.delete': 'Delete this account',
+  'settings.deleteNote': 'Your name becomes free again; your games stay, shown as played by a deleted player. This cannot be undone.',
+  'settings.deleteNow': 'Delete the account for good',
+  'settings.deleted': 'The account is deleted.',
 };

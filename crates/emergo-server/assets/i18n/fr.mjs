@@ -329,4 +329,13 @@ export default {
   'leaders.rating': 'Classement',
   'leaders.games': 'Parties',
   'leaders.empty': 'Personne n\'a encore de classement établi dans cette catégorie (RD sous 110).',
+  'settings.title': 'Votre compte',
+  'settings.current': 'Mot de passe actuel',
+  'settings.new': 'Nouveau mot de passe (au moins 8 caractères)',
+  'settings.change': 'Changer le mot de passe',
+  'settings.changed': 'Mot de passe changé. Vos autres sessions sont déconnectées.',
+  'settings.delete': 'Supprimer ce compte',
+  'settings.deleteNote': 'Votre nom redevient libre ; vos parties restent, jouées par un joueur supprimé. C\'est définitif.',
+  'settings.deleteNow': 'Supprimer le compte pour de bon',
+  'settings.deleted': 'Le compte est supprimé.',
 };

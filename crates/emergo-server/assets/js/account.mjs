@@ -1,5 +1,6 @@
-// The header's account controls: sign up, log in, log out, the name linking to the player page.
-// The session is an HttpOnly cookie; this module only knows who is logged in (GET /api/me).
+// The header's account controls: sign up, log in, log out, the name linking to the player page;
+// on one's own player page, change the password and delete the account. The session is an
+// HttpOnly cookie; this module only knows who is logged in (GET /api/me).
 import { $, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
@@ -47,8 +48,12 @@ function openForm(mode) {
   formMode = mode;
   const form = $('#account-form');
   form.hidden = false;
-  $('#account-form-title').textContent = t(mode === 'signup' ? 'account.signUp' : 'account.logIn');
-  $('#account-submit').textContent = t(mode === 'signup' ? 'account.submitSignUp' : 'account.submitLogIn');
+  // data-i18n: a change of language while the form is open relabels it
+  for (const [id, key] of [['#account-form-title', mode === 'signup' ? 'account.signUp' : 'account.logIn'],
+    ['#account-submit', mode === 'signup' ? 'account.submitSignUp' : 'account.submitLogIn']]) {
+    $(id).dataset.i18n = key;
+    $(id).textContent = t(key);
+  }
   $('#account-rules').hidden = mode !== 'signup';
   $('#account-password').setAttribute('autocomplete', mode === 'signup' ? 'new-password' : 'current-password');
   $('#account-name').focus();
@@ -59,7 +64,7 @@ function closeForm() {
   $('#account-form').reset();
 }
 
-export function initAccount() {
+export function initAccount(navigate) {
   $('#login-open').addEventListener('click', () => openForm('login'));
   $('#signup-open').addEventListener('click', () => openForm('signup'));
   $('#account-cancel').addEventListener('click', closeForm);
@@ -73,11 +78,12 @@ export function initAccount() {
       closeForm();
       setMe(who);
     } catch (err) {
-      toast(plainError(err));
+      toast(err.code === 'bad_request' && formMode === 'signup' ? t('account.rules') : plainError(err));
     } finally {
       button.disabled = false;
     }
   });
+  initSettings(navigate);
   $('#logout').addEventListener('click', async () => {
     try {
       await api('DELETE', '/api/session', undefined, true);
@@ -87,6 +93,35 @@ export function initAccount() {
     setMe(null);
   });
   ready = refreshMe();
+}
+
+/** The forms of one's own player page: a new password (the other sessions end), deletion. */
+function initSettings(navigate) {
+  const submit = (id, send) => $(id).addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const button = e.target.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      await send();
+      e.target.reset();
+    } catch (err) {
+      toast(plainError(err));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  submit('#password-form', async () => {
+    const body = { password: $('#password-current').value, new_password: $('#password-new').value };
+    await api('POST', '/api/me/password', body, true);
+    toast(t('settings.changed'), 'info');
+  });
+  submit('#delete-form', async () => {
+    await api('DELETE', '/api/me', { password: $('#delete-password').value }, true);
+    $('#delete-box').open = false;
+    setMe(null);
+    toast(t('settings.deleted'), 'info');
+    navigate('/');
+  });
 }
 
 /** In a game between accounts, a seat token for the seat the logged-in account holds (the

@@ -9,8 +9,8 @@ import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
 import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
 import { initAccount, claimSeat } from './account.mjs';
-import { initOnline, showOnline, leaveOnline } from './online.mjs';
-import { initPages, leavePages, showPlayer, showLeaderboard } from './players.mjs';
+import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
+import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
 
 // Each route() call counts; one that waited (for a seat) gives way to a newer one.
 let routing = 0;
@@ -102,6 +102,8 @@ function init() {
     applyLang();
     if (st.game) render();
     else loadGameList();
+    relabelOnline();
+    relabelPages();
   });
   $('#theme').addEventListener('click', () => {
     const order = ['auto', 'light', 'dark'];
@@ -127,7 +129,7 @@ function init() {
   });
   window.addEventListener('popstate', route);
   initLobby(navigate);
-  initAccount();
+  initAccount(navigate);
   initOnline(navigate);
   initPages();
   initGame();

@@ -45,7 +45,7 @@ export function historyPath(points, box) {
   const ratings = points.map((p) => p.rating);
   const lo = Math.floor((Math.min(...ratings) - 50) / 100) * 100;
   const hi = Math.ceil((Math.max(...ratings) + 50) / 100) * 100;
-  const x = linear([0, Math.max(1, points.length - 1)], [left, right]);
+  const x = linear([0, points.length - 1], [left, right]); // one point: in the middle
   const y = linear([lo, hi], [bottom, top]);
   const dots = points.map((p, i) => ({ x: Math.round(x(i) * 10) / 10, y: Math.round(y(p.rating) * 10) / 10, point: p }));
   const d = dots.map((p, i) => `${i ? 'L' : 'M'}${p.x} ${p.y}`).join(' ');

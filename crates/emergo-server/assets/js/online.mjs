@@ -53,6 +53,15 @@ function timeLabel(time) {
   return corr ? t('online.days', { n: Number(corr[1]) }) : time;
 }
 
+/** Words again after a change of language. */
+export function relabelOnline() {
+  for (const b of document.querySelectorAll('#quick button, #challenge-time option')) {
+    b.textContent = timeLabel(b.dataset.time || b.value);
+  }
+  drawWaiting();
+  refresh();
+}
+
 export function showOnline() {
   active = true;
   connect(false);

@@ -4,13 +4,23 @@ import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
 import { historyPath } from './charts.mjs';
 import { scoreText } from './movelist.mjs';
+import { me, onMe } from './account.mjs';
 
 export const CATEGORIES = ['blitz', 'rapid', 'classical', 'correspondence'];
 
 let boardCategory = 'blitz';
+let shown = null; // the name of the player page shown
+
+/** The account's own forms show on its own page only. */
+function drawSettings() {
+  const who = me();
+  const own = !!who && !!shown && who.name.toLowerCase() === shown.toLowerCase();
+  $('#account-settings').hidden = !own;
+}
 
 /** Hides the player page and the leaderboard. */
 export function leavePages() {
+  shown = null;
   $('#player').hidden = true;
   $('#leaderboard').hidden = true;
 }
@@ -30,6 +40,8 @@ export async function showPlayer(name) {
   const page = $('#player');
   page.hidden = false;
   $('#player-name').textContent = name;
+  shown = name;
+  drawSettings();
   document.title = `${name} · Emergo`;
   const ratings = $('#player-ratings');
   const games = $('#player-games');
@@ -43,6 +55,7 @@ export async function showPlayer(name) {
     $('#player-since').textContent = err.code === 'not_found' ? t('player.missing', { name }) : plainError(err);
     return;
   }
+  if (shown !== name) return;
   $('#player-name').textContent = data.name;
   $('#player-since').textContent = t('player.since', { date: new Date(data.created_at).toLocaleDateString(document.documentElement.lang) });
   const played = CATEGORIES.filter((c) => data.ratings[c]);
@@ -76,6 +89,13 @@ function drawHistory(points, category) {
     const label = svg('text', { x: box.left - 6, y: tick.y + 4, 'text-anchor': 'end', class: 'axis-label' }, chart);
     label.textContent = String(tick.value);
   }
+  const day = (dot) => new Date(dot.point.at).toLocaleDateString(document.documentElement.lang);
+  const first = dots[0];
+  const last = dots[dots.length - 1];
+  const dates = dots.length > 1 ? [[first, 'start'], [last, 'end']] : [[first, 'middle']];
+  for (const [dot, anchor] of dates) {
+    svg('text', { x: dot.x, y: box.bottom + 16, 'text-anchor': anchor, class: 'axis-label' }, chart).textContent = day(dot);
+  }
   svg('path', { d, class: 'rating-line' }, chart);
   for (const dot of dots) {
     const c = svg('circle', { cx: dot.x, cy: dot.y, r: 4, class: 'rating-dot' }, chart);
@@ -83,7 +103,14 @@ function drawHistory(points, category) {
   }
 }
 
+/** Words again after a change of language. */
+export function relabelPages() {
+  if (shown) showPlayer(shown);
+  else if (!$('#leaderboard').hidden) loadLeaders();
+}
+
 export function initPages() {
+  onMe(drawSettings);
   for (const b of document.querySelectorAll('#board-tabs button')) {
     b.addEventListener('click', () => {
       boardCategory = b.dataset.category;

@@ -33,5 +33,6 @@ test('a rating history becomes a path from left to right with round ticks', () =
   assert.ok(dots[1].y < dots[0].y, 'a higher rating is drawn higher');
   assert.deepEqual(ticks.map((t) => t.value), [1400, 1500, 1600, 1700, 1800]);
   assert.deepEqual(historyPath([], box).d, '');
+  assert.equal(historyPath([{ rating: 1662 }], box).dots[0].x, 310, 'a single game is drawn in the middle');
   assert.deepEqual(ratingTicks(1000, 2200).slice(0, 2), [1000, 1200]);
 });
