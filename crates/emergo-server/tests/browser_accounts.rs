@@ -141,6 +141,28 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         (&b, &a)
     };
 
+    // the bars name the accounts, from each one's side
+    let (white_name, black_name) = if seat_a == "white" {
+        ("alice", "bob")
+    } else {
+        ("bob", "alice")
+    };
+    for (c, me, them) in [
+        (white, white_name, black_name),
+        (black, black_name, white_name),
+    ] {
+        wait_until(
+            c,
+            &format!(
+                "document.querySelector('#bar-bottom .name')?.textContent === '{me}' \
+                 && document.querySelector('#bar-top .name')?.textContent === '{them}' \
+                 && document.querySelector('#bar-bottom .sub').textContent.includes('Blitz')"
+            ),
+            "the players' names in the bars",
+        )
+        .await;
+    }
+
     // One move each, then Black resigns: White wins the rated blitz game.
     play_one_move_by_clicking(white).await;
     wait_until(

@@ -327,6 +327,12 @@ function playerName(color) {
   const colorWord = t(`color.${color}`);
   if (g.mode === 'imported') return { name: colorWord, sub: t('who.imported') };
   if (side.kind === 'engine') return { name: t('who.engine'), sub: t('who.level', { level: g.level || '?' }) };
+  const account = g.players && g.players[color];
+  if (account) {
+    // a game between accounts: the names, and the category of a rated game
+    const sub = [...(st.seat === color ? [t('who.you')] : []), colorWord, ...(g.players.rated ? [t(`category.${g.players.rated}`)] : [])].join(' · ');
+    return { name: account.deleted || !account.name ? t('player.deleted') : account.name, sub };
+  }
   if (st.seat === color) return { name: t('who.you'), sub: colorWord };
   if (!side.joined) return { name: t('who.waiting'), sub: t('who.waitingSub', { color: colorWord }) };
   if (!st.seat) return { name: colorWord, sub: t('who.person') };
