@@ -42,6 +42,7 @@ pub fn imported_meta(record: GameRecord) -> GameMeta {
         draw_offer: None,
         rematch: Default::default(),
         players: Default::default(),
+        clock: None,
         created_at: now.clone(),
         updated_at: now,
     }

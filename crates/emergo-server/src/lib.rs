@@ -21,6 +21,7 @@ pub mod ending;
 pub mod engine;
 pub mod error;
 pub mod fanout;
+pub mod flag;
 pub mod import;
 pub mod jobs;
 pub mod limits;
@@ -83,6 +84,8 @@ pub struct Config {
     /// A reverse proxy whose `X-Forwarded-For` names the client (per-client limits then key
     /// on that address).
     pub trusted_proxy: Option<IpAddr>,
+    /// Where the game clocks' time comes from (the system's; tests use a manual clock).
+    pub clock: clock::Clock,
 }
 
 impl Config {
@@ -96,6 +99,7 @@ impl Config {
             allowed_origins: Vec::new(),
             allowed_hosts: Vec::new(),
             trusted_proxy: None,
+            clock: clock::Clock::system(),
         }
     }
 
@@ -154,7 +158,15 @@ impl Server {
         let addr = listener.local_addr()?;
         let edge = config.edge(addr)?;
         let (stop, stopped) = watch::channel(false);
-        let state: AppState = Arc::new(Shared::new(store, pool, limits.clone(), stopped.clone()));
+        let state: AppState = Arc::new(Shared::new(
+            store,
+            pool,
+            limits.clone(),
+            stopped.clone(),
+            config.clock.clone(),
+        ));
+        // Flags fall with nobody connected: this instance's timers and the store's sweep.
+        flag::spawn(state.clone(), stopped.clone());
         state.accounts.set_secure(
             config
                 .public_url

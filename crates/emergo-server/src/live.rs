@@ -3,12 +3,15 @@
 //! that carries every new state to the game's WebSockets; every change to a game goes through
 //! [`Shared::apply`] (store, apply, publish); and the engine's replies.
 
+use crate::clock::Clock;
 use crate::edge::Permits;
+use crate::ending;
 use crate::engine::{self, Client, EnginePool};
 use crate::error::ApiError;
+use crate::flag::FlagTimers;
 use crate::limits::Limits;
 use crate::model::{now_text, GameMeta, Mode, Rematch, SeatKind};
-use crate::store::{Store, StoreError};
+use crate::store::{ClockColumns, MoveWrite, Store, StoreError};
 use crate::view::GameView;
 use emergo_core::{Color, Game, Move, Status};
 use emergo_engine::Level;
@@ -26,11 +29,12 @@ pub enum Change {
     Move(Move),
     /// Back to the position before ply `to` (a takeback).
     Takeback { to: usize },
-    /// An ending the players declared (resignation, agreement).
+    /// An ending the players declared (resignation, agreement; in a timed game before each
+    /// side has moved, an abort).
     Finish(Status),
     /// Who offers a draw now.
     DrawOffer(Option<Color>),
-    /// A person takes the seat of `color`.
+    /// A person takes the seat of `color` (a timed game's clock starts once both are taken).
     Seat { color: Color, token_hash: String },
     /// Who offers a rematch of the finished game: `from` now (as this instance knows it), `to`
     /// after.
@@ -40,10 +44,13 @@ pub enum Change {
     },
     /// `offer`'s rematch offer was accepted: the new game `game` is stored.
     Rematched { offer: Color, game: String },
+    /// The side to move ran out of time (its flag fell): it loses, or the game is aborted
+    /// ([`ending::time_ending`]).
+    Flag,
 }
 
 /// The client an engine job is counted for when nobody in particular asked (a restart).
-const NOBODY: Client = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+pub const NOBODY: Client = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
 
 /// A game in memory.
 pub struct LiveGame {
@@ -61,6 +68,8 @@ pub struct LiveGame {
     /// The stored game's version this state is (every change bumps it; see
     /// [`crate::store::GameStore`]).
     pub version: i64,
+    /// Where the time comes from, for the clock figures of its views.
+    pub time: Clock,
 }
 
 impl LiveGame {
@@ -73,7 +82,22 @@ impl LiveGame {
             cancel: Arc::new(AtomicBool::new(false)),
             engine_client: NOBODY,
             version: 0,
+            time: Clock::system(),
         }
+    }
+
+    /// Whether the game's clock runs (a timed game, started and not over).
+    pub fn clock_running(&self) -> bool {
+        !self.game.is_over() && self.meta.clock.is_some_and(|c| c.running())
+    }
+
+    /// When the flag of the side to move falls (the last millisecond a move is accepted), while
+    /// its clock runs.
+    pub fn flag_at(&self) -> Option<i64> {
+        if self.game.is_over() {
+            return None;
+        }
+        self.meta.clock?.flag_at(self.game.position().turn())
     }
 
     /// Makes a running or queued engine job's answer obsolete (takeback, resignation): a queued
@@ -107,6 +131,8 @@ pub struct GameSlot {
     latest: Mutex<Arc<str>>,
     /// The version of the latest state (read without the game's lock).
     version: AtomicI64,
+    /// The game's clock runs: its figures go down, so a view is made when asked for.
+    clock_running: AtomicBool,
     last_used: Mutex<Instant>,
 }
 
@@ -120,9 +146,11 @@ impl GameSlot {
     fn new(live: LiveGame) -> GameSlot {
         let latest = state_message(&live);
         let version = AtomicI64::new(live.version);
+        let clock_running = AtomicBool::new(live.clock_running());
         GameSlot {
             id: live.meta.id.clone(),
             version,
+            clock_running,
             state: tokio::sync::Mutex::new(live),
             updates: broadcast::channel(UPDATES_BUFFERED).0,
             hinting: AtomicBool::new(false),
@@ -144,6 +172,16 @@ impl GameSlot {
             .clone()
     }
 
+    /// The state message with the clock figures of now: the latest one, or a new one while the
+    /// game's clock runs.
+    pub async fn current(&self) -> Arc<str> {
+        if !self.clock_running.load(Ordering::SeqCst) {
+            return self.latest();
+        }
+        let live = self.state.lock().await;
+        state_message(&live)
+    }
+
     fn touch(&self) {
         if let Ok(mut t) = self.last_used.lock() {
             *t = Instant::now();
@@ -154,6 +192,8 @@ impl GameSlot {
     /// states go out in the order they were made.
     pub fn publish(&self, live: &LiveGame) {
         let message = state_message(live);
+        self.clock_running
+            .store(live.clock_running(), Ordering::SeqCst);
         *self.latest.lock().unwrap_or_else(|e| e.into_inner()) = message.clone();
         self.version.store(live.version, Ordering::SeqCst);
         let _ = self.updates.send(message);
@@ -189,6 +229,10 @@ pub struct Shared {
     pub analyses: crate::analysis::Analyses,
     /// Accounts: login limits, the cookie's flags, the lobby's channel.
     pub accounts: crate::accounts::Accounts,
+    /// Where the clocks' time comes from.
+    pub clock: Clock,
+    /// This instance's timers of flag falls.
+    pub flags: FlagTimers,
 }
 
 pub type AppState = Arc<Shared>;
@@ -199,6 +243,7 @@ impl Shared {
         pool: EnginePool,
         limits: Limits,
         shutdown: watch::Receiver<bool>,
+        clock: Clock,
     ) -> Shared {
         Shared {
             store,
@@ -216,6 +261,8 @@ impl Shared {
             jobs: std::sync::OnceLock::new(),
             reviews: crate::review::Reviews::default(),
             analyses: crate::analysis::Analyses::default(),
+            clock,
+            flags: FlagTimers::default(),
         }
     }
 
@@ -258,6 +305,7 @@ impl Shared {
                 None => {
                     let mut live = LiveGame::new(stored.meta, stored.game);
                     live.version = stored.version;
+                    live.time = self.clock.clone();
                     let slot = Arc::new(GameSlot::new(live));
                     games.insert(id.to_string(), slot.clone());
                     (slot, true)
@@ -267,6 +315,7 @@ impl Shared {
         if inserted {
             // After a restart, an engine whose reply was not stored yet thinks again.
             let mut live = slot.state.lock().await;
+            self.schedule_flag(&live);
             if live.engine_to_move() && !live.engine_thinking {
                 self.schedule_engine(&slot, &mut live);
                 slot.publish(&live);
@@ -276,12 +325,21 @@ impl Shared {
     }
 
     /// Puts a new game into the cache.
-    pub fn insert(&self, live: LiveGame) -> Arc<GameSlot> {
+    pub fn insert(&self, mut live: LiveGame) -> Arc<GameSlot> {
         self.make_room();
+        live.time = self.clock.clone();
         let id = live.meta.id.clone();
+        self.schedule_flag(&live);
         let slot = Arc::new(GameSlot::new(live));
         self.games().insert(id, slot.clone());
         slot
+    }
+
+    /// Has this instance look at the game when its running clock's flag falls.
+    pub fn schedule_flag(&self, live: &LiveGame) {
+        if let Some(at) = live.flag_at() {
+            self.flags.schedule(at + 1, &live.meta.id);
+        }
     }
 
     /// Drops from memory the games nobody has used for `idle` and nobody holds or watches;
@@ -334,7 +392,9 @@ impl Shared {
     /// instance changed the game since it was read (the store's compare-and-set says so, or a
     /// refusal was decided on an old state), the game is re-read and `decide` looks again: the
     /// request is answered as if it had come after the other one, so that of two racing
-    /// requests exactly one changes the game when only one can. Returns the game's lock.
+    /// requests exactly one changes the game when only one can. A timed game whose flag has
+    /// fallen ends on time first (a move that comes too late finds the game over): the clock
+    /// is read with the same version `decide` sees. Returns the game's lock.
     pub async fn act<'a, F>(
         self: &Arc<Self>,
         slot: &'a Arc<GameSlot>,
@@ -346,9 +406,15 @@ impl Shared {
     {
         let mut live = slot.state.lock().await;
         for _ in 0..MAX_TRIES {
-            match decide(&live) {
+            let flag_fell = live.flag_at().is_some_and(|at| self.clock.now_ms() > at);
+            let decided = if flag_fell {
+                Ok(Some(Change::Flag))
+            } else {
+                decide(&live)
+            };
+            match decided {
                 Ok(Some(change)) => {
-                    if self.try_apply(slot, &mut live, change, client).await? {
+                    if self.try_apply(slot, &mut live, change, client).await? && !flag_fell {
                         return Ok(live);
                     }
                 }
@@ -402,6 +468,7 @@ impl Shared {
             Change::RematchOffer { .. } | Change::Rematched { .. } => Some(ApiError::NotAllowed(
                 "the rematch offer changed meanwhile; look at the game again".to_string(),
             )),
+            Change::Flag => Some(ApiError::GameOver("the game changed meanwhile".to_string())),
         };
         if self.try_apply(slot, live, change, client).await? {
             return Ok(());
@@ -422,21 +489,41 @@ impl Shared {
         client: Client,
     ) -> Result<bool, ApiError> {
         let now = now_text();
+        let now_ms = self.clock.now_ms();
         let id = live.meta.id.clone();
         let version = live.version;
+        let turn = live.game.position().turn();
         let stored = match change {
             Change::Move(mv) => {
                 let ply = live.game.ply();
+                let mut clock = live.meta.clock;
+                if let Some(clock) = clock.as_mut() {
+                    // Refused when the flag fell since `act` looked: the timer ends the game.
+                    clock.after_move(turn, now_ms).map_err(|flagged| {
+                        ApiError::GameOver(format!("the game is lost on time: {flagged}"))
+                    })?;
+                }
                 live.game
                     .play(mv)
                     .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
                 let status = live.game.status();
-                let stored = self
-                    .store
-                    .append_move(&id, version, ply, &mv.to_string(), status, &now)
-                    .await;
+                if let Some(clock) = clock.as_mut().filter(|_| status != Status::Ongoing) {
+                    // The game ended on this move: the clock stops.
+                    clock.turn_started = None;
+                }
+                let text = mv.to_string();
+                let write = MoveWrite {
+                    version,
+                    ply,
+                    text: &text,
+                    status,
+                    clock: ClockColumns::of(clock.as_ref(), live.game.position().turn()),
+                    now: &now,
+                };
+                let stored = self.store.append_move(&id, &write).await;
                 if stored.is_ok() {
                     live.meta.draw_offer = None;
+                    live.meta.clock = clock;
                     metrics::counter!(crate::ops::MOVES_ACCEPTED).increment(1);
                 } else {
                     live.game.undo();
@@ -456,17 +543,29 @@ impl Shared {
                 stored
             }
             Change::Finish(status) => {
-                let Status::Finished { outcome, reason } = status else {
-                    return Err(ApiError::internal("a finish without an ending"));
+                let mut clock = live.meta.clock;
+                let status = match clock.as_mut() {
+                    Some(clock) => {
+                        clock.stop(turn, now_ms);
+                        ending::declared_ending(&live.game, status)
+                    }
+                    None => status,
                 };
-                let stored = self.store.finish(&id, version, status, &now).await;
+                self.end(live, status, clock, &now).await?
+            }
+            Change::Flag => {
+                let mut clock = live
+                    .meta
+                    .clock
+                    .filter(|c| c.flagged(turn, now_ms) && !live.game.is_over())
+                    .ok_or_else(|| ApiError::NotAllowed("no flag has fallen".to_string()))?;
+                let flag_at = clock.flag_at(turn).unwrap_or(now_ms);
+                clock.left[turn] = 0;
+                clock.turn_started = None;
+                let status = ending::time_ending(&live.game, turn);
+                let stored = self.end(live, status, Some(clock), &now).await?;
                 if stored.is_ok() {
-                    live.game
-                        .declare(outcome, reason)
-                        .map_err(ApiError::internal)?;
-                    live.cancel_engine();
-                    self.cancel_jobs(&id).await;
-                    live.meta.draw_offer = None;
+                    self.flags.record(now_ms - (flag_at + 1));
                 }
                 stored
             }
@@ -478,12 +577,24 @@ impl Shared {
                 stored
             }
             Change::Seat { color, token_hash } => {
+                let mut seats = live.meta.seats.clone();
+                seats[color].token_hash = Some(token_hash.clone());
+                let mut clock = live.meta.clock;
+                if let Some(clock) = clock.as_mut() {
+                    let seated = seats.white.joined() && seats.black.joined();
+                    if seated && !clock.running() && !live.game.is_over() {
+                        // Both seats taken: the game starts, and the clock of the side to move.
+                        clock.start(now_ms);
+                    }
+                }
+                let columns = ClockColumns::of(clock.as_ref(), turn);
                 let stored = self
                     .store
-                    .take_seat(&id, version, color, &token_hash, &now)
+                    .take_seat(&id, version, color, &token_hash, columns, &now)
                     .await;
                 if stored.is_ok() {
-                    live.meta.seats[color].token_hash = Some(token_hash);
+                    live.meta.seats = seats;
+                    live.meta.clock = clock;
                 }
                 stored
             }
@@ -518,10 +629,42 @@ impl Shared {
         live.meta.updated_at = now;
         live.engine_client = client;
         self.schedule_engine(slot, live);
+        self.schedule_flag(live);
         slot.publish(live);
         // A rated game that just ended: its ratings, once.
         crate::players::settle_later(self, &live.meta, &live.game);
         Ok(true)
+    }
+
+    /// Stores the ending `status` of `live`'s game with its clock stopped at `clock`, and on
+    /// success declares it in memory (the engine stops, the draw offer goes).
+    async fn end(
+        &self,
+        live: &mut LiveGame,
+        status: Status,
+        clock: Option<crate::clock::GameClock>,
+        now: &str,
+    ) -> Result<Result<(), StoreError>, ApiError> {
+        let Status::Finished { outcome, reason } = status else {
+            return Err(ApiError::internal("a finish without an ending"));
+        };
+        let id = live.meta.id.clone();
+        let turn = live.game.position().turn();
+        let columns = ClockColumns::of(clock.as_ref(), turn);
+        let stored = self
+            .store
+            .finish(&id, live.version, status, columns, now)
+            .await;
+        if stored.is_ok() {
+            live.game
+                .declare(outcome, reason)
+                .map_err(ApiError::internal)?;
+            live.meta.clock = clock;
+            live.cancel_engine();
+            self.cancel_jobs(&id).await;
+            live.meta.draw_offer = None;
+        }
+        Ok(stored)
     }
 
     /// Re-reads a cached game that another instance changed (a wake-up naming its new
@@ -565,6 +708,7 @@ impl Shared {
         live.game = stored.game;
         live.version = stored.version;
         live.cancel_engine();
+        self.schedule_flag(live);
         slot.publish(live);
     }
 

@@ -91,6 +91,8 @@ pub struct GameMeta {
     pub rematch: Rematch,
     /// The accounts that hold the seats, and the rating category (games between accounts).
     pub players: Players,
+    /// A timed game's clock (`None`: untimed).
+    pub clock: Option<crate::clock::GameClock>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -265,6 +267,7 @@ mod tests {
             draw_offer: None,
             rematch: Rematch::default(),
             players: Players::default(),
+            clock: None,
             created_at: String::new(),
             updated_at: String::new(),
         };

@@ -98,15 +98,6 @@ fn rating_json(row: &RatingRow, now: i64) -> Value {
     })
 }
 
-/// Whether a finished game counts for ratings: each side moved at least once, and it was not
-/// aborted.
-pub fn counts_for_rating(game: &Game) -> bool {
-    match game.status() {
-        Status::Ongoing => false,
-        Status::Finished { reason, .. } => game.ply() >= 2 && reason.name() != "aborted",
-    }
-}
-
 /// Settles a finished rated game's ratings, once (a second call changes nothing). Games
 /// without both accounts or unrated do nothing.
 pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Result<(), ApiError> {
@@ -125,7 +116,8 @@ pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Resu
         Outcome::Win(Color::Black) => Score::Loss,
         Outcome::Draw => Score::Draw,
     };
-    let counts = counts_for_rating(game);
+    // An aborted game (ended before each side had moved) is settled without a change.
+    let counts = crate::ending::is_rated(game.status());
     let now = now_text();
     let at = unix_of(&now).unwrap_or_else(unix_now);
     let stamp = now.clone();

@@ -143,6 +143,11 @@ async fn make(
             black: live.meta.players.white.clone(),
             rated: live.meta.players.rated,
         },
+        // The same time control; the clock starts when the offerer takes its seat.
+        clock: live
+            .meta
+            .clock
+            .map(|c| crate::clock::GameClock::new(c.control)),
         created_at: now.clone(),
         updated_at: now,
     };

@@ -234,6 +234,8 @@ struct CreateBody {
     color: ColorChoice,
     level: Option<i64>,
     position: Option<String>,
+    /// A time control for a game between people: `"3+2"`, `"corr:3"`; none for untimed.
+    time: Option<String>,
 }
 
 /// 503 `engine_busy` when the engine could not take a job from `client` now.
@@ -270,6 +272,18 @@ async fn create(
             }
             (_, None) => None,
         };
+    let clock = match (&body.time, mode) {
+        (None, _) => None,
+        (Some(text), Mode::Human) => Some(crate::clock::GameClock::new(
+            text.parse::<crate::time_control::TimeControl>()
+                .map_err(|e| ApiError::BadRequest(format!("time {}: {e}", echo(text))))?,
+        )),
+        (Some(_), _) => {
+            return Err(ApiError::BadRequest(
+                "a game against the engine has no clock".to_string(),
+            ))
+        }
+    };
     let start = match &body.position {
         None => Position::start(),
         Some(text) => text
@@ -311,6 +325,7 @@ async fn create(
         draw_offer: None,
         rematch: Default::default(),
         players: Default::default(),
+        clock,
         created_at: now.clone(),
         updated_at: now,
     };
@@ -404,7 +419,7 @@ async fn show(
         let view = GameView::paged(&*slot.state.lock().await, from);
         return Ok(Json(view).into_response());
     }
-    let text = slot.latest();
+    let text = slot.current().await;
     let game = text
         .strip_prefix(crate::live::STATE_PREFIX)
         .and_then(|rest| rest.strip_suffix('}'))
@@ -505,6 +520,12 @@ async fn play(
                 });
             }
             require_ongoing(live)?;
+            if live.meta.clock.is_some_and(|c| !c.running()) {
+                return Err(ApiError::NotAllowed(
+                    "the clock starts when both seats are taken: wait for your opponent"
+                        .to_string(),
+                ));
+            }
             let pos = *live.game.position();
             if pos.turn() != color {
                 return Err(ApiError::NotYourTurn(format!(

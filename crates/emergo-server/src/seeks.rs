@@ -9,6 +9,7 @@
 //! pushes its end to 60 s later; a correspondence seek stays until taken or withdrawn.
 
 use crate::accounts::name_key;
+use crate::clock::GameClock;
 use crate::edge::{ClientAddr, Permit};
 use crate::error::{echo, ApiError};
 use crate::live::{AppState, LiveGame};
@@ -301,6 +302,9 @@ pub async fn accept(
         Color::Black => (acceptor, owner),
     };
     let now = now_text();
+    // Both seats are taken: the game, and White's clock, start now.
+    let mut clock = GameClock::new(tc);
+    clock.start(state.clock.now_ms());
     let meta = GameMeta {
         id: new_game_id(),
         mode: Mode::Human,
@@ -315,6 +319,7 @@ pub async fn accept(
             black: Some(black),
             rated: row.rated.then(|| tc.category()),
         },
+        clock: Some(clock),
         created_at: now.clone(),
         updated_at: now,
     };

@@ -1,8 +1,9 @@
 //! The JSON objects of docs/api.md: `GameView`, `SeatGrant`, `GameSummary`.
 
 use crate::live::LiveGame;
-use crate::model::Seat;
+use crate::model::{format_unix_time, Seat};
 use crate::store::{status_columns, SummaryRow};
+use crate::time_control::TimeControl;
 use emergo_core::{Color, Move, Position, Status};
 use emergo_engine::Level;
 use serde::Serialize;
@@ -155,6 +156,53 @@ pub struct GameView {
     pub players: crate::players::PlayersView,
     pub created_at: String,
     pub updated_at: String,
+    /// `"3+2"`, `"corr:3"`, or `null` for an untimed game.
+    pub time_control: Option<String>,
+    /// A real-time game's clocks, as they stand when the view is made.
+    pub clock: Option<ClockView>,
+    /// When the side to move of a correspondence game loses on time (RFC 3339).
+    pub deadline: Option<String>,
+}
+
+/// A real-time game's clocks: the time left to each side now (the side to move's going down
+/// while `running` names it).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClockView {
+    pub white_ms: i64,
+    pub black_ms: i64,
+    pub increment_ms: i64,
+    pub running: Option<&'static str>,
+}
+
+impl ClockView {
+    /// The clocks of `live` (`None` for an untimed or correspondence game), and the deadline
+    /// of a correspondence game's side to move.
+    fn of(live: &LiveGame) -> (Option<ClockView>, Option<String>) {
+        let Some(clock) = live.meta.clock else {
+            return (None, None);
+        };
+        let turn = live.game.position().turn();
+        let running = live.clock_running();
+        match clock.control {
+            TimeControl::RealTime { increment_ms, .. } => {
+                let shown = clock.shown(turn, live.time.now_ms());
+                let view = ClockView {
+                    white_ms: shown.white,
+                    black_ms: shown.black,
+                    increment_ms: increment_ms as i64,
+                    running: running.then(|| turn.name()),
+                };
+                (Some(view), None)
+            }
+            TimeControl::Correspondence { .. } => {
+                let deadline = live
+                    .flag_at()
+                    .filter(|_| running)
+                    .map(|at| format_unix_time(at.div_euclid(1000)));
+                (None, deadline)
+            }
+        }
+    }
 }
 
 impl GameView {
@@ -170,6 +218,8 @@ impl GameView {
         let pos = game.position();
         let status = game.status();
         let (result, reason) = status_columns(status);
+        // An aborted game has no result.
+        let result = result.filter(|_| reason != Some("aborted"));
         let legal = if status == Status::Ongoing {
             let mut moves: Vec<MoveView> = pos.legal_moves().iter().map(MoveView::of).collect();
             moves.sort_by(|a, b| a.text.cmp(&b.text));
@@ -178,6 +228,7 @@ impl GameView {
             Vec::new()
         };
         let turn = pos.turn();
+        let (clock, deadline) = ClockView::of(live);
         GameView {
             id: live.meta.id.clone(),
             mode: live.meta.mode.name(),
@@ -215,6 +266,9 @@ impl GameView {
             players: crate::players::PlayersView::of(&live.meta.players),
             created_at: live.meta.created_at.clone(),
             updated_at: live.meta.updated_at.clone(),
+            time_control: live.meta.clock.map(|c| c.control.to_string()),
+            clock,
+            deadline,
         }
     }
 }
@@ -258,7 +312,9 @@ impl GameSummary {
             } else {
                 "ongoing"
             },
-            result: row.result,
+            result: row
+                .result
+                .filter(|_| row.reason.as_deref() != Some("aborted")),
             reason: row.reason,
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -289,6 +345,7 @@ mod tests {
             draw_offer: None,
             rematch: Default::default(),
             players: Default::default(),
+            clock: None,
             created_at: String::new(),
             updated_at: String::new(),
         };

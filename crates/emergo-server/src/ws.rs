@@ -58,7 +58,7 @@ async fn send(socket: &mut WebSocket, text: Arc<str>) -> bool {
 /// plies) and serialised after it; from 0, the shared latest state.
 async fn first_state(slot: &GameSlot, from: usize) -> Arc<str> {
     if from == 0 {
-        return slot.latest();
+        return slot.current().await;
     }
     let view = GameView::paged(&*slot.state.lock().await, from);
     let game = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());

@@ -5,8 +5,21 @@ mod common;
 
 use common::temp_db;
 use emergo_core::{ByColor, Color, EndReason, Game, Outcome, Status};
+use emergo_server::clock::GameClock;
 use emergo_server::model::{GameMeta, Mode, Seat, SeatKind};
-use emergo_server::store::{Store, StoreError};
+use emergo_server::store::{ClockColumns, MoveWrite, Store, StoreError};
+
+/// An untimed move at `ply`, decided on `version`.
+fn play<'a>(version: i64, ply: usize, text: &'a str, now: &'a str) -> MoveWrite<'a> {
+    MoveWrite {
+        version,
+        ply,
+        text,
+        status: Status::Ongoing,
+        clock: ClockColumns::default(),
+        now,
+    }
+}
 
 fn human_game(id: &str) -> GameMeta {
     let seat = || Seat {
@@ -23,9 +36,67 @@ fn human_game(id: &str) -> GameMeta {
         draw_offer: None,
         rematch: Default::default(),
         players: Default::default(),
+        clock: None,
         created_at: "2026-11-30T00:00:00Z".to_string(),
         updated_at: "2026-11-30T00:00:00Z".to_string(),
     }
+}
+
+/// The sweep finds a running clock's flag; the flag falls exactly once (the version's
+/// compare-and-set), stopping the clock, and no move is stored after it.
+#[tokio::test]
+async fn a_flag_falls_once_and_no_move_is_stored_after_it() {
+    let (_dir, _path, url) = temp_db();
+    let store = Store::open(&url).await.expect("store");
+    let now = "2026-11-30T00:00:00Z";
+    let mut meta = human_game("t1");
+    let mut clock = GameClock::new("0.25+0".parse().expect("a time control"));
+    clock.start(1_000);
+    meta.clock = Some(clock);
+    store
+        .insert_game(&meta, &Game::default())
+        .await
+        .expect("insert");
+    let flag_at = 1_000 + 15_000 + emergo_server::clock::LAG_ALLOWANCE_MS;
+    assert_eq!(
+        store.due_flags(flag_at, 10).await.expect("sweep"),
+        vec![("t1".to_string(), flag_at)]
+    );
+    assert!(store
+        .due_flags(flag_at - 1, 10)
+        .await
+        .expect("sweep")
+        .is_empty());
+    let aborted = Status::Finished {
+        outcome: Outcome::Draw,
+        reason: EndReason::Aborted,
+    };
+    let stopped = ClockColumns {
+        white_ms: Some(0),
+        black_ms: Some(15_000),
+        ..ClockColumns::default()
+    };
+    let (a, b) = tokio::join!(
+        store.finish("t1", 0, aborted, stopped, now),
+        store.finish("t1", 0, aborted, stopped, now)
+    );
+    assert_eq!(
+        [a.is_ok(), b.is_ok()].iter().filter(|ok| **ok).count(),
+        1,
+        "{a:?} {b:?}"
+    );
+    let late = store.append_move("t1", &play(1, 0, "d3", now)).await;
+    assert!(matches!(late, Err(StoreError::Conflict(_))), "{late:?}");
+    assert!(store
+        .due_flags(i64::MAX, 10)
+        .await
+        .expect("sweep")
+        .is_empty());
+    let stored = store.load("t1").await.expect("load").expect("a game");
+    assert_eq!(stored.game.status(), aborted);
+    let clock = stored.meta.clock.expect("a clock");
+    assert!(!clock.running());
+    assert_eq!((clock.left.white, clock.left.black), (0, 15_000));
 }
 
 #[tokio::test]
@@ -39,16 +110,12 @@ async fn the_moves_key_refuses_a_second_move_for_one_ply() {
         .expect("stored");
     let now = "2026-11-30T00:00:01Z";
     store
-        .append_move("g1", 0, 0, "d3", Status::Ongoing, now)
+        .append_move("g1", &play(0, 0, "d3", now))
         .await
         .expect("the first move of ply 0");
-    let second = store
-        .append_move("g1", 1, 0, "e1", Status::Ongoing, now)
-        .await;
+    let second = store.append_move("g1", &play(1, 0, "e1", now)).await;
     assert!(matches!(second, Err(StoreError::Conflict(_))), "{second:?}");
-    let skipped = store
-        .append_move("g1", 1, 5, "e1", Status::Ongoing, now)
-        .await;
+    let skipped = store.append_move("g1", &play(1, 5, "e1", now)).await;
     assert!(
         matches!(skipped, Err(StoreError::Conflict(_))),
         "a ply cannot be skipped"
@@ -134,10 +201,8 @@ async fn two_instances_racing_for_one_ply_store_exactly_one_move_every_time() {
         a.insert_game(&human_game(&id), &Game::default())
             .await
             .expect("stored");
-        let (first, second) = tokio::join!(
-            a.append_move(&id, 0, 0, "d3", Status::Ongoing, now),
-            b.append_move(&id, 0, 0, "e1", Status::Ongoing, now),
-        );
+        let (d3, e1) = (play(0, 0, "d3", now), play(0, 0, "e1", now));
+        let (first, second) = tokio::join!(a.append_move(&id, &d3), b.append_move(&id, &e1));
         let accepted = [&first, &second].iter().filter(|r| r.is_ok()).count();
         assert_eq!(accepted, 1, "round {round}: {first:?} {second:?}");
         for refused in [first, second].into_iter().filter_map(Result::err) {
@@ -154,8 +219,22 @@ async fn two_instances_racing_for_one_ply_store_exactly_one_move_every_time() {
         .await
         .expect("stored");
     let (first, second) = tokio::join!(
-        a.take_seat(id, 0, emergo_core::Color::Black, "hash-a", now),
-        b.take_seat(id, 0, emergo_core::Color::Black, "hash-b", now),
+        a.take_seat(
+            id,
+            0,
+            emergo_core::Color::Black,
+            "hash-a",
+            ClockColumns::default(),
+            now
+        ),
+        b.take_seat(
+            id,
+            0,
+            emergo_core::Color::Black,
+            "hash-b",
+            ClockColumns::default(),
+            now
+        ),
     );
     assert_eq!(
         [&first, &second].iter().filter(|r| r.is_ok()).count(),
@@ -186,15 +265,19 @@ async fn every_write_names_the_version_it_was_decided_on_and_a_changed_game_refu
     assert!(conflict(
         b.set_draw_offer(id, 0, Some(Color::Black), now).await
     ));
+    assert!(conflict(b.append_move(id, &play(0, 0, "d3", now)).await));
     assert!(conflict(
-        b.append_move(id, 0, 0, "d3", Status::Ongoing, now).await
+        b.take_seat(id, 0, Color::Black, "h", ClockColumns::default(), now)
+            .await
     ));
-    assert!(conflict(b.take_seat(id, 0, Color::Black, "h", now).await));
     let resigned = Status::Finished {
         outcome: Outcome::Win(Color::White),
         reason: EndReason::Resignation,
     };
-    assert!(conflict(b.finish(id, 0, resigned, now).await));
+    assert!(conflict(
+        b.finish(id, 0, resigned, ClockColumns::default(), now)
+            .await
+    ));
     assert!(conflict(b.truncate(id, 0, 0, now).await));
     let stored = b.load(id).await.expect("read").expect("found");
     assert_eq!(stored.version, 1);
@@ -202,24 +285,25 @@ async fn every_write_names_the_version_it_was_decided_on_and_a_changed_game_refu
     assert_eq!(stored.game.ply(), 0);
     assert!(stored.meta.seats.black.token_hash.is_none());
     // At the current version each write goes through and bumps it.
-    b.append_move(id, 1, 0, "d3", Status::Ongoing, now)
+    b.append_move(id, &play(1, 0, "d3", now))
         .await
         .expect("a move at version 1");
-    b.take_seat(id, 2, Color::Black, "h", now)
+    b.take_seat(id, 2, Color::Black, "h", ClockColumns::default(), now)
         .await
         .expect("a seat at version 2");
     b.truncate(id, 3, 0, now)
         .await
         .expect("a takeback at version 3");
-    b.finish(id, 4, resigned, now)
+    b.finish(id, 4, resigned, ClockColumns::default(), now)
         .await
         .expect("an ending at version 4");
     // An ended game takes no more moves or offers, whatever version they name.
-    assert!(conflict(
-        a.append_move(id, 5, 0, "d3", Status::Ongoing, now).await
-    ));
+    assert!(conflict(a.append_move(id, &play(5, 0, "d3", now)).await));
     assert!(conflict(a.set_draw_offer(id, 5, None, now).await));
-    assert!(conflict(a.finish(id, 5, resigned, now).await));
+    assert!(conflict(
+        a.finish(id, 5, resigned, ClockColumns::default(), now)
+            .await
+    ));
     let stored = a.load(id).await.expect("read").expect("found");
     assert_eq!(stored.version, 5);
     assert!(stored.game.is_over());

@@ -13,6 +13,7 @@ pub use jobs_pg::{JobKind, JobState, JobsPg, Lease, OpenJobs, TakenJob, JOBS_CHA
 pub use postgres::{PgStore, CHANNEL};
 pub use sqlite::SqliteStore;
 
+use crate::clock::GameClock;
 use crate::model::GameMeta;
 use emergo_core::{ByColor, Color, Game, Status};
 use emergo_engine::Level;
@@ -80,6 +81,43 @@ pub fn status_columns(status: Status) -> (Option<&'static str>, Option<&'static 
     }
 }
 
+/// A timed game's clock columns as a write leaves them (all `None` for an untimed game).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockColumns {
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    pub turn_started_ms: Option<i64>,
+    /// When the flag of the side to move falls: what the sweep of overdue games reads.
+    pub flag_at_ms: Option<i64>,
+}
+
+impl ClockColumns {
+    /// The columns of `clock` with `turn` to move.
+    pub fn of(clock: Option<&GameClock>, turn: Color) -> ClockColumns {
+        match clock {
+            None => ClockColumns::default(),
+            Some(clock) => ClockColumns {
+                white_ms: Some(clock.left.white),
+                black_ms: Some(clock.left.black),
+                turn_started_ms: clock.turn_started,
+                flag_at_ms: clock.flag_at(turn),
+            },
+        }
+    }
+}
+
+/// A move to store: the version it was decided on, its ply and text, the game's status and
+/// clock after it.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveWrite<'a> {
+    pub version: i64,
+    pub ply: usize,
+    pub text: &'a str,
+    pub status: Status,
+    pub clock: ClockColumns,
+    pub now: &'a str,
+}
+
 /// What every backend does: the whole contract between the server and its database. Times are
 /// RFC 3339 text (`now`), plies count from 0.
 ///
@@ -96,16 +134,12 @@ pub trait GameStore: Send + Sync {
         game: &Game,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Stores the move played at `ply` and the game's new status; `Conflict` when the game
-    /// changed since `version`, is over, or is not at `ply`.
+    /// Stores the move played at `mv.ply`, the game's new status and its clock; `Conflict`
+    /// when the game changed since `mv.version`, is over, or is not at that ply.
     fn append_move(
         &self,
         id: &str,
-        version: i64,
-        ply: usize,
-        text: &str,
-        status: Status,
-        now: &str,
+        mv: &MoveWrite<'_>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// Takes back every move from `ply` on (engine games' takeback); the game is ongoing after.
@@ -117,24 +151,36 @@ pub trait GameStore: Send + Sync {
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Gives the free seat of `color` its token's hash; `Conflict` if it was taken meanwhile.
+    /// Gives the free seat of `color` its token's hash and sets the clock (a timed game's
+    /// clock starts when both seats are taken); `Conflict` if it was taken meanwhile.
     fn take_seat(
         &self,
         id: &str,
         version: i64,
         color: Color,
         token_hash: &str,
+        clock: ClockColumns,
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Ends a game by resignation or agreement; `Conflict` if it had ended already.
+    /// Ends a game by resignation, agreement or its clock (time, abort), stopping its clock at
+    /// `clock`; `Conflict` if it had ended or changed since `version`.
     fn finish(
         &self,
         id: &str,
         version: i64,
         status: Status,
+        clock: ClockColumns,
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The ongoing games whose flag falls by `by_ms`, soonest first: `(id, flag_at_ms)` (the
+    /// sweep of src/flag.rs).
+    fn due_flags(
+        &self,
+        by_ms: i64,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<(String, i64)>, StoreError>> + Send;
 
     /// Records who offers a draw now (an ongoing game only).
     fn set_draw_offer(
@@ -278,16 +324,8 @@ impl Store {
     }
 
     /// See [`GameStore::append_move`].
-    pub async fn append_move(
-        &self,
-        id: &str,
-        version: i64,
-        ply: usize,
-        text: &str,
-        status: Status,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.append_move(id, version, ply, text, status, now))
+    pub async fn append_move(&self, id: &str, mv: &MoveWrite<'_>) -> Result<(), StoreError> {
+        dispatch!(self, s => s.append_move(id, mv))
     }
 
     /// See [`GameStore::truncate`].
@@ -308,9 +346,10 @@ impl Store {
         version: i64,
         color: Color,
         token_hash: &str,
+        clock: ClockColumns,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.take_seat(id, version, color, token_hash, now))
+        dispatch!(self, s => s.take_seat(id, version, color, token_hash, clock, now))
     }
 
     /// See [`GameStore::finish`].
@@ -319,9 +358,19 @@ impl Store {
         id: &str,
         version: i64,
         status: Status,
+        clock: ClockColumns,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.finish(id, version, status, now))
+        dispatch!(self, s => s.finish(id, version, status, clock, now))
+    }
+
+    /// See [`GameStore::due_flags`].
+    pub async fn due_flags(
+        &self,
+        by_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        dispatch!(self, s => s.due_flags(by_ms, limit))
     }
 
     /// See [`GameStore::set_draw_offer`].

@@ -1,8 +1,10 @@
 //! Rows as every backend reads them (the same columns and types in SQLite and PostgreSQL), and
 //! their conversion into games and list lines: the one place that knows what a column means.
 
-use super::{StoreError, StoredGame, SummaryRow};
+use super::{ClockColumns, StoreError, StoredGame, SummaryRow};
+use crate::clock::GameClock;
 use crate::model::{GameMeta, Mode, PlayerRef, Rematch, Seat, SeatKind};
+use crate::time_control::TimeControl;
 use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status};
 use emergo_engine::Level;
 
@@ -32,6 +34,10 @@ pub(super) struct GameRow {
     white_name: Option<String>,
     black_name: Option<String>,
     rated: Option<String>,
+    time_control: Option<String>,
+    white_ms: Option<i64>,
+    black_ms: Option<i64>,
+    turn_started_ms: Option<i64>,
 }
 
 pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
@@ -41,7 +47,7 @@ pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, 
         AS white_name, \
     (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
         AS black_name, \
-    rated";
+    rated, time_control, white_ms, black_ms, turn_started_ms";
 
 /// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
 #[derive(sqlx::FromRow)]
@@ -110,6 +116,19 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
     );
     let tags: Vec<(String, String)> = serde_json::from_str(&row.tags).unwrap_or_default();
     let version = row.version;
+    let clock = match row.time_control.as_deref() {
+        None => None,
+        Some(text) => {
+            let control: TimeControl = text
+                .parse()
+                .map_err(|e| corrupt(format!("time control {text}: {e}")))?;
+            let mut clock = GameClock::new(control);
+            clock.left.white = row.white_ms.unwrap_or(clock.left.white);
+            clock.left.black = row.black_ms.unwrap_or(clock.left.black);
+            clock.turn_started = row.turn_started_ms;
+            Some(clock)
+        }
+    };
     let meta = GameMeta {
         id: row.id,
         mode: mode(&row.mode).map_err(&corrupt)?,
@@ -133,6 +152,7 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
             }),
             rated: row.rated.as_deref().and_then(|c| c.parse().ok()),
         },
+        clock,
         created_at: row.created_at,
         updated_at: row.updated_at,
     };
@@ -188,4 +208,13 @@ pub(super) fn summary(row: SummaryDbRow) -> Result<SummaryRow, StoreError> {
 /// The tags column's text.
 pub(super) fn tags_text(meta: &GameMeta) -> String {
     serde_json::to_string(&meta.tags).unwrap_or_else(|_| "[]".to_string())
+}
+
+/// A new game's time control and clock columns.
+pub(super) fn clock_insert(meta: &GameMeta, game: &Game) -> (Option<String>, ClockColumns) {
+    let control = meta.clock.map(|c| c.control.to_string());
+    (
+        control,
+        ClockColumns::of(meta.clock.as_ref(), game.position().turn()),
+    )
 }

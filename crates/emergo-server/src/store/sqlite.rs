@@ -4,7 +4,8 @@ pub(in crate::store) mod accounts;
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
-    conflict_on_unique, status_columns, GameStore, StatusFilter, StoreError, StoredGame, SummaryRow,
+    conflict_on_unique, status_columns, ClockColumns, GameStore, MoveWrite, StatusFilter,
+    StoreError, StoredGame, SummaryRow,
 };
 use crate::model::GameMeta;
 use emergo_core::{Color, Game, Status};
@@ -84,30 +85,28 @@ impl GameStore for SqliteStore {
         Ok(())
     }
 
-    async fn append_move(
-        &self,
-        id: &str,
-        version: i64,
-        ply: usize,
-        text: &str,
-        status: Status,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        let (result, reason) = status_columns(status);
+    async fn append_move(&self, id: &str, mv: &MoveWrite<'_>) -> Result<(), StoreError> {
+        let (result, reason) = status_columns(mv.status);
+        let c = mv.clock;
         let mut tx = self.pool.begin().await?;
         // The guarded update first: it locks the game's row, so that a second instance's
         // submission for the same ply waits here and then finds the game moved on.
         let done = sqlx::query(
             "UPDATE games SET ply = ?1 + 1, result = ?2, reason = ?3, draw_offer = NULL,
-                updated_at = ?4, version = version + 1
+                updated_at = ?4, version = version + 1, white_ms = ?7, black_ms = ?8,
+                turn_started_ms = ?9, flag_at_ms = ?10
              WHERE id = ?5 AND ply = ?1 AND version = ?6 AND result IS NULL",
         )
-        .bind(ply as i64)
+        .bind(mv.ply as i64)
         .bind(result)
         .bind(reason)
-        .bind(now)
+        .bind(mv.now)
         .bind(id)
-        .bind(version)
+        .bind(mv.version)
+        .bind(c.white_ms)
+        .bind(c.black_ms)
+        .bind(c.turn_started_ms)
+        .bind(c.flag_at_ms)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
@@ -115,8 +114,8 @@ impl GameStore for SqliteStore {
         }
         sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES (?1, ?2, ?3)")
             .bind(id)
-            .bind(ply as i64)
-            .bind(text)
+            .bind(mv.ply as i64)
+            .bind(mv.text)
             .execute(&mut *tx)
             .await
             .map_err(conflict_on_unique("ply already played"))?;
@@ -161,6 +160,7 @@ impl GameStore for SqliteStore {
         version: i64,
         color: Color,
         token_hash: &str,
+        clock: ClockColumns,
         now: &str,
     ) -> Result<(), StoreError> {
         // The column name comes from a fixed pair, never from the request.
@@ -170,13 +170,18 @@ impl GameStore for SqliteStore {
         };
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(&format!(
-            "UPDATE games SET {column} = ?1, updated_at = ?2, version = version + 1
+            "UPDATE games SET {column} = ?1, updated_at = ?2, version = version + 1,
+                white_ms = ?5, black_ms = ?6, turn_started_ms = ?7, flag_at_ms = ?8
              WHERE id = ?3 AND version = ?4 AND {column} IS NULL"
         ))
         .bind(token_hash)
         .bind(now)
         .bind(id)
         .bind(version)
+        .bind(clock.white_ms)
+        .bind(clock.black_ms)
+        .bind(clock.turn_started_ms)
+        .bind(clock.flag_at_ms)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
@@ -191,13 +196,15 @@ impl GameStore for SqliteStore {
         id: &str,
         version: i64,
         status: Status,
+        clock: ClockColumns,
         now: &str,
     ) -> Result<(), StoreError> {
         let (result, reason) = status_columns(status);
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE games SET result = ?1, reason = ?2, draw_offer = NULL, updated_at = ?3,
-                version = version + 1
+                version = version + 1, white_ms = ?6, black_ms = ?7, turn_started_ms = NULL,
+                flag_at_ms = NULL
              WHERE id = ?4 AND version = ?5 AND result IS NULL",
         )
         .bind(result)
@@ -205,6 +212,8 @@ impl GameStore for SqliteStore {
         .bind(now)
         .bind(id)
         .bind(version)
+        .bind(clock.white_ms)
+        .bind(clock.black_ms)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
@@ -212,6 +221,18 @@ impl GameStore for SqliteStore {
         }
         tx.commit().await?;
         Ok(())
+    }
+
+    async fn due_flags(&self, by_ms: i64, limit: u32) -> Result<Vec<(String, i64)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, flag_at_ms FROM games
+             WHERE flag_at_ms IS NOT NULL AND result IS NULL AND flag_at_ms <= ?1
+             ORDER BY flag_at_ms LIMIT ?2",
+        )
+        .bind(by_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     async fn set_draw_offer(
@@ -415,11 +436,13 @@ pub(super) async fn insert_game_in(
     game: &Game,
 ) -> Result<(), StoreError> {
     let (result, reason) = status_columns(game.status());
+    let (control, clock) = rows::clock_insert(meta, game);
     sqlx::query(
         "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token, black_token,
             invite, start, tags, ply, result, reason, draw_offer, created_at, updated_at,
-            white_account, black_account, rated)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            white_account, black_account, rated,
+            time_control, white_ms, black_ms, turn_started_ms, flag_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&meta.id)
     .bind(meta.mode.name())
@@ -440,6 +463,11 @@ pub(super) async fn insert_game_in(
     .bind(meta.players.white.as_ref().map(|p| p.id))
     .bind(meta.players.black.as_ref().map(|p| p.id))
     .bind(meta.players.rated.map(|c| c.name()))
+    .bind(control)
+    .bind(clock.white_ms)
+    .bind(clock.black_ms)
+    .bind(clock.turn_started_ms)
+    .bind(clock.flag_at_ms)
     .execute(&mut *tx)
     .await
     .map_err(conflict_on_unique("game id taken"))?;

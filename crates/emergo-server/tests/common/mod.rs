@@ -89,7 +89,17 @@ pub fn fresh_pg_database(server: &str) -> String {
 
 impl TestServer {
     pub async fn start_on(db_url: &str, db_path: PathBuf) -> TestServer {
+        TestServer::start_with_clock(db_url, db_path, emergo_server::clock::Clock::system()).await
+    }
+
+    /// A server whose game clocks read `clock` (a manual clock in the tests of clocks).
+    pub async fn start_with_clock(
+        db_url: &str,
+        db_path: PathBuf,
+        clock: emergo_server::clock::Clock,
+    ) -> TestServer {
         let mut config = Config::new("127.0.0.1:0".parse().expect("addr"), db_url);
+        config.clock = clock;
         config.engine_workers = Some(2);
         config.limits = emergo_server::Limits::relaxed();
         let server = Server::start(config).await.expect("server starts");
