@@ -97,6 +97,44 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
     b.goto(&rig.url("/")).await.expect("the page loads");
     sign_up(&b, "bob").await;
 
+    // a challenge by name: alice offers bob a casual game, bob declines it
+    find(&a, "#seek-time")
+        .await
+        .select_by_value("corr:3")
+        .await
+        .expect("a time control");
+    click(&a, "#seek-rated").await;
+    type_into(&a, "#seek-opponent", "bob").await;
+    click(&a, "#seek-send").await;
+    wait_until(
+        &b,
+        "[...document.querySelectorAll('#challenges li')].some((li) => li.textContent.includes('alice challenges you (3 days)'))",
+        "alice's challenge in bob's list",
+    )
+    .await;
+    wait_until(
+        &a,
+        "[...document.querySelectorAll('#challenges li')].some((li) => li.textContent.includes('Your challenge to bob (3 days)'))",
+        "alice's challenge in her own list",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &b,
+            "return document.querySelectorAll('#seek-list li.seek').length"
+        )
+        .await,
+        json!(0),
+        "a challenge is not an open seek"
+    );
+    click(&b, "#challenges li.seek button:not(.primary)").await;
+    wait_until(
+        &a,
+        "document.querySelector('#challenges li.empty')",
+        "the challenge declined",
+    )
+    .await;
+
     // alice asks for 1+0; bob sees her seek and takes it through the same button.
     click(&a, "#quick button[data-time='1+0']").await;
     wait_until(

@@ -9,6 +9,9 @@ import { seekDots } from './charts.mjs';
 
 /** The quick pairing grid (issue 11). */
 export const QUICK = ['0.5+0', '1+0', '3+2', '5+3', '10+5', '15+10', 'corr:1', 'corr:3'];
+/** The seek form's time controls. */
+export const SEEK_TIMES = ['0.25+0', '0.5+0', '1+0', '2+1', '3+0', '3+2', '5+0', '5+3', '10+0', '10+5', '15+10', '30+0', '30+20',
+  'corr:1', 'corr:2', 'corr:3', 'corr:5', 'corr:7', 'corr:14'];
 
 let navigate = () => {};
 let socket = null;
@@ -23,18 +26,24 @@ export function initOnline(nav) {
   for (const time of QUICK) {
     grid.append(el('button', { type: 'button', class: 'quick', 'data-time': time, text: timeLabel(time), onclick: () => quick(time) }));
   }
-  const select = $('#challenge-time');
-  for (const time of QUICK) select.append(el('option', { value: time, text: timeLabel(time) }));
-  $('#challenge-form').addEventListener('submit', async (e) => {
+  const select = $('#seek-time');
+  for (const time of SEEK_TIMES) select.append(el('option', { value: time, text: timeLabel(time) }));
+  select.value = '5+3';
+  $('#seek-form').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const opponent = $('#challenge-name').value.trim();
-    if (!opponent) return;
+    const body = { time: select.value, rated: $('#seek-rated').checked, color: $('#seek-color').value };
+    const opponent = $('#seek-opponent').value.trim();
+    if (opponent) body.opponent = opponent;
+    const button = $('#seek-send');
+    button.disabled = true;
     try {
-      await api('POST', '/api/seeks', { time: select.value, rated: true, color: 'random', opponent });
-      $('#challenge-name').value = '';
+      await api('POST', '/api/seeks', body);
+      $('#seek-opponent').value = '';
       refresh();
     } catch (err) {
       toast(plainError(err));
+    } finally {
+      button.disabled = false;
     }
   });
   onMe((who) => {
@@ -55,7 +64,7 @@ function timeLabel(time) {
 
 /** Words again after a change of language. */
 export function relabelOnline() {
-  for (const b of document.querySelectorAll('#quick button, #challenge-time option')) {
+  for (const b of document.querySelectorAll('#quick button, #seek-time option')) {
     b.textContent = timeLabel(b.dataset.time || b.value);
   }
   drawWaiting();
@@ -166,6 +175,12 @@ export async function refresh() {
   }
   const who = me();
   const open = seeks.filter((s) => !s.opponent);
+  if (who) {
+    // the grid shows one's own open rated seek of its time controls (after a reload too)
+    const mine = open.find((s) => s.owner === who.name && s.rated && QUICK.includes(s.time));
+    waiting = mine ? { id: mine.id, time: mine.time } : null;
+    drawWaiting();
+  }
   const list = $('#seek-list');
   list.replaceChildren();
   if (!open.length) list.append(el('li', { class: 'empty', text: t('online.noSeeks') }));
