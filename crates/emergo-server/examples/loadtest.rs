@@ -14,6 +14,9 @@
 //! `--abuse` adds an attacker at 127.0.0.2 doing everything issue 8 found harmful at once:
 //! imports of records near the tag caps, hint requests dropped at once, level-10 engine games,
 //! and idle sockets. Its refusals (429, 503) are counted apart, not as errors.
+//!
+//! `--timed 500` plays that many timed games between people at once instead (issue 11): the
+//! latency of a move while the clocks run, and how late flag falls are detected.
 
 use clap::Parser;
 use futures_util::StreamExt;
@@ -65,6 +68,15 @@ struct Args {
     /// own) and report the server's memory per WebSocket.
     #[arg(long, default_value_t = 0)]
     ws_memory: usize,
+    /// Instead of playing: this many timed games between people at once, each ending on time.
+    #[arg(long, default_value_t = 0)]
+    timed: usize,
+    /// The time control of the timed games.
+    #[arg(long, default_value = "0.25+0")]
+    tc: String,
+    /// Moves each side plays in a timed game before White lets its flag fall.
+    #[arg(long, default_value_t = 8)]
+    timed_moves: usize,
     /// Internal: run as the server, until standard input closes.
     #[arg(long, hide = true)]
     serve_db: Option<String>,
@@ -113,7 +125,21 @@ fn serve(db: &str, engine_threads: Option<usize>) -> anyhow::Result<()> {
             let _ = std::io::stdin().read_to_end(&mut sink);
         })
         .await?;
-        server.shutdown().await
+        let mut late = server.state().flags.lateness();
+        server.shutdown().await?;
+        if !late.is_empty() {
+            // How long after each flag fell its loss was stored and published (issue 11).
+            late.sort();
+            let at = |p: f64| late[((late.len() as f64 - 1.0) * p).round() as usize];
+            eprintln!(
+                "server: {} flag falls, stored and published after the flag fell: median {} ms, p99 {} ms, max {} ms",
+                late.len(),
+                at(0.5),
+                at(0.99),
+                at(1.0)
+            );
+        }
+        Ok(())
     })
 }
 
@@ -240,6 +266,9 @@ async fn ws_memory(n: usize, url: &str, pid: Option<u32>) -> anyhow::Result<()> 
 async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
     if args.ws_memory > 0 {
         return ws_memory(args.ws_memory, &url, pid).await;
+    }
+    if args.timed > 0 {
+        return timed::run(args.timed, &args.tc, args.timed_moves, args.think_ms, &url).await;
     }
     let (lo, hi) = match args.levels.split_once('-') {
         Some((a, b)) => (a.parse::<u8>()?, b.parse::<u8>()?),
@@ -657,6 +686,9 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
 }
 
 /// The attacker: one client (127.0.0.2) doing everything issue 8 found harmful at once.
+#[path = "loadtest/timed.rs"]
+mod timed;
+
 mod abuse {
     use super::Shared;
     use serde_json::{json, Value};

@@ -804,3 +804,98 @@ async fn a_100_move_game_with_captures_replays_step_by_step_as_the_views_positio
     c.close().await.expect("the browser closes");
     rig.stop_server().await;
 }
+
+/// Issue 11: a 0.25+0 game between two people, the clock ticking on the page, turning to its
+/// low-time colour, and White's flag falling with the result said in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quarter_minute_game_is_lost_on_time_and_the_page_says_so() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let a = rig.browser(1000, 820).await;
+    a.goto(&rig.url("/")).await.expect("the page loads");
+    find(&a, "#human-time")
+        .await
+        .select_by_value("0.25+0")
+        .await
+        .expect("the time control is chosen");
+    let id = new_game(&a, "new-human", "white", None, None).await;
+    let invite = wait_until(
+        &a,
+        "!document.querySelector('#invite-box').hidden && document.querySelector('#invite-link').value",
+        "the invitation link",
+    )
+    .await;
+    let code = invite
+        .as_str()
+        .and_then(|link| link.split("invite=").nth(1))
+        .expect("an invitation code")
+        .to_string();
+    // Before the opponent comes, White's clock shows the whole time and does not run.
+    let shown = wait_until(
+        &a,
+        "document.querySelector('[data-clock=white]')?.textContent",
+        "White's clock",
+    )
+    .await;
+    assert_eq!(shown, json!("0:15"));
+
+    // Black joins and answers by the API; White moves by clicking.
+    let http = reqwest::Client::new();
+    let black: Value = http
+        .post(rig.url(&format!("/api/games/{id}/join")))
+        .json(&json!({"invite": code}))
+        .send()
+        .await
+        .expect("join sent")
+        .json()
+        .await
+        .expect("a seat grant");
+    wait_until(
+        &a,
+        "document.querySelector('[data-clock=white]').classList.contains('running')",
+        "White's clock running",
+    )
+    .await;
+    play_one_move_by_clicking(&a).await;
+    let game: Value = http
+        .get(rig.url(&format!("/api/games/{id}")))
+        .send()
+        .await
+        .expect("game asked")
+        .json()
+        .await
+        .expect("a game");
+    let reply = game["legal_moves"][0].as_str().expect("a legal move");
+    let answer = http
+        .post(rig.url(&format!("/api/games/{id}/moves")))
+        .json(&json!({"token": black["token"], "ply": 1, "move": reply}))
+        .send()
+        .await
+        .expect("move sent");
+    assert!(answer.status().is_success());
+
+    // White does not move: the clock ticks down, turns to its low-time colour, and falls.
+    wait_until(
+        &a,
+        "document.querySelector('#game').dataset.ply === '2' && document.querySelector('[data-clock=white]').classList.contains('low')",
+        "White's clock in low time",
+    )
+    .await;
+    wait_until(
+        &a,
+        "document.querySelector('#result').dataset.reason === 'time'",
+        "the loss on time",
+    )
+    .await;
+    let words = find(&a, "#result").await.text().await.expect("text");
+    assert!(words.contains("You lost"), "{words}");
+    assert!(words.contains("White ran out of time."), "{words}");
+    let clock = find(&a, "[data-clock=white]")
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert_eq!(clock, "0.0");
+    save_screenshot(&a, "lost-on-time.png").await;
+    assert_no_script_errors(&a).await;
+}

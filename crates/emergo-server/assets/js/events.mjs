@@ -15,7 +15,8 @@ export function winner(g) {
 export function resultWords(g, seat) {
   const w = winner(g);
   let head;
-  if (!w) head = { key: 'result.draw' };
+  if (g.reason === 'aborted') head = { key: 'result.aborted' };
+  else if (!w) head = { key: 'result.draw' };
   else if (seat) head = { key: w === seat ? 'result.youWon' : 'result.youLost' };
   else head = { key: 'result.wins', params: { color: w } };
   const loser = w ? other(w) : null;
@@ -25,6 +26,9 @@ export function resultWords(g, seat) {
     'threefold repetition': { key: 'reason.repetition' },
     resignation: { key: 'reason.resignation', params: { color: loser } },
     agreement: { key: 'reason.agreement' },
+    // the clock's endings: the side to move ran out of time
+    time: { key: 'reason.time', params: { color: g.turn } },
+    aborted: { key: 'reason.aborted' },
   };
   const why = reasons[g.reason] || { key: 'reason.other' };
   return { head, why };

@@ -14,6 +14,7 @@ import { mergeView } from './paging.mjs';
 import { play as playSound } from './sound.mjs';
 import { createGame, visit } from './lobby.mjs';
 import { lookForReview, renderReview, betterPath, startReview, resetReview } from './review.mjs';
+import { clockFigures, formatClock, isLow, crossedLow, untilDeadline } from './clock.mjs';
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
 
@@ -32,6 +33,8 @@ export const st = {
   lifted: null, // the square whose column is being dragged
   tipSquare: null,
   lastEvent: null,
+  stateAt: 0, // when the current state arrived (performance.now()), for the clocks
+  shownMs: null, // what the running clocks showed at the last tick: {white, black}
 };
 
 /* ------------------------------------------------------------------ opening a game */
@@ -98,6 +101,8 @@ function setGame(g, source) {
   if (old && source === 'post' && g.ply < old.ply) return;
   const follow = !old || st.viewPly >= old.ply;
   st.game = g;
+  st.stateAt = performance.now();
+  st.shownMs = null;
   if (!old || old.ply !== g.ply || old.moves[old.moves.length - 1] !== g.moves[g.moves.length - 1]) {
     st.sel = [];
     st.hint = null;
@@ -349,13 +354,60 @@ function renderBar(box, color) {
   const thinking = g.engine_thinking && g[color].kind === 'engine';
   const flag = toMove ? el('span', { class: `turn-flag${thinking ? ' thinking' : ''}`, text: t(thinking ? 'bar.thinking' : st.seat === color ? 'bar.yourMove' : 'bar.toMove') }) : null;
   const hand = board.hand[color];
+  const clock = clockElement(color);
   box.replaceChildren(
     discIcon(color),
     el('div', { class: 'who-box' }, el('span', { class: 'name', text: name }), el('span', { class: 'sub', text: sub })),
     ...(flag ? [flag] : []),
+    ...(clock ? [clock] : []),
     el('div', { class: 'hand', title: t('bar.inHand', { n: hand }), 'data-hand': color },
       handIcons(color, hand), el('span', { class: 'count', text: String(hand) }), el('span', { class: 'sub', text: t('bar.inHandShort') })),
   );
+}
+
+/* ------------------------------------------------------------------ the clocks */
+
+/** The clock of `color` in its bar: a real-time clock (ticking while it runs), or for the side
+ * to move of a correspondence game the time left to its deadline; null for untimed games. */
+function clockElement(color) {
+  const g = st.game;
+  const figures = clockFigures(g, performance.now() - st.stateAt);
+  if (figures) {
+    const box = el('span', { class: 'clock', 'data-clock': color, role: 'timer' });
+    paintClock(box, color, figures);
+    return box;
+  }
+  if (g.deadline && g.status === 'ongoing' && g.turn === color) {
+    const left = untilDeadline(g.deadline, Date.now());
+    const date = new Date(Date.parse(g.deadline)).toLocaleString(document.documentElement.lang);
+    return el('span', { class: 'clock corr', 'data-deadline': g.deadline, title: t('clock.deadline', { date }), text: t('clock.corrLeft', left) });
+  }
+  return null;
+}
+
+function paintClock(box, color, figures) {
+  const ms = figures[color];
+  box.textContent = formatClock(ms);
+  box.dataset.ms = String(ms);
+  box.classList.toggle('running', figures.running === color);
+  box.classList.toggle('low', isLow(ms) && st.game.status === 'ongoing');
+  box.setAttribute('aria-label', t('clock.aria', { color: t(`color.${color}`), time: formatClock(ms) }));
+}
+
+/** Counts the running clock down between states (the server's figures come with each state);
+ * sounds once when the player's own clock runs low. */
+function tickClocks() {
+  const g = st.game;
+  if (!g || !g.clock || $('#game').hidden) return;
+  const figures = clockFigures(g, performance.now() - st.stateAt);
+  if (!figures.running) return;
+  for (const box of document.querySelectorAll('#game [data-clock]')) paintClock(box, box.dataset.clock, figures);
+  const mine = st.seat && figures.running === st.seat;
+  if (mine && st.shownMs && crossedLow(st.shownMs[st.seat], figures[st.seat])) {
+    playSound('low');
+    st.lastEvent = t('clock.low');
+  }
+  st.shownMs = figures;
 }
 
 function renderStatus() {
@@ -539,6 +591,7 @@ function settings(swap) {
   const g = st.game;
   const body = { mode: g.mode, color: swap ? other(st.seat) : st.seat };
   if (g.mode === 'engine') body.level = g.level || 1;
+  if (g.mode === 'human' && g.time_control) body.time = g.time_control;
   const saved = store.get(`emergo.settings.${g.id}`);
   if (saved && saved.position) body.position = saved.position;
   else if (g.start !== 'W:12:12') body.position = g.start;
@@ -546,6 +599,7 @@ function settings(swap) {
 }
 
 export function initGame() {
+  setInterval(tickClocks, 100);
   const b = $('#board');
   initInput(b, {
     flipped: () => st.flipped,

@@ -74,6 +74,8 @@ function createFromForm(form, mode) {
   if (mode === 'engine') body.level = Number(data.get('level')) || 1;
   const position = String(data.get('position') || '').trim();
   if (position) body.position = position;
+  const time = String(data.get('time') || '');
+  if (mode === 'human' && time) body.time = time;
   return createGame(body, form.querySelector('button[type=submit]'));
 }
 

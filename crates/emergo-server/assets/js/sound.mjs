@@ -1,4 +1,4 @@
-// Short sounds made with Web Audio (no files): a move, a capture, the end of a game.
+// Short sounds made with Web Audio (no files): a move, a capture, the end of a game, low time.
 import { prefs } from './prefs.mjs';
 
 let ctx = null;
@@ -6,6 +6,7 @@ const TONES = {
   move: [[520, 0.07]],
   capture: [[440, 0.06], [330, 0.09]],
   end: [[392, 0.12], [523, 0.12], [659, 0.2]],
+  low: [[880, 0.05], [880, 0.05]],
 };
 
 export function play(kind) {

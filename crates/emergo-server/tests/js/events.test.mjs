@@ -65,3 +65,14 @@ test('a rematch offer between people: told to the other side, its refusal to the
   assert.deepEqual(keys(events(offered, made, 'black')), ['ev.rematchAccepted']);
   assert.deepEqual(keys(events(made, made, 'black')), []);
 });
+
+test('a loss on time names who ran out; an aborted game has its own headline', () => {
+  const lost = view({ status: 'finished', result: '0-1', reason: 'time', turn: 'white' });
+  const { head, why } = resultWords(lost, 'white');
+  assert.equal(head.key, 'result.youLost');
+  assert.deepEqual(why, { key: 'reason.time', params: { color: 'white' } });
+  const aborted = resultWords(view({ status: 'finished', result: null, reason: 'aborted' }), 'black');
+  assert.equal(aborted.head.key, 'result.aborted');
+  assert.equal(aborted.why.key, 'reason.aborted');
+  assert.deepEqual(keys(events(view(), lost, 'black')), ['ev.end']);
+});
