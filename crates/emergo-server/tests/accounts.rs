@@ -648,6 +648,82 @@ async fn a_rated_game_updates_both_ratings_exactly_once_even_if_both_resign_at_o
     s.stop().await;
 }
 
+/// Issue 11 with clocks: a "0.25+0" seek accepted gives a game whose clock runs at once; a
+/// rated timed game nobody moved in is aborted by its flag and changes no rating; a rated game
+/// lost on time changes both ratings, once (a manual clock: no waiting for the flags).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeks_make_timed_games_and_only_games_that_count_move_the_ratings() {
+    use emergo_server::clock::{Clock, ManualClock, LAG_ALLOWANCE_MS};
+    let (_dir, path, url) = temp_db();
+    let manual = ManualClock::at_system_time();
+    let s = TestServer::start_with_clock(&url, path, Clock::from(manual.clone())).await;
+    let alice = sign_up(&s, "alice").await;
+    let bob = sign_up(&s, "bob").await;
+    let flag = 15_000 + LAG_ALLOWANCE_MS + 1;
+
+    // Nobody moves: White's flag falls before each side has moved, and the game is aborted.
+    let game = paired_game(&s, &alice, &bob, "0.25+0", true).await;
+    let view = &game.grant["game"];
+    assert_eq!(view["time_control"], "0.25+0");
+    assert_eq!(view["players"]["rated"], "blitz");
+    assert_eq!(
+        view["clock"],
+        json!({"white_ms": 15_000, "black_ms": 15_000, "increment_ms": 0, "running": "white"})
+    );
+    let mut socket = s.socket(&game.id).await;
+    manual.advance(flag);
+    let over = state_where(&mut socket, |g| g["status"] == "finished").await;
+    assert_eq!(
+        (&over["reason"], &over["result"]),
+        (&json!("aborted"), &Value::Null)
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    for name in ["alice", "bob"] {
+        let (_, page) = s.get(&format!("/api/players/{name}")).await;
+        assert_eq!(page["ratings"].get("blitz"), None, "{page}");
+    }
+
+    // A move each, then White (alice) lets her flag fall: she loses on time, both ratings move.
+    let game = paired_game(&s, &alice, &bob, "0.25+0", true).await;
+    let moves = format!("/api/games/{}/moves", game.id);
+    let (_, view) = post_as(&s, &alice, &moves, json!({"ply": 0, "move": "d3"})).await;
+    let (status, view) = post_as(
+        &s,
+        &bob,
+        &moves,
+        json!({"ply": 1, "move": first_legal(&view)}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let mut socket = s.socket(&game.id).await;
+    manual.advance(flag);
+    let over = state_where(&mut socket, |g| g["status"] == "finished").await;
+    assert_eq!(
+        (&over["reason"], &over["result"]),
+        (&json!("time"), &json!("0-1"))
+    );
+    let a = rating_after(&s, "alice", 1).await;
+    let b = rating_after(&s, "bob", 1).await;
+    assert!(
+        (a["rating"].as_f64().expect("n") - 1337.7).abs() < 0.5,
+        "{a}"
+    );
+    assert!(
+        (b["rating"].as_f64().expect("n") - 1662.3).abs() < 0.5,
+        "{b}"
+    );
+    // Once: a late move, a resignation and time change nothing more.
+    let (status, late) = post_as(&s, &alice, &moves, json!({"ply": 2, "move": "d4"})).await;
+    assert_eq!(
+        (status, &late["error"]),
+        (StatusCode::CONFLICT, &json!("game_over"))
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(rating_after(&s, "alice", 1).await, a);
+    assert_eq!(rating_after(&s, "bob", 1).await, b);
+    s.stop().await;
+}
+
 /// The player's blitz rating once it counts `games` games (settlement runs just after the
 /// result).
 async fn rating_after(s: &TestServer, name: &str, games: i64) -> Value {

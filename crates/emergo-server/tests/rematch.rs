@@ -242,3 +242,45 @@ async fn two_acceptances_on_two_instances_make_one_rematch() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A rematch keeps the time control; its clock starts when the offerer takes its seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_keeps_the_time_control() {
+    let (_dir, path, url) = temp_db();
+    let srv = TestServer::start_on(&url, path).await;
+    let white = srv
+        .create(json!({"mode": "human", "color": "white", "time": "5+3"}))
+        .await;
+    let id = id_of(&white);
+    let (status, black) = srv
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": white["invite"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{black}");
+    let (status, over) = srv
+        .post(
+            &format!("/api/games/{id}/resign"),
+            json!({"token": white["token"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{over}");
+    assert_eq!(over["reason"], "aborted");
+    let rematch = format!("/api/games/{id}/rematch");
+    let act =
+        |token: &Value, action: &str| srv.post(&rematch, json!({"token": token, "action": action}));
+    assert_eq!(act(&white["token"], "offer").await.0, StatusCode::OK);
+    let (status, accepted) = act(&black["token"], "accept").await;
+    assert_eq!(status, StatusCode::CREATED, "{accepted}");
+    assert_eq!(accepted["game"]["time_control"], "5+3");
+    assert_eq!(
+        accepted["game"]["clock"],
+        json!({"white_ms": 300_000, "black_ms": 300_000, "increment_ms": 3_000, "running": null})
+    );
+    let (status, joined) = act(&white["token"], "join").await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    assert_eq!(joined["game"]["time_control"], "5+3");
+    assert_eq!(joined["game"]["clock"]["running"], "white");
+    srv.stop().await;
+}
