@@ -1,6 +1,6 @@
-//! How a timed game ends when the clock decides (issue 11; docs/api.md, "Time controls" on the
-//! wt-clocks branch): a flag fall loses, or aborts a game in which a side has not moved yet; a
-//! declared ending that early aborts too; and which endings count for ratings.
+//! How a timed game ends when the clock decides (issue 11; docs/api.md, "Time controls"): a
+//! flag fall loses, or aborts a game in which a side has not moved yet; a declared ending that
+//! early aborts too; and which endings count for ratings.
 
 use emergo_core::{Color, EndReason, Game, Outcome, Status};
 
