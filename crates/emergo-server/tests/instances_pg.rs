@@ -246,3 +246,50 @@ async fn two_takebacks_racing_on_two_instances_take_back_once() {
     a.stop().await;
     b.stop().await;
 }
+
+/// Issue 11: a flag falls once with two instances holding the game, each with its timer (one
+/// manual clock for both): one stored ending, one version more, both instances show it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_falls_once_when_two_instances_hold_the_game() {
+    use emergo_server::clock::{Clock, ManualClock, LAG_ALLOWANCE_MS};
+    if pg_server().is_none() {
+        eprintln!("skipped: several instances need PostgreSQL (EMERGO_TEST_PG_URL)");
+        return;
+    }
+    let (_dir, path, url) = temp_db();
+    let manual = ManualClock::at_system_time();
+    let a = TestServer::start_with_clock(&url, path.clone(), Clock::from(manual.clone())).await;
+    let b = TestServer::start_with_clock(&url, path, Clock::from(manual.clone())).await;
+    let white = a
+        .create(json!({"mode": "human", "color": "white", "time": "0.25+0"}))
+        .await;
+    let id = id_of(&white);
+    let (status, black) = b
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": white["invite"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{black}");
+    let (status, view) = a.play(&id, &white["token"], 0, "d3").await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let (status, view) = b.play(&id, &black["token"], 1, &first_legal(&view)).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(a.game(&id).await["ply"], 2, "A holds the current game");
+    let store = a.server.state().store.clone();
+    let before = store.version(&id).await.expect("read").expect("a game");
+    let mut on_a = a.socket(&id).await;
+    let mut on_b = b.socket(&id).await;
+    manual.advance(15_000 + LAG_ALLOWANCE_MS + 1);
+    for socket in [&mut on_a, &mut on_b] {
+        let over = state_where(socket, |g| g["status"] == "finished").await;
+        assert_eq!(
+            (&over["result"], &over["reason"]),
+            (&json!("0-1"), &json!("time"))
+        );
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(store.version(&id).await.expect("read"), Some(before + 1));
+    a.stop().await;
+    b.stop().await;
+}
