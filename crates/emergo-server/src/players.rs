@@ -217,6 +217,7 @@ fn game_line(row: &crate::store::accounts::PlayerGameRow, account_id: i64) -> Va
         "result": row.result,
         "reason": row.reason,
         "rated": row.rated,
+        "time_control": row.time_control,
         "your_turn": row.result.is_none() && turn == color,
         "created_at": row.created_at,
         "updated_at": row.updated_at,

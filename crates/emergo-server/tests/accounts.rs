@@ -490,6 +490,7 @@ async fn challenges_go_to_one_player_and_expired_or_withdrawn_seeks_cannot_be_ta
     // bob's page: a correspondence game where it is his turn.
     let (_, page) = s.get("/api/players/bob").await;
     assert_eq!(page["games"][0]["your_turn"], true);
+    assert_eq!(page["games"][0]["time_control"], "corr:3");
 
     // A withdrawn seek is gone; another player cannot withdraw it.
     let (_, seek) = post_as(&s, &alice, "/api/seeks", json!({"time": "10+5"})).await;

@@ -245,7 +245,7 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         .expect("the player page loads");
     wait_until(
         black,
-        "document.querySelectorAll('#player-games li a').length === 1",
+        "document.querySelectorAll('#player-games li a').length === 1 && document.querySelector('#player-games li a').textContent.includes('1+0')",
         "the winner's game",
     )
     .await;

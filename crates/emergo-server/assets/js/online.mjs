@@ -56,8 +56,8 @@ export function initOnline(nav) {
   });
 }
 
-/** `3+2` as shown: `corr:3` becomes "3 days". */
-function timeLabel(time) {
+/** `3+2` as shown: `corr:3` becomes "3 days" (per move). */
+export function timeLabel(time) {
   const corr = /^corr:(\d+)$/.exec(time);
   return corr ? t('online.days', { n: Number(corr[1]) }) : time;
 }
@@ -225,12 +225,12 @@ async function loadMyTurn(name) {
   const list = $('#my-turn');
   try {
     const page = await api('GET', `/api/players/${encodeURIComponent(name)}`);
-    const games = page.games.filter((g) => g.your_turn && g.status === 'ongoing');
+    const games = page.games.filter((g) => g.your_turn && g.status === 'ongoing' && /^corr:/.test(g.time_control || ''));
     list.replaceChildren();
     if (!games.length) list.append(el('li', { class: 'empty', text: t('online.noTurn') }));
     for (const g of games) {
       const opponent = typeof g.opponent === 'string' ? g.opponent : t('player.deleted');
-      list.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true }, t('player.vs', { name: opponent }))));
+      list.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true }, `${t('player.vs', { name: opponent })} · ${timeLabel(g.time_control)}`)));
     }
   } catch (err) {
     list.replaceChildren(el('li', { class: 'empty', text: plainError(err) }));

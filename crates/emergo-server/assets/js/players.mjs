@@ -5,6 +5,7 @@ import { t } from './i18n.mjs';
 import { historyPath } from './charts.mjs';
 import { scoreText } from './movelist.mjs';
 import { me, onMe } from './account.mjs';
+import { timeLabel } from './online.mjs';
 
 export const CATEGORIES = ['blitz', 'rapid', 'classical', 'correspondence'];
 
@@ -69,6 +70,7 @@ export async function showPlayer(name) {
   for (const g of data.games) {
     const opponent = typeof g.opponent === 'string' ? g.opponent : t('player.deleted');
     const parts = [t(`color.${g.color}`), resultWord(g)];
+    if (g.time_control) parts.push(timeLabel(g.time_control));
     if (g.rated) parts.push(t(`category.${g.rated}`));
     games.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true },
       el('span', { class: 'who', text: t('player.vs', { name: opponent }) }),

@@ -50,6 +50,8 @@ pub struct PlayerGameRow {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub rated: Option<String>,
+    /// `"3+2"`, `"corr:3"`; `None` for an untimed game.
+    pub time_control: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -425,7 +427,7 @@ pub(super) const PLAYER_GAME_COLUMNS: &str = "id, white_account, black_account, 
         AS white_name, \
     (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
         AS black_name, \
-    ply, result, reason, rated, created_at, updated_at";
+    ply, result, reason, rated, time_control, created_at, updated_at";
 
 /// A new player's rating row in `category`.
 pub fn first_rating(account_id: i64, category: &str, now: &str) -> RatingRow {
