@@ -1,6 +1,9 @@
-//! Accounts in a real browser (issue 11): two people sign up in two browsers, pair through the
-//! lobby's quick pairing grid, play a rated game, and the winner's rating shows on the player
-//! page; the lobby, the player page and the leaderboard pass axe-core. Chromium as in browser.rs.
+//! Accounts in a real browser (issue 11): two people sign up in two browsers (one logs out and
+//! in again), a challenge by name is declined, they pair through the lobby's quick pairing grid
+//! (3+2: the seeker's lobby opens the game by itself, both pages show the clocks and the names),
+//! play a rated game, and the winner's rating shows on the player page; then the winner changes
+//! the password and deletes the account. The lobby, the player page and the leaderboard pass
+//! axe-core.
 
 mod browser_rig;
 
@@ -135,8 +138,8 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
     )
     .await;
 
-    // alice asks for 1+0; bob sees her seek and takes it through the same button.
-    click(&a, "#quick button[data-time='1+0']").await;
+    // alice asks for 3+2; bob sees her seek and takes it through the same button.
+    click(&a, "#quick button[data-time='3+2']").await;
     wait_until(
         &a,
         "document.querySelector('#quick-wait').textContent !== ''",
@@ -155,7 +158,7 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         "alice's seek in the graph",
     )
     .await;
-    click(&b, "#quick button[data-time='1+0']").await;
+    click(&b, "#quick button[data-time='3+2']").await;
     let id = game_id(&b).await;
     // alice's lobby moves to the game by itself; her session gets her seat.
     wait_until(
@@ -197,6 +200,18 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
                  && document.querySelector('#bar-bottom .sub').textContent.includes('Blitz')"
             ),
             "the players' names in the bars",
+        )
+        .await;
+    }
+
+    // a real-time game: both pages show both clocks, White's running from the start
+    for c in [white, black] {
+        wait_until(
+            c,
+            "document.querySelector('[data-clock=white]')?.classList.contains('running') \
+             && /^[23]:[0-5][0-9]$/.test(document.querySelector('[data-clock=white]').textContent) \
+             && document.querySelector('[data-clock=black]')?.textContent === '3:00'",
+            "the clocks of a 3+2 game",
         )
         .await;
     }
@@ -245,7 +260,7 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         .expect("the player page loads");
     wait_until(
         black,
-        "document.querySelectorAll('#player-games li a').length === 1 && document.querySelector('#player-games li a').textContent.includes('1+0')",
+        "document.querySelectorAll('#player-games li a').length === 1 && document.querySelector('#player-games li a').textContent.includes('3+2')",
         "the winner's game",
     )
     .await;
