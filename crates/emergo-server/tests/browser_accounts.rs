@@ -319,6 +319,17 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         "the game stays, against a deleted player: {deleted}"
     );
     white
+        .goto(&rig.url("/player/nobody"))
+        .await
+        .expect("the player page loads");
+    wait_until(
+        white,
+        "document.querySelector('#player-since').textContent === 'There is no player nobody.' \
+         && document.querySelector('#player-body').hidden",
+        "no such player",
+    )
+    .await;
+    white
         .goto(&rig.url("/leaderboard"))
         .await
         .expect("the leaderboard loads");

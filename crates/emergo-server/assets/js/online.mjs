@@ -6,9 +6,8 @@ import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
 import { me, onMe } from './account.mjs';
 import { seekDots } from './charts.mjs';
+import { QUICK, quickMatch, ownQuickSeek } from './pairing.mjs';
 
-/** The quick pairing grid (issue 11). */
-export const QUICK = ['0.5+0', '1+0', '3+2', '5+3', '10+5', '15+10', 'corr:1', 'corr:3'];
 /** The seek form's time controls. */
 export const SEEK_TIMES = ['0.25+0', '0.5+0', '1+0', '2+1', '3+0', '3+2', '5+0', '5+3', '10+0', '10+5', '15+10', '30+0', '30+20',
   'corr:1', 'corr:2', 'corr:3', 'corr:5', 'corr:7', 'corr:14'];
@@ -128,7 +127,7 @@ async function quick(time) {
       drawWaiting();
       if (same) return;
     }
-    const match = seeks.find((s) => s.time === time && s.rated && !s.opponent && s.owner !== who.name);
+    const match = quickMatch(seeks, time, who.name);
     if (match) {
       await accept(match.id);
       return;
@@ -177,7 +176,7 @@ export async function refresh() {
   const open = seeks.filter((s) => !s.opponent);
   if (who) {
     // the grid shows one's own open rated seek of its time controls (after a reload too)
-    const mine = open.find((s) => s.owner === who.name && s.rated && QUICK.includes(s.time));
+    const mine = ownQuickSeek(seeks, who.name);
     waiting = mine ? { id: mine.id, time: mine.time } : null;
     drawWaiting();
   }

@@ -41,6 +41,7 @@ export async function showPlayer(name) {
   const page = $('#player');
   page.hidden = false;
   $('#player-name').textContent = name;
+  $('#player-since').textContent = '';
   shown = name;
   drawSettings();
   document.title = `${name} · Emergo`;
@@ -53,10 +54,13 @@ export async function showPlayer(name) {
   try {
     data = await api('GET', `/api/players/${encodeURIComponent(name)}`);
   } catch (err) {
+    if (shown !== name) return;
     $('#player-since').textContent = err.code === 'not_found' ? t('player.missing', { name }) : plainError(err);
+    $('#player-body').hidden = true;
     return;
   }
   if (shown !== name) return;
+  $('#player-body').hidden = false;
   $('#player-name').textContent = data.name;
   $('#player-since').textContent = t('player.since', { date: new Date(data.created_at).toLocaleDateString(document.documentElement.lang) });
   const played = CATEGORIES.filter((c) => data.ratings[c]);
@@ -83,6 +87,7 @@ function drawHistory(points, category) {
   const chart = $('#rating-chart');
   chart.replaceChildren();
   $('#chart-caption').textContent = category ? t(`category.${category}`) : t('player.noRating');
+  chart.style.display = points.length ? '' : 'none';
   if (!points.length) return;
   const box = { left: 50, right: 590, top: 12, bottom: 200 };
   const { d, ticks, dots } = historyPath(points, box);
