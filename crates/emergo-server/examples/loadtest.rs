@@ -10,6 +10,18 @@
 //! person's move (median, p99) while the engines think, the server's memory, every error, and
 //! checks afterwards that every acknowledged move is stored.
 //!
+//! Several instances: `--db postgres://... --instances 3` starts three servers on one
+//! PostgreSQL database (`--url` given several times tests running ones). Each game is spread
+//! over them: White plays through one instance, Black (or the engine's opponent's watcher)
+//! through the next, and the game's WebSocket watches from a third, so that every move is seen
+//! on an instance other than the one that accepted it. The delivery time is measured from the
+//! move's answer (accepted on instance A) to the WebSocket message on instance B.
+//!
+//! ```text
+//! scripts/pg-test-cluster.sh sh -c 'cargo run --release -p emergo-server --example loadtest -- \
+//!     --db "$EMERGO_TEST_PG_URL" --instances 3 --games 1000 --seconds 30'
+//! ```
+//!
 //! Each game's person is a client of its own (connections from 127.0.1.x), as on the Internet.
 //! `--abuse` adds an attacker at 127.0.0.2 doing everything issue 8 found harmful at once:
 //! imports of records near the tag caps, hint requests dropped at once, level-10 engine games,
@@ -49,9 +61,16 @@ struct Args {
     /// A game is resigned after this many plies, and a new one begins.
     #[arg(long, default_value_t = 120)]
     max_plies: usize,
-    /// A running server to test (e.g. http://127.0.0.1:8080); without it, one is started.
+    /// A running server to test (e.g. http://127.0.0.1:8080); without it, servers are started.
+    /// Given several times: instances of one site (on one PostgreSQL database).
     #[arg(long)]
-    url: Option<String>,
+    url: Vec<String>,
+    /// The database of the servers started here (default: a fresh SQLite file).
+    #[arg(long)]
+    db: Option<String>,
+    /// Servers started here, on `--db` (several need PostgreSQL).
+    #[arg(long, default_value_t = 1)]
+    instances: usize,
     /// The process id of the server given by --url, for its memory.
     #[arg(long)]
     pid: Option<u32>,
@@ -87,22 +106,46 @@ fn main() -> anyhow::Result<()> {
     if let Some(db) = &args.serve_db {
         return serve(db, args.engine_threads);
     }
-    let (child, url, _dir) = match &args.url {
-        Some(url) => (None, url.trim_end_matches('/').to_string(), None),
-        None => {
-            let dir = tempfile::tempdir()?;
-            let db = format!("sqlite://{}", dir.path().join("loadtest.db").display());
+    let mut children = Vec::new();
+    let mut _dir = None;
+    let urls: Vec<String> = if args.url.is_empty() {
+        let db = match &args.db {
+            Some(db) => db.clone(),
+            None => {
+                let dir = tempfile::tempdir()?;
+                let db = format!("sqlite://{}", dir.path().join("loadtest.db").display());
+                _dir = Some(dir);
+                db
+            }
+        };
+        anyhow::ensure!(
+            args.instances <= 1 || db.starts_with("postgres"),
+            "several instances need a PostgreSQL database (--db postgres://...)"
+        );
+        let mut urls = Vec::new();
+        for _ in 0..args.instances.max(1) {
             let (child, url) = spawn_server(&db, args.engine_threads)?;
-            (Some(child), url, Some(dir))
+            children.push(child);
+            urls.push(url);
         }
+        urls
+    } else {
+        args.url
+            .iter()
+            .map(|u| u.trim_end_matches('/').to_string())
+            .collect()
     };
-    let pid = child.as_ref().map(Child::id).or(args.pid);
+    let pids: Vec<u32> = if children.is_empty() {
+        args.pid.into_iter().collect()
+    } else {
+        children.iter().map(Child::id).collect()
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
         .build()?;
-    let report = runtime.block_on(run(args.clone(), url.clone(), pid));
-    if let Some(mut child) = child {
+    let report = runtime.block_on(run(args.clone(), urls, pids));
+    for mut child in children {
         drop(child.stdin.take()); // the server shuts down when its input closes
         let _ = child.wait();
     }
@@ -168,6 +211,12 @@ fn spawn_server(db: &str, engine_threads: Option<usize>) -> anyhow::Result<(Chil
 #[derive(Default)]
 struct Tally {
     person_latency: Vec<Duration>,
+    /// A person's move: its answer from one instance → the WebSocket message on another.
+    delivery: Vec<Duration>,
+    /// The same, from the move's request (what the watcher waits for).
+    delivery_from_request: Vec<Duration>,
+    /// Deliveries seen on the instance that accepted the move (fewer than 3 instances).
+    delivery_same_instance: u64,
     engine_wait: Vec<Duration>,
     /// Replies of level-1 engines.
     level1_wait: Vec<Duration>,
@@ -263,9 +312,18 @@ async fn ws_memory(n: usize, url: &str, pid: Option<u32>) -> anyhow::Result<()> 
     Ok(())
 }
 
-async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
+/// The resident set size of all the servers, from /proc.
+fn rss_all(pids: &[u32]) -> Option<u64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|&p| rss_kb(p)).sum()
+}
+
+async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()> {
+    let url = urls.first().cloned().unwrap_or_default();
     if args.ws_memory > 0 {
-        return ws_memory(args.ws_memory, &url, pid).await;
+        return ws_memory(args.ws_memory, &url, pids.first().copied()).await;
     }
     if args.timed > 0 {
         return timed::run(args.timed, &args.tc, args.timed_moves, args.think_ms, &url).await;
@@ -287,18 +345,21 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
 
     // Memory: sampled every 100 ms.
     let rss_samples = Arc::new(Mutex::new(Vec::<u64>::new()));
-    let sampler = pid.map(|pid| {
+    let sampler = (!pids.is_empty()).then(|| {
         let samples = rss_samples.clone();
+        let pids = pids.clone();
         tokio::spawn(async move {
             while Instant::now() < deadline {
-                if let Some(kb) = rss_kb(pid) {
+                if let Some(kb) = rss_all(&pids) {
                     samples.lock().expect("samples").push(kb);
                 }
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         })
     });
-    let rss_before = pid.and_then(rss_kb);
+    let rss_before = rss_all(&pids);
+    let cpu_before: Vec<Option<f64>> = pids.iter().map(|&p| cpu_seconds(p)).collect();
+    let own_cpu_before = cpu_seconds(std::process::id());
 
     let engine_games = (args.games as f64 * args.engine_share).round() as usize;
     let mut tasks = Vec::new();
@@ -313,14 +374,23 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
     for i in 0..args.games {
         // Every person is a client of their own.
         let from = person_addr(i);
+        // Idle connections are dropped before the server's 10 s header timeout closes them
+        // (a request sent as the server closes its connection fails in transport).
         let client = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
+            .pool_idle_timeout(Duration::from_secs(5))
             .local_address(from)
             .build()?;
+        // White's instance, Black's, and the watcher's: all different with 3 instances.
+        let n = urls.len();
         let ctx = GameCtx {
             from,
             client,
-            base: url.clone(),
+            bases: [
+                urls[i % n].clone(),
+                urls[(i + 1) % n].clone(),
+                urls[(i + 2) % n].clone(),
+            ],
             tally: tally.clone(),
             deadline,
             engine: i < engine_games,
@@ -337,6 +407,15 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
         }
     }
     let elapsed = start.elapsed();
+    let cpu_used = |pid: u32, before: Option<f64>| {
+        Some(cpu_seconds(pid)? - before?).map(|s| s / elapsed.as_secs_f64())
+    };
+    let servers_cpu: Vec<Option<f64>> = pids
+        .iter()
+        .zip(&cpu_before)
+        .map(|(&p, &b)| cpu_used(p, b))
+        .collect();
+    let own_cpu = cpu_used(std::process::id(), own_cpu_before);
     if let Some(s) = sampler {
         let _ = s.await;
     }
@@ -366,10 +445,17 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
     wait.sort();
     let mut level1 = t.level1_wait.clone();
     level1.sort();
+    let mut delivery = t.delivery.clone();
+    delivery.sort();
+    let mut delivery_req = t.delivery_from_request.clone();
+    delivery_req.sort();
     let total = t.person_moves + t.engine_moves;
     let rss = rss_samples.lock().expect("samples").clone();
-    println!("load test: {} games at once ({} against the engine, levels {lo}-{hi}), {:.1} s, person think time ~{} ms",
-        args.games, engine_games, elapsed.as_secs_f64(), args.think_ms);
+    println!("load test: {} games at once ({} against the engine, levels {lo}-{hi}), {:.1} s, person think time ~{} ms, {} instance(s) on {}",
+        args.games, engine_games, elapsed.as_secs_f64(), args.think_ms, urls.len(),
+        args.db.as_deref().map_or(if args.url.is_empty() { "SQLite" } else { "their database" }, |d| {
+            if d.starts_with("postgres") { "PostgreSQL" } else { "SQLite" }
+        }));
     println!(
         "games started {}, finished {} (by the rules or resigned at {} plies)",
         t.games_started, t.games_finished, args.max_plies
@@ -388,6 +474,16 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
         ms(lat.last().copied())
     );
     println!(
+        "delivery, a move's answer on one instance to the WebSocket message on {}: median {}, p99 {}, max {} ({} moves); from the move's request: median {}, p99 {}",
+        if t.delivery_same_instance > 0 { "the same or another" } else { "another" },
+        ms(percentile(&delivery, 0.5)),
+        ms(percentile(&delivery, 0.99)),
+        ms(delivery.last().copied()),
+        delivery.len(),
+        ms(percentile(&delivery_req, 0.5)),
+        ms(percentile(&delivery_req, 0.99)),
+    );
+    println!(
         "an engine's reply, from the person's move to the reply on the WebSocket: median {}, p99 {}, max {}",
         ms(percentile(&wait, 0.5)),
         ms(percentile(&wait, 0.99)),
@@ -403,15 +499,21 @@ async fn run(args: Args, url: String, pid: Option<u32>) -> anyhow::Result<()> {
     if args.abuse {
         println!("the attacker was answered: {:?}", t.abuse);
     }
-    if let Some(pid) = pid {
+    if !pids.is_empty() {
         let peak = rss.iter().max().copied();
         println!(
-            "server memory (RSS, pid {pid}): before {} MiB, peak {} MiB, at the end {} MiB",
+            "server memory (RSS, pids {pids:?}, summed): before {} MiB, peak {} MiB, at the end {} MiB",
             mib(rss_before),
             mib(peak),
-            mib(rss_kb(pid).or(rss.last().copied()))
+            mib(rss_all(&pids).or(rss.last().copied()))
         );
     }
+    let cores = |c: &Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.2}"));
+    println!(
+        "CPU used (cores, over the run): servers {}, this load generator {}",
+        servers_cpu.iter().map(cores).collect::<Vec<_>>().join(" + "),
+        cores(&own_cpu)
+    );
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         let load: Vec<&str> = load.split_whitespace().take(3).collect();
         println!(
@@ -464,6 +566,17 @@ fn rss_kb(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The CPU time (user + system) of a process so far, in seconds, from /proc.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces), which ends with ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // Clock ticks: 100 per second on Linux.
+    Some((utime + stime) / 100.0)
+}
+
 /// The address of the `i`th person: 127.0.1.x, 127.0.2.x, ...
 fn person_addr(i: usize) -> IpAddr {
     IpAddr::V4(Ipv4Addr::new(
@@ -502,7 +615,8 @@ async fn ws_from(from: IpAddr, url: &str) -> Result<Socket, String> {
 struct GameCtx {
     from: IpAddr,
     client: reqwest::Client,
-    base: String,
+    /// The instances of White, of Black and of the game's WebSocket.
+    bases: [String; 3],
     tally: Shared,
     deadline: Instant,
     engine: bool,
@@ -542,7 +656,7 @@ async fn next_state(socket: &mut Socket, until: Instant) -> Result<Value, String
 }
 
 async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
-    let base = ctx.base.clone();
+    let [white_base, black_base, watch_base] = ctx.bases.clone();
     let mut level = 0;
     let (grant, tokens) = if ctx.engine {
         level = ctx.levels.0 + ctx.rng.below(u64::from(ctx.levels.1 - ctx.levels.0) + 1) as u8;
@@ -553,7 +667,7 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         };
         let (status, grant) = post(
             &ctx.client,
-            &format!("{base}/api/games"),
+            &format!("{white_base}/api/games"),
             json!({"mode": "engine", "color": color, "level": level}),
         )
         .await?;
@@ -571,7 +685,7 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
     } else {
         let (status, grant) = post(
             &ctx.client,
-            &format!("{base}/api/games"),
+            &format!("{white_base}/api/games"),
             json!({"mode": "human", "color": "white"}),
         )
         .await?;
@@ -581,30 +695,31 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         let id = grant["game"]["id"].as_str().unwrap_or_default();
         let (status, joined) = post(
             &ctx.client,
-            &format!("{base}/api/games/{id}/join"),
+            &format!("{black_base}/api/games/{id}/join"),
             json!({"invite": grant["invite"]}),
         )
         .await?;
         if status != 200 {
             return Err(format!("join: {status} {}", joined["error"]));
         }
-        (
-            grant,
-            [Some(joined.get("token").cloned().unwrap_or_default()), None],
-        )
+        let tokens = [
+            Some(grant["token"].clone()),
+            Some(joined.get("token").cloned().unwrap_or_default()),
+        ];
+        (grant, tokens)
     };
     let id = grant["game"]["id"].as_str().unwrap_or_default().to_string();
-    // Between people, the second token is the joiner's (Black).
-    let tokens = if ctx.engine {
-        tokens
-    } else {
-        [Some(grant["token"].clone()), tokens[0].clone()]
-    };
     ctx.tally.lock().expect("tally").games_started += 1;
-    let ws_url = format!("{}/api/games/{id}/ws", base.replacen("http://", "ws://", 1));
+    let ws_url = format!(
+        "{}/api/games/{id}/ws",
+        watch_base.replacen("http://", "ws://", 1)
+    );
     let mut socket = ws_from(ctx.from, &ws_url).await?;
     let mut game = next_state(&mut socket, Instant::now() + Duration::from_secs(30)).await?;
-    let moves_url = format!("{base}/api/games/{id}/moves");
+    // A state the WebSocket showed ahead of the one in hand (an engine's quick reply).
+    let mut ahead: Option<Value> = None;
+    // When the last person's move was answered (an engine's reply is timed from it).
+    let mut answered = Instant::now();
     loop {
         if game["status"] != "ongoing" {
             ctx.tally.lock().expect("tally").games_finished += 1;
@@ -617,15 +732,17 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         let turn = if game["turn"] == "white" { 0 } else { 1 };
         let Some(token) = tokens[turn].clone() else {
             // The engine is to move: its reply comes over the WebSocket.
-            let asked = Instant::now();
-            let until = asked + Duration::from_secs(30);
+            let until = Instant::now() + Duration::from_secs(30);
             loop {
-                let seen = next_state(&mut socket, until).await?;
+                let seen = match ahead.take() {
+                    Some(seen) => seen,
+                    None => next_state(&mut socket, until).await?,
+                };
                 if seen["ply"].as_u64().unwrap_or(0) as usize > ply || seen["status"] != "ongoing" {
                     let mut t = ctx.tally.lock().expect("tally");
-                    t.engine_wait.push(asked.elapsed());
+                    t.engine_wait.push(answered.elapsed());
                     if level == 1 {
-                        t.level1_wait.push(asked.elapsed());
+                        t.level1_wait.push(answered.elapsed());
                     }
                     t.engine_moves += 1;
                     let moves: Vec<String> =
@@ -637,6 +754,7 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
             }
             continue;
         };
+        let base = if turn == 0 { &white_base } else { &black_base };
         if ply >= ctx.max_plies {
             let (status, v) = post(
                 &ctx.client,
@@ -660,11 +778,12 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         let sent = Instant::now();
         let (status, answer) = post(
             &ctx.client,
-            &moves_url,
+            &format!("{base}/api/games/{id}/moves"),
             json!({"token": token, "ply": ply, "move": mv}),
         )
         .await?;
-        let latency = sent.elapsed();
+        answered = Instant::now();
+        let latency = answered - sent;
         if status != 200 {
             return Err(format!("move: {status} {}", answer["error"]));
         }
@@ -677,10 +796,25 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
             t.acknowledged.insert(id.clone(), moves);
         }
         game = answer;
-        // The WebSocket also carries our own move; for games between people, read it to keep
-        // the socket drained.
-        if !ctx.engine {
-            let _ = next_state(&mut socket, Instant::now() + Duration::from_secs(30)).await?;
+        // The move as the watcher's WebSocket shows it (on another instance when there are 3).
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let seen = next_state(&mut socket, until).await?;
+            let seen_ply = seen["ply"].as_u64().unwrap_or(0) as usize;
+            if seen_ply > ply || seen["status"] != "ongoing" {
+                let shown = Instant::now();
+                let mut t = ctx.tally.lock().expect("tally");
+                t.delivery.push(shown.saturating_duration_since(answered));
+                t.delivery_from_request.push(shown - sent);
+                if watch_base == *base {
+                    t.delivery_same_instance += 1;
+                }
+                drop(t);
+                if seen_ply > ply + 1 {
+                    ahead = Some(seen);
+                }
+                break;
+            }
         }
     }
 }
