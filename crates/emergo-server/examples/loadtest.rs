@@ -77,6 +77,10 @@ struct Args {
     /// Engine worker threads of the server started here (default: one per core).
     #[arg(long)]
     engine_threads: Option<usize>,
+    /// Open connections (and WebSockets) each server started here allows [default: the
+    /// server's, 1000 connections]: a game holds two (its WebSocket and its moves).
+    #[arg(long)]
+    max_connections: Option<usize>,
     /// Add the abuse mix (an attacker at 127.0.0.2).
     #[arg(long)]
     abuse: bool,
@@ -104,7 +108,7 @@ struct Args {
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     if let Some(db) = &args.serve_db {
-        return serve(db, args.engine_threads);
+        return serve(db, args.engine_threads, args.max_connections);
     }
     let mut children = Vec::new();
     let mut _dir = None;
@@ -124,7 +128,7 @@ fn main() -> anyhow::Result<()> {
         );
         let mut urls = Vec::new();
         for _ in 0..args.instances.max(1) {
-            let (child, url) = spawn_server(&db, args.engine_threads)?;
+            let (child, url) = spawn_server(&db, args.engine_threads, args.max_connections)?;
             children.push(child);
             urls.push(url);
         }
@@ -153,13 +157,21 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// The server side: `emergo serve` in all but name.
-fn serve(db: &str, engine_threads: Option<usize>) -> anyhow::Result<()> {
+fn serve(
+    db: &str,
+    engine_threads: Option<usize>,
+    max_connections: Option<usize>,
+) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
         let mut config = emergo_server::Config::new("127.0.0.1:0".parse()?, db);
         config.engine_workers = engine_threads;
+        if let Some(n) = max_connections {
+            config.limits.connections = n;
+            config.limits.websockets = n;
+        }
         let server = emergo_server::Server::start(config).await?;
         println!("Open {} in a browser", server.url());
         // Wait for standard input to close, off the runtime.
@@ -186,11 +198,18 @@ fn serve(db: &str, engine_threads: Option<usize>) -> anyhow::Result<()> {
     })
 }
 
-fn spawn_server(db: &str, engine_threads: Option<usize>) -> anyhow::Result<(Child, String)> {
+fn spawn_server(
+    db: &str,
+    engine_threads: Option<usize>,
+    max_connections: Option<usize>,
+) -> anyhow::Result<(Child, String)> {
     let mut command = Command::new(std::env::current_exe()?);
     command.args(["--serve-db", db]);
     if let Some(n) = engine_threads {
         command.args(["--engine-threads", &n.to_string()]);
+    }
+    if let Some(n) = max_connections {
+        command.args(["--max-connections", &n.to_string()]);
     }
     let mut child = command
         .stdin(Stdio::piped())

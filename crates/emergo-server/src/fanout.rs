@@ -7,11 +7,14 @@
 use crate::live::AppState;
 use crate::store::{PgStore, CHANNEL};
 use sqlx::postgres::{PgListener, PgPool};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 
 /// How long to wait before trying again when the database cannot be reached.
 const RETRY: Duration = Duration::from_secs(1);
+/// Games re-read at once after wake-ups.
+const REFRESHES_AT_ONCE: usize = 64;
 
 /// Starts the listener; it ends when `stop` turns true.
 pub fn spawn(state: AppState, store: &PgStore, mut stop: watch::Receiver<bool>) {
@@ -26,6 +29,7 @@ pub fn spawn(state: AppState, store: &PgStore, mut stop: watch::Receiver<bool>) 
 }
 
 async fn listen(state: AppState, pool: PgPool, instance: &str) {
+    let refreshing = Arc::new(Semaphore::new(REFRESHES_AT_ONCE));
     loop {
         let mut listener = match connect(&pool).await {
             Ok(listener) => listener,
@@ -46,7 +50,17 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
                     // This instance's own changes are in its memory already.
                     if let [id, _ply, version, from] = parts[..] {
                         if from != instance {
-                            state.refresh(id, version.parse().ok()).await;
+                            // Games are re-read side by side (a game waiting for its lock
+                            // or a slow read holds up no other game), a bounded number at once.
+                            let Ok(permit) = refreshing.clone().acquire_owned().await else {
+                                break;
+                            };
+                            let (state, id) = (state.clone(), id.to_string());
+                            let version = version.parse().ok();
+                            tokio::spawn(async move {
+                                state.refresh(&id, version).await;
+                                drop(permit);
+                            });
                         }
                     }
                 }

@@ -313,6 +313,9 @@ impl Shared {
             }
         };
         if inserted {
+            // A change stored by another instance between the load and the insert had its
+            // wake-up find no cached game: the version read now (after the insert) sees it.
+            self.make_current(&slot).await?;
             // After a restart, an engine whose reply was not stored yet thinks again.
             let mut live = slot.state.lock().await;
             self.schedule_flag(&live);
