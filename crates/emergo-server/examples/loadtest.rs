@@ -530,7 +530,11 @@ async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()
     let cores = |c: &Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.2}"));
     println!(
         "CPU used (cores, over the run): servers {}, this load generator {}",
-        servers_cpu.iter().map(cores).collect::<Vec<_>>().join(" + "),
+        servers_cpu
+            .iter()
+            .map(cores)
+            .collect::<Vec<_>>()
+            .join(" + "),
         cores(&own_cpu)
     );
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {

@@ -7,8 +7,12 @@
 //!
 //! What it copies: the `games` and `moves` tables (every column but the internal sequence
 //! number and version), and what a game keeps beside them (rematch, imported record text,
-//! review). The engine jobs are not copied (docs/deploy.md).
+//! review); the accounts with their sessions, ratings and seeks before the games (which name
+//! their players' accounts by id), and the rated games' settlements and rating history after
+//! them, row by row as they are stored (store/table_copy.rs), a row whose key the target has
+//! already left alone. The engine jobs are not copied (docs/deploy.md).
 
+use crate::store::table_copy::{Table, AFTER_GAMES, BEFORE_GAMES};
 use crate::store::{Store, StoreError, StoredGame};
 
 /// Games read from the source per round trip.
@@ -25,6 +29,9 @@ pub struct CopyReport {
     pub unreadable: Vec<(String, String)>,
     /// Moves written to the target.
     pub moves: usize,
+    /// Rows of the account tables written to the target, by table (the rows it had already
+    /// are not counted).
+    pub rows: Vec<(&'static str, u64)>,
 }
 
 /// Why a copy stopped.
@@ -51,6 +58,11 @@ pub async fn copy_games(
     mut progress: impl FnMut(usize),
 ) -> Result<CopyReport, CopyError> {
     let mut report = CopyReport::default();
+    for table in BEFORE_GAMES {
+        report
+            .rows
+            .push((table.name, copy_table(from, to, table).await?));
+    }
     let mut after = 0i64;
     loop {
         let page = from.game_ids(after, PAGE).await?;
@@ -82,7 +94,26 @@ pub async fn copy_games(
         }
         progress(report.copied + report.skipped + report.unreadable.len());
     }
+    for table in AFTER_GAMES {
+        report
+            .rows
+            .push((table.name, copy_table(from, to, table).await?));
+    }
     Ok(report)
+}
+
+/// Copies every row of `table`; returns how many the target did not have.
+async fn copy_table(from: &Store, to: &Store, table: &Table) -> Result<u64, StoreError> {
+    let mut written = 0;
+    let mut offset = 0i64;
+    loop {
+        let rows = from.table_rows(table, offset, i64::from(PAGE)).await?;
+        if rows.is_empty() {
+            return Ok(written);
+        }
+        offset += rows.len() as i64;
+        written += to.put_table_rows(table, &rows).await?;
+    }
 }
 
 /// What a game keeps beside its row and moves: a rematch offer and game (written with the

@@ -6,10 +6,11 @@
 mod common;
 
 use common::*;
-use emergo_server::copy::{copy_databases, CopyReport};
+use emergo_server::copy::copy_databases;
+use emergo_server::store::table_copy::{AFTER_GAMES, BEFORE_GAMES};
 use emergo_server::store::Store;
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// Everything a store says about a game: its metadata (every field), start, moves, ending,
 /// kept record text and review.
@@ -129,15 +130,175 @@ async fn every_game_copies_into_another_database_and_back_the_same() {
     let again = copy_databases(&source, &middle, |_| {})
         .await
         .expect("again");
-    assert_eq!(
-        again,
-        CopyReport {
-            skipped: 5,
-            ..CopyReport::default()
-        }
-    );
+    assert_eq!(again.skipped, 5, "{again:?}");
+    assert_eq!((again.copied, again.moves), (0, 0), "{again:?}");
+    assert!(again.rows.iter().all(|(_, n)| *n == 0), "{again:?}");
     for store in stores {
         store.close().await;
     }
     assert!(copy_databases(&source, &source, |_| {}).await.is_err());
+}
+
+/// `method path` as the account whose session cookie is `cookie`.
+async fn as_account(
+    srv: &TestServer,
+    cookie: Option<&str>,
+    method: reqwest::Method,
+    path: &str,
+    body: Value,
+) -> (StatusCode, Value, Option<String>) {
+    let mut req = srv.client.request(method, format!("{}{path}", srv.base));
+    if let Some(cookie) = cookie {
+        req = req.header("cookie", format!("emergo_session={cookie}"));
+    }
+    let res = req.json(&body).send().await.expect("request sent");
+    let status = res.status();
+    let session = res
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| c.split(';').next())
+        .and_then(|kv| kv.split_once('='))
+        .map(|(_, v)| v.to_string());
+    let text = res.text().await.expect("a body");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+        session,
+    )
+}
+
+async fn sign_up(srv: &TestServer, name: &str) -> String {
+    let (status, body, session) = as_account(
+        srv,
+        None,
+        reqwest::Method::POST,
+        "/api/accounts",
+        json!({"name": name, "password": "password-of-test"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    session.expect("a session cookie")
+}
+
+/// Every row of the account tables, as stored.
+async fn account_rows(store: &Store) -> String {
+    let mut out = String::new();
+    for table in BEFORE_GAMES.iter().chain(AFTER_GAMES.iter()) {
+        let rows = store.table_rows(table, 0, 1000).await.expect("read");
+        out.push_str(&format!("{}: {rows:?}\n", table.name));
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
+    let source = format!("sqlite://{}", dir.path().join("source.db").display());
+    let srv = TestServer::start_on(&source, dir.path().join("source.db")).await;
+    use reqwest::Method;
+
+    // A rated game between two accounts (a move each), won by alice; an open seek of alice; a deleted account.
+    let alice = sign_up(&srv, "alice").await;
+    let bob = sign_up(&srv, "bob").await;
+    let carol = sign_up(&srv, "carol").await;
+    let seek = json!({"time": "3+2", "rated": true, "color": "white"});
+    let (status, made, _) =
+        as_account(&srv, Some(&alice), Method::POST, "/api/seeks", seek.clone()).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let accept = format!("/api/seeks/{}/accept", made["id"].as_str().expect("id"));
+    let (status, grant, _) = as_account(&srv, Some(&bob), Method::POST, &accept, json!({})).await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let game = id_of(&grant);
+    let moves = format!("/api/games/{game}/moves");
+    let (status, view, _) = as_account(
+        &srv,
+        Some(&alice),
+        Method::POST,
+        &moves,
+        json!({"ply": 0, "move": "d3"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let reply = json!({"ply": 1, "move": first_legal(&view)});
+    let (status, view, _) = as_account(&srv, Some(&bob), Method::POST, &moves, reply).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let resign = format!("/api/games/{game}/resign");
+    let (status, view, _) = as_account(&srv, Some(&bob), Method::POST, &resign, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let (status, open, _) = as_account(&srv, Some(&alice), Method::POST, "/api/seeks", seek).await;
+    assert_eq!(status, StatusCode::CREATED, "{open}");
+    let (status, _, _) = as_account(
+        &srv,
+        Some(&carol),
+        Method::DELETE,
+        "/api/me",
+        json!({"password": "password-of-test"}),
+    )
+    .await;
+    assert!(status.is_success(), "{status}");
+    let (_, alice_page, _) =
+        as_account(&srv, None, Method::GET, "/api/players/alice", json!({})).await;
+    srv.stop().await;
+
+    // Into a fresh database (PostgreSQL in copy_pg), then into a second SQLite file.
+    let (_middle_dir, middle_path, middle) = temp_db();
+    let target = format!("sqlite://{}", dir.path().join("target.db").display());
+    let there = copy_databases(&source, &middle, |_| {})
+        .await
+        .expect("copied");
+    assert_eq!(there.copied, 1, "{there:?}");
+    let written: Vec<(&str, u64)> = there.rows.clone();
+    assert_eq!(
+        written,
+        [
+            ("accounts", 3),
+            ("sessions", 2),
+            ("ratings", 2),
+            ("seeks", 2),
+            ("rated_games", 1),
+            ("rating_history", 2)
+        ],
+        "{there:?}"
+    );
+    let back = copy_databases(&middle, &target, |_| {})
+        .await
+        .expect("copied back");
+    assert_eq!(back, there);
+    let stores = [
+        Store::open(&source).await.expect("opens"),
+        Store::open(&middle).await.expect("opens"),
+        Store::open(&target).await.expect("opens"),
+    ];
+    let rows = account_rows(&stores[0]).await;
+    let game_there = everything(&stores[0], &game).await;
+    for store in &stores[1..] {
+        assert_eq!(account_rows(store).await, rows);
+        assert_eq!(everything(store, &game).await, game_there);
+    }
+    // Run again: nothing written twice.
+    let again = copy_databases(&source, &middle, |_| {})
+        .await
+        .expect("again");
+    assert_eq!((again.copied, again.skipped), (0, 1), "{again:?}");
+    assert!(again.rows.iter().all(|(_, n)| *n == 0), "{again:?}");
+    for store in stores {
+        store.close().await;
+    }
+
+    // A server on the copy: the sessions hold, the player page is the same, the open seek is
+    // listed, and a new account gets a new id (the copied ids are taken).
+    let srv = TestServer::start_on(&middle, middle_path).await;
+    let (status, me, _) = as_account(&srv, Some(&alice), Method::GET, "/api/me", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{me}");
+    let (_, page, _) = as_account(&srv, None, Method::GET, "/api/players/alice", json!({})).await;
+    assert_eq!(page, alice_page);
+    let (_, seeks, _) = as_account(&srv, Some(&bob), Method::GET, "/api/seeks", json!({})).await;
+    assert!(
+        seeks.to_string().contains(open["id"].as_str().expect("id")),
+        "{seeks}"
+    );
+    sign_up(&srv, "dave").await;
+    sign_up(&srv, "carol").await;
+    srv.stop().await;
 }

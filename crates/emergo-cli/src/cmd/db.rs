@@ -46,6 +46,12 @@ fn copy(from: &str, to: &str) -> anyhow::Result<()> {
         report.skipped,
         report.unreadable.len()
     );
+    let rows: Vec<String> = report
+        .rows
+        .iter()
+        .map(|(table, n)| format!("{table} {n}"))
+        .collect();
+    println!("account rows written: {}", rows.join(", "));
     if report.unreadable.is_empty() {
         Ok(())
     } else {

@@ -8,6 +8,7 @@ mod jobs_pg;
 mod postgres;
 mod rows;
 mod sqlite;
+pub mod table_copy;
 
 pub use jobs_pg::{JobKind, JobState, JobsPg, Lease, OpenJobs, TakenJob, JOBS_CHANNEL};
 pub use postgres::{PgStore, CHANNEL};

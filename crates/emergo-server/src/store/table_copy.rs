@@ -1,0 +1,255 @@
+//! The account tables copied row by row from one database into another (`emergo db copy`,
+//! src/copy.rs): every column as it is stored, ids included (the games name their players'
+//! accounts by id), a row the target has already (same key) left alone, so that a copy can be run
+//! again. The games themselves go through the stores' contract instead (they are replayed).
+
+use super::{Store, StoreError};
+use sqlx::Row;
+
+/// A column's type, the same on both backends (SQLite's INTEGER 0/1 is a boolean here).
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    Int,
+    Real,
+    Text,
+    Bool,
+}
+
+/// A table copied as it is.
+pub struct Table {
+    pub name: &'static str,
+    pub columns: &'static [(&'static str, Kind)],
+    /// Its primary key, for a stable order.
+    pub key: &'static str,
+    /// Whether its id is generated (written as given all the same).
+    pub identity: bool,
+}
+
+use Kind::{Bool, Int, Real, Text};
+
+pub const ACCOUNTS: Table = Table {
+    name: "accounts",
+    columns: &[
+        ("id", Int),
+        ("name", Text),
+        ("name_key", Text),
+        ("password_hash", Text),
+        ("created_at", Text),
+        ("deleted_at", Text),
+    ],
+    key: "id",
+    identity: true,
+};
+
+/// Sessions: copied so that nobody has to log in again after the move.
+pub const SESSIONS: Table = Table {
+    name: "sessions",
+    columns: &[
+        ("token_hash", Text),
+        ("account_id", Int),
+        ("created_at", Text),
+    ],
+    key: "token_hash",
+    identity: false,
+};
+
+pub const RATINGS: Table = Table {
+    name: "ratings",
+    columns: &[
+        ("account_id", Int),
+        ("category", Text),
+        ("rating", Real),
+        ("rd", Real),
+        ("volatility", Real),
+        ("games", Int),
+        ("updated_at", Text),
+    ],
+    key: "account_id, category",
+    identity: false,
+};
+
+pub const SEEKS: Table = Table {
+    name: "seeks",
+    columns: &[
+        ("id", Text),
+        ("account_id", Int),
+        ("time_control", Text),
+        ("rated", Bool),
+        ("color", Text),
+        ("opponent_id", Int),
+        ("game_id", Text),
+        ("created_at", Text),
+        ("expires_at", Int),
+        ("accepted_at", Int),
+    ],
+    key: "id",
+    identity: false,
+};
+
+/// Which rated games were settled (after the games: it names them).
+pub const RATED_GAMES: Table = Table {
+    name: "rated_games",
+    columns: &[("game_id", Text), ("settled_at", Text)],
+    key: "game_id",
+    identity: false,
+};
+
+/// The ratings after each rated game (after the games: it names them).
+pub const RATING_HISTORY: Table = Table {
+    name: "rating_history",
+    columns: &[
+        ("game_id", Text),
+        ("account_id", Int),
+        ("category", Text),
+        ("rating", Real),
+        ("rd", Real),
+        ("at", Text),
+    ],
+    key: "game_id, account_id",
+    identity: false,
+};
+
+/// The tables the games name (copied before them).
+pub const BEFORE_GAMES: [&Table; 4] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS];
+/// The tables that name games (copied after them).
+pub const AFTER_GAMES: [&Table; 2] = [&RATED_GAMES, &RATING_HISTORY];
+
+/// One stored value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Int(Option<i64>),
+    Real(Option<f64>),
+    Text(Option<String>),
+    Bool(Option<bool>),
+}
+
+fn select(table: &Table, offset: i64, limit: i64) -> String {
+    let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+    format!(
+        "SELECT {} FROM {} ORDER BY {} LIMIT {limit} OFFSET {offset}",
+        columns.join(", "),
+        table.name,
+        table.key,
+    )
+}
+
+fn insert(table: &Table, postgres: bool) -> String {
+    let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+    let params: Vec<String> = (1..=columns.len())
+        .map(|i| {
+            if postgres {
+                format!("${i}")
+            } else {
+                "?".into()
+            }
+        })
+        .collect();
+    let overriding = if postgres && table.identity {
+        " OVERRIDING SYSTEM VALUE"
+    } else {
+        ""
+    };
+    format!(
+        "INSERT INTO {} ({}){overriding} VALUES ({}) ON CONFLICT DO NOTHING",
+        table.name,
+        columns.join(", "),
+        params.join(", ")
+    )
+}
+
+macro_rules! read_cells {
+    ($row:expr, $table:expr) => {{
+        let mut cells = Vec::with_capacity($table.columns.len());
+        for (i, (_, kind)) in $table.columns.iter().enumerate() {
+            cells.push(match kind {
+                Kind::Int => Cell::Int($row.try_get(i)?),
+                Kind::Real => Cell::Real($row.try_get(i)?),
+                Kind::Text => Cell::Text($row.try_get(i)?),
+                Kind::Bool => Cell::Bool($row.try_get(i)?),
+            });
+        }
+        cells
+    }};
+}
+
+macro_rules! bind_cells {
+    ($query:expr, $cells:expr) => {{
+        let mut query = $query;
+        for cell in $cells {
+            query = match cell {
+                Cell::Int(v) => query.bind(*v),
+                Cell::Real(v) => query.bind(*v),
+                Cell::Text(v) => query.bind(v.clone()),
+                Cell::Bool(v) => query.bind(*v),
+            };
+        }
+        query
+    }};
+}
+
+impl Store {
+    /// Up to `limit` rows of `table` from the `offset`th, in key order.
+    pub async fn table_rows(
+        &self,
+        table: &Table,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<Vec<Cell>>, StoreError> {
+        let sql = select(table, offset, limit);
+        let mut out = Vec::new();
+        match self {
+            Store::Sqlite(s) => {
+                for row in sqlx::query(&sql).fetch_all(s.pool()).await? {
+                    out.push(read_cells!(row, table));
+                }
+            }
+            Store::Postgres(s) => {
+                for row in sqlx::query(&sql).fetch_all(s.pool()).await? {
+                    out.push(read_cells!(row, table));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Writes `rows` into `table` in one transaction, leaving alone those whose key is there
+    /// already; returns how many were written.
+    pub async fn put_table_rows(
+        &self,
+        table: &Table,
+        rows: &[Vec<Cell>],
+    ) -> Result<u64, StoreError> {
+        let mut written = 0;
+        match self {
+            Store::Sqlite(s) => {
+                let sql = insert(table, false);
+                let mut tx = s.pool().begin().await?;
+                for row in rows {
+                    let query = bind_cells!(sqlx::query(&sql), row);
+                    written += query.execute(&mut *tx).await?.rows_affected();
+                }
+                tx.commit().await?;
+            }
+            Store::Postgres(s) => {
+                let sql = insert(table, true);
+                let mut tx = s.pool().begin().await?;
+                for row in rows {
+                    let query = bind_cells!(sqlx::query(&sql), row);
+                    written += query.execute(&mut *tx).await?.rows_affected();
+                }
+                if table.identity {
+                    // The next generated id comes after the copied ones.
+                    sqlx::query(&format!(
+                        "SELECT setval(pg_get_serial_sequence('{0}', 'id'),
+                            COALESCE((SELECT MAX(id) FROM {0}), 0) + 1, false)",
+                        table.name
+                    ))
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+            }
+        }
+        Ok(written)
+    }
+}
