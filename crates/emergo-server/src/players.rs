@@ -214,7 +214,7 @@ fn game_line(row: &crate::store::accounts::PlayerGameRow, account_id: i64) -> Va
         "opponent": opponent,
         "ply": row.ply,
         "status": if row.result.is_some() { "finished" } else { "ongoing" },
-        "result": row.result,
+        "result": crate::store::shown_result(row.result.as_deref(), row.reason.as_deref()),
         "reason": row.reason,
         "rated": row.rated,
         "time_control": row.time_control,

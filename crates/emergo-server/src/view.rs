@@ -218,8 +218,7 @@ impl GameView {
         let pos = game.position();
         let status = game.status();
         let (result, reason) = status_columns(status);
-        // An aborted game has no result.
-        let result = result.filter(|_| reason != Some("aborted"));
+        let result = crate::store::shown_result(result, reason);
         let legal = if status == Status::Ongoing {
             let mut moves: Vec<MoveView> = pos.legal_moves().iter().map(MoveView::of).collect();
             moves.sort_by(|a, b| a.text.cmp(&b.text));
@@ -312,9 +311,7 @@ impl GameSummary {
             } else {
                 "ongoing"
             },
-            result: row
-                .result
-                .filter(|_| row.reason.as_deref() != Some("aborted")),
+            result: crate::store::shown_result(row.result, row.reason.as_deref()),
             reason: row.reason,
             created_at: row.created_at,
             updated_at: row.updated_at,

@@ -682,6 +682,13 @@ async fn seeks_make_timed_games_and_only_games_that_count_move_the_ratings() {
     for name in ["alice", "bob"] {
         let (_, page) = s.get(&format!("/api/players/{name}")).await;
         assert_eq!(page["ratings"].get("blitz"), None, "{page}");
+        // The player's list says the same as the game: aborted, no result (not a draw).
+        let line = &page["games"][0];
+        assert_eq!(
+            (&line["id"], &line["reason"], &line["result"]),
+            (&json!(game.id), &json!("aborted"), &Value::Null),
+            "{page}"
+        );
     }
 
     // A move each, then White (alice) lets her flag fall: she loses on time, both ratings move.

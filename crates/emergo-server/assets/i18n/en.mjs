@@ -326,6 +326,7 @@ export default {
   'playerResult.loss': 'lost',
   'playerResult.draw': 'draw',
   'playerResult.ongoing': 'in progress',
+  'playerResult.aborted': 'aborted',
   'leaders.rank': 'Rank',
   'leaders.player': 'Player',
   'leaders.rating': 'Rating',

@@ -326,6 +326,7 @@ export default {
   'playerResult.loss': 'perdue',
   'playerResult.draw': 'nulle',
   'playerResult.ongoing': 'en cours',
+  'playerResult.aborted': 'annulée',
   'leaders.rank': 'Rang',
   'leaders.player': 'Joueur',
   'leaders.rating': 'Classement',

@@ -32,6 +32,7 @@ function ratingWords(r) {
 
 function resultWord(g) {
   if (g.status !== 'finished') return t('playerResult.ongoing');
+  if (g.reason === 'aborted') return t('playerResult.aborted');
   if (g.result === '1/2-1/2') return t('playerResult.draw');
   const won = (g.result === '1-0') === (g.color === 'white');
   return t(won ? 'playerResult.win' : 'playerResult.loss');

@@ -16,7 +16,7 @@ pub use sqlite::SqliteStore;
 
 use crate::clock::GameClock;
 use crate::model::GameMeta;
-use emergo_core::{ByColor, Color, Game, Status};
+use emergo_core::{ByColor, Color, EndReason, Game, Status};
 use emergo_engine::Level;
 use std::future::Future;
 
@@ -72,6 +72,12 @@ impl StatusFilter {
             StatusFilter::Finished => "WHERE result IS NOT NULL",
         }
     }
+}
+
+/// The result a reader is shown for the stored `result` and `reason` columns: an aborted game
+/// has none (it is stored as a draw so that every finished game has a result token).
+pub fn shown_result<R: AsRef<str>>(result: Option<R>, reason: Option<&str>) -> Option<R> {
+    result.filter(|_| reason != Some(EndReason::Aborted.name()))
 }
 
 /// The result and reason columns for a game's status.
