@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Requests answered, by status class (`status="2xx"`, ...).
 pub const REQUESTS: &str = "emergo_http_requests_total";
@@ -26,6 +26,18 @@ pub const ENGINE_QUEUE_LENGTH: &str = "emergo_engine_queue_length";
 pub const ENGINE_WAIT_SECONDS: &str = "emergo_engine_wait_seconds";
 /// Engine jobs taken again after their worker's lease ran out.
 pub const JOB_RETRIES: &str = "emergo_engine_job_retries_total";
+
+/// The job table's figures (PostgreSQL; read at most once per [`QUEUE_EVERY`], when scraped).
+pub const JOBS_QUEUED: &str = "emergo_engine_jobs_queued";
+pub const JOBS_RUNNING: &str = "emergo_engine_jobs_running";
+pub const JOBS_OLDEST_WAIT: &str = "emergo_engine_jobs_oldest_wait_seconds";
+pub const JOBS_LEASE_EXPIRED: &str = "emergo_engine_jobs_lease_expired";
+pub const JOBS_RETRIED: &str = "emergo_engine_jobs_open_retried";
+
+/// The job table is read at most this often, however often `/metrics` is scraped.
+const QUEUE_EVERY: Duration = Duration::from_secs(1);
+/// How long a scrape waits for the job table's figures (else it shows the last ones).
+const QUEUE_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// How long `/healthz` waits for the database.
 const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
@@ -60,10 +72,59 @@ fn describe() {
     metrics::counter!(JOB_RETRIES).absolute(0);
     metrics::gauge!(WEBSOCKETS_OPEN).set(0.0);
     metrics::gauge!(ENGINE_QUEUE_LENGTH).set(0.0);
+    describe_gauge!(
+        JOBS_QUEUED,
+        "engine jobs in the database waiting for a worker (PostgreSQL)"
+    );
+    describe_gauge!(
+        JOBS_RUNNING,
+        "engine jobs in the database a worker holds (PostgreSQL)"
+    );
+    describe_gauge!(
+        JOBS_OLDEST_WAIT,
+        Unit::Seconds,
+        "how long the oldest waiting engine job has waited (PostgreSQL)"
+    );
+    describe_gauge!(
+        JOBS_LEASE_EXPIRED,
+        "running engine jobs whose worker's lease ran out, not taken again yet (PostgreSQL)"
+    );
+    describe_gauge!(
+        JOBS_RETRIED,
+        "open engine jobs taken more than once after a lost worker (PostgreSQL)"
+    );
+}
+
+/// Sets the job table's gauges from the database, at most once per [`QUEUE_EVERY`] and within
+/// [`QUEUE_TIMEOUT`] (a slow database leaves the last figures).
+async fn refresh_job_figures(state: &AppState) {
+    static LAST: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+    let Some(jobs) = state.jobs() else {
+        return;
+    };
+    {
+        let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < QUEUE_EVERY) {
+            return;
+        }
+        *last = Some(Instant::now());
+    }
+    match tokio::time::timeout(QUEUE_TIMEOUT, jobs.db().queue_figures()).await {
+        Ok(Ok(f)) => {
+            metrics::gauge!(JOBS_QUEUED).set(f.queued as f64);
+            metrics::gauge!(JOBS_RUNNING).set(f.running as f64);
+            metrics::gauge!(JOBS_OLDEST_WAIT).set(f.oldest_wait_seconds);
+            metrics::gauge!(JOBS_LEASE_EXPIRED).set(f.lease_expired as f64);
+            metrics::gauge!(JOBS_RETRIED).set(f.retried as f64);
+        }
+        Ok(Err(err)) => tracing::warn!("metrics: cannot read the job table: {err}"),
+        Err(_) => tracing::warn!("metrics: the job table did not answer in time"),
+    }
 }
 
 /// `GET /metrics`: every metric in Prometheus text format.
-pub async fn metrics_page() -> Response {
+pub async fn metrics_page(State(state): State<AppState>) -> Response {
+    refresh_job_figures(&state).await;
     match recorder() {
         Some(handle) => (
             [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],

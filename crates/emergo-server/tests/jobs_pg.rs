@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use emergo_core::{Game, Status};
-use emergo_server::store::{JobState, JobsPg, Lease, Store};
+use emergo_server::store::{JobState, JobsPg, Lease, QueueFigures, Store};
 use std::time::Duration;
 
 const LEASE: Duration = Duration::from_secs(30);
@@ -217,4 +217,48 @@ async fn a_hint_whose_request_went_away_is_cancelled() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(jobs.take("A", LEASE).await.expect("take").is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_queue_figures_count_waiting_running_expired_and_retried_jobs() {
+    let Some((jobs, store)) = jobs_db(2).await else {
+        eprintln!("skipped: needs PostgreSQL (EMERGO_TEST_PG_URL)");
+        return;
+    };
+    assert_eq!(
+        jobs.queue_figures().await.expect("figures"),
+        QueueFigures::default()
+    );
+    jobs.enqueue_reply("g0", 0, "10.0.0.1")
+        .await
+        .expect("queued")
+        .expect("a new job");
+    // Worker A takes it with a lease that runs out at once (it "dies").
+    jobs.take("A", Duration::ZERO)
+        .await
+        .expect("take")
+        .expect("the job");
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let f = jobs.queue_figures().await.expect("figures");
+    assert_eq!(
+        (f.queued, f.running, f.lease_expired, f.retried),
+        (0, 1, 1, 0)
+    );
+    // Worker B takes it again: a retry, no lease out any more.
+    jobs.take("B", LEASE).await.expect("take").expect("again");
+    let f = jobs.queue_figures().await.expect("figures");
+    assert_eq!(
+        (f.queued, f.running, f.lease_expired, f.retried),
+        (0, 1, 0, 1)
+    );
+    // A job waiting 50 ms.
+    jobs.enqueue_reply("g1", 0, "10.0.0.2")
+        .await
+        .expect("queued")
+        .expect("a new job");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let f = jobs.queue_figures().await.expect("figures");
+    assert_eq!((f.queued, f.running), (1, 1));
+    assert!((0.05..10.0).contains(&f.oldest_wait_seconds), "{f:?}");
+    store.close().await;
 }

@@ -34,6 +34,18 @@ async fn healthz_says_the_database_answers_and_metrics_count_moves_requests_and_
     ] {
         assert!(sample(&before, name).is_some(), "{name} in:\n{before}");
     }
+    if srv.server.state().store.backend() == "postgres" {
+        // The job table's figures (an idle queue).
+        for name in [
+            "emergo_engine_jobs_queued",
+            "emergo_engine_jobs_running",
+            "emergo_engine_jobs_oldest_wait_seconds",
+            "emergo_engine_jobs_lease_expired",
+            "emergo_engine_jobs_open_retried",
+        ] {
+            assert_eq!(sample(&before, name), Some(0.0), "{name} in:\n{before}");
+        }
+    }
     let moves_before = sample(&before, "emergo_moves_accepted_total").unwrap_or(0.0);
 
     // A move and an open WebSocket show (other tests in this binary may count too: at least).

@@ -69,6 +69,21 @@ pub enum JobState {
 /// Open jobs (queued or running, not cancelled) by client.
 pub type OpenJobs = HashMap<String, usize>;
 
+/// The queue as `/metrics` shows it (over the open jobs: the table's partial index).
+#[derive(Clone, Debug, Default, PartialEq, sqlx::FromRow)]
+pub struct QueueFigures {
+    /// Jobs waiting for a worker.
+    pub queued: i64,
+    /// Jobs a worker holds (or held: see `lease_expired`).
+    pub running: i64,
+    /// How long the oldest waiting job has waited, in seconds (0 with none).
+    pub oldest_wait_seconds: f64,
+    /// Running jobs whose lease ran out (their worker died or stalls), not taken again yet.
+    pub lease_expired: i64,
+    /// Open jobs taken more than once (a worker was lost).
+    pub retried: i64,
+}
+
 /// The statements on `engine_jobs`. Cheap to clone.
 #[derive(Clone)]
 pub struct JobsPg {
@@ -386,6 +401,24 @@ impl JobsPg {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected())
+    }
+
+    /// The open jobs' figures, in one query over the open jobs only.
+    pub async fn queue_figures(&self) -> Result<QueueFigures, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT
+                count(*) FILTER (WHERE state = 'queued') AS queued,
+                count(*) FILTER (WHERE state = 'running') AS running,
+                COALESCE(EXTRACT(EPOCH FROM clock_timestamp()
+                    - min(queued_at) FILTER (WHERE state = 'queued')), 0)::FLOAT8
+                    AS oldest_wait_seconds,
+                count(*) FILTER (WHERE state = 'running' AND leased_until < clock_timestamp())
+                    AS lease_expired,
+                count(*) FILTER (WHERE attempts > 1) AS retried
+             FROM engine_jobs WHERE {OPEN}"
+        ))
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// Median and 99th percentile of the wait from queued to picked, in milliseconds, over

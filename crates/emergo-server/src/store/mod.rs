@@ -10,7 +10,9 @@ mod rows;
 mod sqlite;
 pub mod table_copy;
 
-pub use jobs_pg::{JobKind, JobState, JobsPg, Lease, OpenJobs, TakenJob, JOBS_CHANNEL};
+pub use jobs_pg::{
+    JobKind, JobState, JobsPg, Lease, OpenJobs, QueueFigures, TakenJob, JOBS_CHANNEL,
+};
 pub use postgres::{PgStore, CHANNEL};
 pub use sqlite::SqliteStore;
 
