@@ -3,7 +3,7 @@
 //! the view) and accepts or declines. Accepting makes the new game, colours swapped, from the
 //! same start, with the acceptor seated (its token is in its answer); the offerer, told by the
 //! WebSocket (`rematch_game`), takes its seat with `join` and gets its own token. Each proves
-//! its seat with the old game's token (or, later, whatever else `seat_of` accepts for a seat).
+//! its seat with the old game's token or, in a game between accounts, with its session.
 //!
 //! The state lives in the store (`rematch_offer`, `rematch_game`, each write guarded), so that
 //! two instances never make two rematches of one game; the wake-up goes through the fanout like
@@ -13,7 +13,9 @@ use crate::edge::ClientAddr;
 use crate::error::ApiError;
 use crate::live::{AppState, Change, LiveGame};
 use crate::model::{hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind};
-use crate::routes::{insert_with_fresh_id, seat_of, Body, GameId};
+use crate::routes::{insert_with_fresh_id, Body, GameId};
+use crate::seats::Actor;
+use crate::session::SessionCookie;
 use crate::view::{GameView, SeatGrant};
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -39,8 +41,8 @@ pub struct RematchBody {
 }
 
 /// The seat holder's colour, once the game is one whose rematch may be offered.
-fn rematch_seat(live: &LiveGame, token: Option<&str>) -> Result<Color, ApiError> {
-    let color = seat_of(live, token)?;
+fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ApiError> {
+    let color = actor.seat(live)?;
     if live.meta.mode != Mode::Human {
         return Err(ApiError::NotAllowed(
             "a rematch offer is for games between people; against the engine, start a new game"
@@ -64,11 +66,13 @@ pub async fn rematch(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
+    cookie: SessionCookie,
     Body(body): Body<RematchBody>,
 ) -> Result<Response, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
-    let color = rematch_seat(&live, body.token.as_deref())?;
+    let color = rematch_seat(&live, &actor)?;
     let current = live.meta.rematch.clone();
     if let Some(game) = current.game {
         return match body.action {

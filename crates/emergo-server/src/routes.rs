@@ -180,16 +180,6 @@ async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Respon
     }
 }
 
-/// The seat that `token` holds in the game.
-pub(crate) fn seat_of(live: &LiveGame, token: Option<&str>) -> Result<Color, ApiError> {
-    let token = token
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| ApiError::BadToken("this needs the token of a seat".to_string()))?;
-    live.meta
-        .seat_of(token)
-        .ok_or_else(|| ApiError::BadToken("this token holds no seat in this game".to_string()))
-}
-
 fn require_ongoing(live: &LiveGame) -> Result<(), ApiError> {
     match live.game.status() {
         Status::Ongoing => Ok(()),

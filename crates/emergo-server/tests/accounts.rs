@@ -774,3 +774,68 @@ async fn next_lobby(socket: &mut Socket) -> Value {
         }
     }
 }
+
+/// Issue 11 item 2 with rematches: between accounts the session alone offers, accepts and joins
+/// a rematch (no seat token), and the new game carries both accounts, colours swapped, and the
+/// time control; another account's session cannot act for either seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_between_accounts_is_made_with_the_sessions_alone() {
+    let (_dir, path, url) = temp_db();
+    let s = TestServer::start_on(&url, path).await;
+    let alice = sign_up(&s, "alice").await;
+    let bob = sign_up(&s, "bob").await;
+    let carol = sign_up(&s, "carol").await;
+    let game = paired_game(&s, &alice, &bob, "corr:3", false).await;
+    let path = |id: &str, what: &str| format!("/api/games/{id}/{what}");
+    let (status, over) = post_as(&s, &bob, &path(&game.id, "resign"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{over}");
+
+    let (status, refused) = post_as(
+        &s,
+        &carol,
+        &path(&game.id, "rematch"),
+        json!({"action": "offer"}),
+    )
+    .await;
+    assert_eq!(
+        (status, &refused["error"]),
+        (StatusCode::FORBIDDEN, &json!("bad_token"))
+    );
+    let (status, offered) = post_as(
+        &s,
+        &alice,
+        &path(&game.id, "rematch"),
+        json!({"action": "offer"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{offered}");
+    assert_eq!(offered["rematch_offer"], "white", "{offered}");
+    let (status, accepted) = post_as(
+        &s,
+        &bob,
+        &path(&game.id, "rematch"),
+        json!({"action": "accept"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{accepted}");
+    assert_eq!(
+        accepted["seat"], "white",
+        "bob takes White, colours swapped"
+    );
+    let new = accepted["game"].clone();
+    assert_eq!(new["players"]["white"]["name"], "bob", "{new}");
+    assert_eq!(new["players"]["black"]["name"], "alice", "{new}");
+    assert_eq!(new["time_control"], "corr:3", "{new}");
+    let (status, joined) = post_as(
+        &s,
+        &alice,
+        &path(&game.id, "rematch"),
+        json!({"action": "join"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    assert_eq!(
+        (&joined["seat"], id_of(&joined)),
+        (&json!("black"), id_of(&accepted))
+    );
+}
