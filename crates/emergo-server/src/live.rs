@@ -375,7 +375,7 @@ impl Shared {
     /// (one read of its version) and re-reads it when it is not, so that no request is answered
     /// from a game another instance has changed since. A database that cannot be reached is
     /// `database_unavailable`.
-    async fn make_current(&self, slot: &GameSlot) -> Result<(), ApiError> {
+    async fn make_current(self: &Arc<Self>, slot: &Arc<GameSlot>) -> Result<(), ApiError> {
         if !self.store.is_shared() {
             return Ok(());
         }
@@ -695,7 +695,11 @@ impl Shared {
     /// Takes the stored state of `live`'s game when it differs from the cached one (another
     /// instance changed it) and publishes it. An engine reply running here for the old state
     /// is dropped.
-    pub(crate) async fn reload_and_publish(&self, slot: &GameSlot, live: &mut LiveGame) {
+    pub(crate) async fn reload_and_publish(
+        self: &Arc<Self>,
+        slot: &Arc<GameSlot>,
+        live: &mut LiveGame,
+    ) {
         let stored = match self.store.load(&live.meta.id).await {
             Ok(Some(stored)) => stored,
             Ok(None) => return,
@@ -712,6 +716,12 @@ impl Shared {
         live.version = stored.version;
         live.cancel_engine();
         self.schedule_flag(live);
+        if self.jobs().is_some() {
+            // The engine's reply is a job row whichever instance stored the move: this one
+            // shows the engine thinking too, and asks for the same reply (which adds nothing
+            // when it is queued already, and queues it if the other instance could not).
+            self.schedule_engine(slot, live);
+        }
         slot.publish(live);
     }
 

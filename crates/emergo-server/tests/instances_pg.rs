@@ -293,3 +293,35 @@ async fn a_flag_falls_once_when_two_instances_hold_the_game() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_thinks_on_every_instance_after_a_move_made_on_one() {
+    if pg_server().is_none() {
+        eprintln!("skipped: several instances need PostgreSQL (EMERGO_TEST_PG_URL)");
+        return;
+    }
+    // No engine on either instance: the reply's job stays queued (a worker would take it).
+    let (_dir, path, url) = temp_db();
+    let no_engine = |config: &mut emergo_server::Config| config.engine_workers = Some(0);
+    let a = TestServer::start_configured(&url, path.clone(), no_engine).await;
+    let b = TestServer::start_configured(&url, path, no_engine).await;
+    let grant = a
+        .create(json!({"mode": "engine", "color": "white", "level": 1}))
+        .await;
+    let id = id_of(&grant);
+    let mut watcher = b.socket(&id).await;
+    let first = next_state(&mut watcher).await;
+    assert_eq!(first["engine_thinking"], false, "{first}");
+    let (status, answer) = a
+        .play(&id, &grant["token"], 0, &first_legal(&grant["game"]))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["engine_thinking"], true, "{answer}");
+    // Instance B learns the move from its wake-up and shows the engine thinking as well.
+    let seen = state_where(&mut watcher, |g| g["ply"] == 1).await;
+    assert_eq!(seen["engine_thinking"], true, "{seen}");
+    let (_, on_b) = b.get(&format!("/api/games/{id}")).await;
+    assert_eq!(on_b["engine_thinking"], true, "{on_b}");
+    a.stop().await;
+    b.stop().await;
+}

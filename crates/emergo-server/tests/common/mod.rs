@@ -98,10 +98,19 @@ impl TestServer {
         db_path: PathBuf,
         clock: emergo_server::clock::Clock,
     ) -> TestServer {
+        TestServer::start_configured(db_url, db_path, |config| config.clock = clock).await
+    }
+
+    /// A server with the tests' configuration changed by `change`.
+    pub async fn start_configured(
+        db_url: &str,
+        db_path: PathBuf,
+        change: impl FnOnce(&mut Config),
+    ) -> TestServer {
         let mut config = Config::new("127.0.0.1:0".parse().expect("addr"), db_url);
-        config.clock = clock;
         config.engine_workers = Some(2);
         config.limits = emergo_server::Limits::relaxed();
+        change(&mut config);
         let server = Server::start(config).await.expect("server starts");
         let base = format!("http://{}", server.addr());
         TestServer {
