@@ -82,14 +82,21 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
     assert_eq!(axe_violations(&a).await, json!([]), "the lobby, logged in");
     save_screenshot(&a, "online-lobby.png").await;
     // in French, the grid's words too; then back to English
-    click(&a, "#lang").await;
+    choose_lang(&a, "fr").await;
     wait_until(
         &a,
         "document.querySelector('#quick button[data-time=\"corr:3\"]').textContent === '3 jours'",
         "the grid in French",
     )
     .await;
-    click(&a, "#lang").await;
+    choose_lang(&a, "nl").await;
+    wait_until(
+        &a,
+        "document.querySelector('#quick button[data-time=\"corr:3\"]').textContent === '3 dagen'",
+        "the grid in Dutch",
+    )
+    .await;
+    choose_lang(&a, "en").await;
     wait_until(
         &a,
         "document.querySelector('#quick button[data-time=\"corr:3\"]').textContent === '3 days'",

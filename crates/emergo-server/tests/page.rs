@@ -358,13 +358,7 @@ async fn the_french_page_plays_a_whole_game_in_french_then_a_rematch() {
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
-    click(&c, "#lang").await;
-    wait_until(
-        &c,
-        "document.documentElement.lang === 'fr'",
-        "the French page",
-    )
-    .await;
+    choose_lang(&c, "fr").await;
     new_game(
         &c,
         "new-engine",

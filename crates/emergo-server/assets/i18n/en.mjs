@@ -6,7 +6,8 @@ export default {
   'color.white': 'White',
   'color.black': 'Black',
 
-  'head.langTo': 'Passer en français',
+  'lang.name': 'English',
+  'head.langTo': 'Language',
   'head.soundOn': 'Sound on (click to mute)',
   'head.soundOff': 'Sound off (click to turn on)',
   'head.theme.auto': 'Theme: as the system (click for light)',

@@ -6,7 +6,8 @@ export default {
   'color.white': 'Blancs',
   'color.black': 'Noirs',
 
-  'head.langTo': 'Switch to English',
+  'lang.name': 'Français',
+  'head.langTo': 'Langue',
   'head.soundOn': 'Son activé (cliquer pour couper)',
   'head.soundOff': 'Son coupé (cliquer pour activer)',
   'head.theme.auto': 'Thème : celui du système (cliquer pour clair)',

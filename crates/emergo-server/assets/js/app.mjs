@@ -1,7 +1,7 @@
 // Emergo in the browser: the entry module. Routing, the header's switches (language, theme,
 // board colours, sound) and start-up. Plain ES modules, no build step, no outside resources.
 import { $, toast, store, seatOf } from './dom.mjs';
-import { t, pickLang, setLang, lang, applyDom } from './i18n.mjs';
+import { t, pickLang, setLang, lang, applyDom, LANGS } from './i18n.mjs';
 import { prefs, setPref, applyLook } from './prefs.mjs';
 import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
 import { initGame, openGame, closeGame, render, st } from './game.mjs';
@@ -70,11 +70,21 @@ export function navigate(path) {
 
 function applyLang() {
   applyDom();
-  const next = lang() === 'fr' ? 'en' : 'fr';
-  $('#lang').textContent = next.toUpperCase();
-  $('#lang').setAttribute('aria-label', `${next.toUpperCase()} · ${t('head.langTo')}`);
-  $('#lang').title = t('head.langTo');
-  $('#lang').dataset.lang = lang();
+  const select = $('#lang');
+  if (select.options.length !== Object.keys(LANGS).length) {
+    select.replaceChildren(
+      ...Object.entries(LANGS).map(([code, table]) => {
+        const o = document.createElement('option');
+        o.value = code;
+        o.textContent = code.toUpperCase();
+        o.lang = code;
+        o.setAttribute('aria-label', table['lang.name']);
+        return o;
+      }),
+    );
+  }
+  select.value = lang();
+  select.dataset.lang = lang();
   const p = prefs();
   $('#sound').setAttribute('aria-pressed', String(!p.muted));
   $('#sound').dataset.muted = String(p.muted);
@@ -95,8 +105,8 @@ function init() {
   applyLang();
   document.documentElement.classList.toggle('touch', window.matchMedia && window.matchMedia('(pointer: coarse)').matches);
   $('#toast-close').addEventListener('click', () => ($('#toast').hidden = true));
-  $('#lang').addEventListener('click', () => {
-    const next = lang() === 'fr' ? 'en' : 'fr';
+  $('#lang').addEventListener('change', (e) => {
+    const next = e.target.value;
     setPref('lang', next);
     setLang(next);
     applyLang();

@@ -1,9 +1,10 @@
 // Every visible word of the page comes from one translation file per language
-// (../i18n/en.mjs, ../i18n/fr.mjs); `t` looks a key up and fills in `{name}` parameters.
+// (../i18n/en.mjs, ../i18n/fr.mjs, ../i18n/nl.mjs); `t` looks a key up and fills in `{name}` parameters.
 import en from '../i18n/en.mjs';
 import fr from '../i18n/fr.mjs';
+import nl from '../i18n/nl.mjs';
 
-export const LANGS = { en, fr };
+export const LANGS = { en, fr, nl };
 let current = 'en';
 
 /** The language to use: the stored choice, else the first of the browser's languages we have. */
@@ -39,7 +40,7 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] !== undefined ? String(params[name]) : m));
 }
 
-/** `one` or `other`: French counts 0 and 1 as one, English only 1. */
+/** `one` or `other`: French counts 0 and 1 as one, English and Dutch only 1. */
 export function plural(language, n) {
   if (language === 'fr') return n === 0 || n === 1 ? 'one' : 'other';
   return n === 1 ? 'one' : 'other';

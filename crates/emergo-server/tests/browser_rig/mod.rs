@@ -259,6 +259,21 @@ pub async fn click(c: &Client, css: &str) {
         .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
 }
 
+/// Chooses a language in the header's language menu, as a person does (`en`, `fr`, `nl`).
+pub async fn choose_lang(c: &Client, code: &str) {
+    find(c, "#lang")
+        .await
+        .select_by_value(code)
+        .await
+        .unwrap_or_else(|e| panic!("choosing the language {code}: {e}"));
+    wait_until(
+        c,
+        &format!("document.documentElement.lang === '{code}'"),
+        "the page in the chosen language",
+    )
+    .await;
+}
+
 pub async fn click_square(c: &Client, sq: &str) {
     click(c, &format!("#board rect.hit[data-sq='{sq}']")).await;
 }

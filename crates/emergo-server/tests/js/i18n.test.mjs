@@ -1,4 +1,4 @@
-// French and English: the same keys in both files, and no visible text outside them.
+// English, French and Dutch: the same keys in every file, and no visible text outside them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -6,18 +6,29 @@ import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 import en from '../../assets/i18n/en.mjs';
 import fr from '../../assets/i18n/fr.mjs';
-import { t, setLang, pickLang, plural } from '../../assets/js/i18n.mjs';
+import nl from '../../assets/i18n/nl.mjs';
+import { t, setLang, pickLang, plural, LANGS } from '../../assets/js/i18n.mjs';
 
 const assets = join(dirname(fileURLToPath(import.meta.url)), '../../assets');
 
-test('both languages have exactly the same keys, none empty', () => {
-  assert.deepEqual(Object.keys(fr).sort(), Object.keys(en).sort());
-  for (const [k, v] of [...Object.entries(en), ...Object.entries(fr)]) assert.ok(v.trim(), k);
+test('every language has exactly the same keys, none empty', () => {
+  for (const table of [fr, nl]) assert.deepEqual(Object.keys(table).sort(), Object.keys(en).sort());
+  for (const [k, v] of [...Object.entries(en), ...Object.entries(fr), ...Object.entries(nl)]) assert.ok(v.trim(), k);
 });
 
-test('both languages use the same parameters in each text', () => {
+test('every language uses the same parameters in each text', () => {
   const params = (s) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
-  for (const k of Object.keys(en)) assert.deepEqual(params(fr[k]), params(en[k]), k);
+  for (const k of Object.keys(en)) {
+    assert.deepEqual(params(fr[k]), params(en[k]), k);
+    assert.deepEqual(params(nl[k]), params(en[k]), k);
+  }
+});
+
+test('the Dutch file is Dutch, not a copy of the English one', () => {
+  const same = Object.keys(en).filter((k) => nl[k] === en[k] && /[a-z]{4,} [a-z]{4,}/.test(en[k]));
+  assert.deepEqual(same, []);
+  assert.deepEqual(Object.keys(LANGS), ['en', 'fr', 'nl']);
+  for (const [code, table] of Object.entries(LANGS)) assert.ok(table['lang.name'], code);
 });
 
 test('t fills parameters and picks plural forms', () => {
@@ -28,12 +39,17 @@ test('t fills parameters and picks plural forms', () => {
   assert.equal(t('lobby.moves', { n: 0 }), '0 coup');
   assert.equal(t('status.toMove', { color: t('color.black') }), 'Trait aux Noirs');
   assert.equal(plural('en', 0), 'other');
+  setLang('nl');
+  assert.equal(t('lobby.moves', { n: 1 }), '1 zet');
+  assert.equal(t('lobby.moves', { n: 0 }), '0 zetten');
+  assert.equal(t('status.toMove', { color: t('color.black') }), 'Zwart aan zet');
   setLang('en');
 });
 
 test('the language follows the stored choice, then the browser', () => {
   assert.equal(pickLang(null, ['fr-CA', 'en']), 'fr');
   assert.equal(pickLang(null, ['de', 'en-GB']), 'en');
+  assert.equal(pickLang(null, ['nl-BE', 'fr']), 'nl');
   assert.equal(pickLang('en', ['fr']), 'en');
   assert.equal(pickLang(null, []), 'en');
 });
