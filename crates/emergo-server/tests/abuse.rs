@@ -774,3 +774,157 @@ async fn item6_every_error_is_short_json() {
     h.bystander_is_fast().await;
     h.stop().await;
 }
+
+// Issue 17: the server withstands abuse, round two.
+
+/// A bystander's game against the engine at level 1: its reply to the first move comes within
+/// [`FAST`]. Returns how long it took.
+async fn level1_reply_is_fast(h: &Harness) -> Duration {
+    let b = client(BYSTANDER);
+    let (status, grant) = post(
+        &b,
+        h.url("/api/games"),
+        json!({"mode": "engine", "color": "white", "level": 1}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let id = grant["game"]["id"].as_str().expect("id").to_string();
+    let (status, game) = post(
+        &b,
+        h.url(&format!("/api/games/{id}/moves")),
+        json!({"token": grant["token"], "ply": 0, "move": "d3"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let took = engine_reply(&b, &h.url(&format!("/api/games/{id}")), 2).await;
+    assert!(took < FAST, "the level-1 reply took {took:?}");
+    took
+}
+
+/// Issue 17, item 1: 10,000 requests sent at once on one analysis WebSocket. Those over the
+/// socket's rate are each answered with an `error` event `rate_limited` (and ignored); the
+/// runtime stays free (a bystander's `/healthz` and level-1 engine reply answer within
+/// [`FAST`] meanwhile); and of requests that arrive while an analysis winds down only the
+/// latest is analysed: no event of the ones it replaced is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item1_an_analysis_flood_on_one_socket_stalls_nobody_and_only_the_latest_is_analysed(
+) {
+    use futures_util::SinkExt;
+    use std::sync::{Arc, Mutex};
+    use tokio_tungstenite::tungstenite::Message;
+    let h = start(Limits::relaxed(), 1).await;
+    let addr = h.server.addr();
+    let stream = connect(ATTACKER, addr).await;
+    let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/api/analysis/ws"), stream)
+        .await
+        .expect("the analysis socket opens");
+    let (mut sink, mut incoming) = ws.split();
+    let events = Arc::new(Mutex::new(Vec::<Value>::new()));
+    let reader = {
+        let events = events.clone();
+        tokio::spawn(async move {
+            let deadline = Instant::now() + Duration::from_secs(120);
+            while let Ok(Some(Ok(msg))) =
+                tokio::time::timeout_at(deadline.into(), incoming.next()).await
+            {
+                if let Message::Text(text) = msg {
+                    let value: Value = serde_json::from_str(text.as_str()).expect("JSON events");
+                    events.lock().expect("events").push(value);
+                }
+            }
+        })
+    };
+    // Distinct positions of one game: the flood cycles through the first 50, the last ones are
+    // asked for at the end.
+    let positions: Vec<String> = common::shuffling_game(60)
+        .positions()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(positions.len(), 61);
+    let request = |i: usize| {
+        Message::Text(
+            json!({"position": positions[i], "multipv": 2})
+                .to_string()
+                .into(),
+        )
+    };
+    const FLOOD: usize = 10_000;
+    let flood: Vec<Message> = (0..FLOOD).map(|i| request(i % 50)).collect();
+    let flooding = tokio::spawn(async move {
+        let started = Instant::now();
+        for msg in flood {
+            if started.elapsed() > Duration::from_secs(30) {
+                break;
+            }
+            sink.feed(msg).await.expect("sent");
+        }
+        sink.flush().await.expect("flushed");
+        sink
+    });
+    // Meanwhile the bystander is served at once.
+    for _ in 0..3 {
+        h.bystander_is_fast().await;
+    }
+    let level1 = level1_reply_is_fast(&h).await;
+    let mut sink = flooding.await.expect("the flood is sent");
+    h.bystander_is_fast().await;
+    eprintln!("a level-1 reply under the analysis flood: {level1:?}");
+
+    // The rates refill (a burst of 20 on the socket, 10 a second), then four positions and a
+    // last one come at once: only the last is analysed.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let replaced = &positions[51..55];
+    let latest = positions[60].clone();
+    for i in [51, 52, 53, 54, 60] {
+        sink.feed(request(i)).await.expect("sent");
+    }
+    sink.flush().await.expect("flushed");
+    let started = Instant::now();
+    let analysed = loop {
+        let seen = events
+            .lock()
+            .expect("events")
+            .iter()
+            .any(|e| e["type"] == "lines" && e["position"] == latest.as_str());
+        if seen || started.elapsed() > Duration::from_secs(20) {
+            break seen;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(analysed, "no lines for the latest request within 20 s");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _ = sink.close().await;
+    let _ = reader.await;
+    let events = events.lock().expect("events").clone();
+    let refused: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "error" && e["code"] == "rate_limited")
+        .collect();
+    eprintln!(
+        "{} events, {} of them rate_limited",
+        events.len(),
+        refused.len()
+    );
+    assert!(
+        refused.len() >= FLOOD - 200,
+        "only {} of {FLOOD} requests were answered rate_limited",
+        refused.len()
+    );
+    assert!(refused[0]["retry_ms"].as_u64().is_some(), "{}", refused[0]);
+    assert!(
+        refused[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("too many analysis requests")),
+        "{}",
+        refused[0]
+    );
+    for event in &events {
+        let position = event["position"].as_str().unwrap_or("");
+        assert!(
+            !replaced.iter().any(|p| p == position),
+            "an event of a replaced request: {event}"
+        );
+    }
+    h.stop().await;
+}
