@@ -928,3 +928,90 @@ async fn issue17_item1_an_analysis_flood_on_one_socket_stalls_nobody_and_only_th
     }
     h.stop().await;
 }
+
+/// A connection from `from` that has sent the start of a request and no more (the header
+/// timeout, not the first-byte timeout, applies to it); `None` when the server refused it at
+/// once (its answer, read within 100 ms, is returned as `Err`).
+async fn half_request(from: IpAddr, to: SocketAddr) -> Result<TcpStream, String> {
+    let mut stream = connect(from, to).await;
+    let _ = stream.write_all(b"GET /api/games HTTP/1.1\r\n").await;
+    match closed_within(&mut stream, Duration::from_millis(100)).await {
+        Some(answer) => Err(answer),
+        None => Ok(stream),
+    }
+}
+
+/// Issue 17, item 6: a connection that sends nothing is closed after the first-byte timeout
+/// (1 s here, the header timeout being 30 s); one client's connections cannot take the
+/// reserve kept for clients with few open (a bystander is served); and with every connection
+/// taken, a fresh client's `/healthz` still answers 200.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item6_idle_sockets_cannot_fill_the_server_and_healthz_answers() {
+    let limits = Limits {
+        connections: 40,
+        connections_reserve: 10,
+        first_byte_timeout: Duration::from_secs(1),
+        header_timeout: Duration::from_secs(30),
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let addr = h.server.addr();
+
+    let mut idle = connect(ATTACKER, addr).await;
+    let started = Instant::now();
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(8))
+            .await
+            .is_some(),
+        "an idle connection kept open"
+    );
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(4),
+        "an idle connection was closed after {took:?}, not after the first-byte timeout"
+    );
+
+    // The attacker's connections (each has sent the start of a request) fill the cap but for
+    // the reserve; the next ones are refused, naming the reserve.
+    let mut held = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..60 {
+        match half_request(ATTACKER, addr).await {
+            Ok(stream) => held.push(stream),
+            Err(answer) => refused.push(answer),
+        }
+    }
+    assert_eq!(held.len(), 30, "the attacker holds all but the reserve");
+    assert!(refused[0].starts_with("HTTP/1.1 503"), "{}", refused[0]);
+    assert!(
+        refused[0].contains("kept for clients with"),
+        "{}",
+        refused[0]
+    );
+    h.bystander_is_fast().await;
+
+    // Many addresses with one connection each take the reserve too: the server is full.
+    for i in 0..20u8 {
+        if let Ok(stream) = half_request(IpAddr::from([127, 0, 0, 100 + i]), addr).await {
+            held.push(stream);
+        }
+    }
+    let fresh = client(IpAddr::from([127, 0, 0, 200]));
+    let res = fresh.get(h.url("/api/games")).send().await.expect("sent");
+    let (status, err) = json_of(res).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{err}");
+    assert_eq!(err["error"], "busy");
+    // Yet /healthz answers.
+    let started = Instant::now();
+    let res = fresh.get(h.url("/healthz")).send().await.expect("sent");
+    let (status, health) = json_of(res).await;
+    assert_eq!(status, StatusCode::OK, "{health}");
+    assert_eq!(health["status"], "ok");
+    assert!(
+        started.elapsed() < FAST,
+        "/healthz took {:?}",
+        started.elapsed()
+    );
+    drop(held);
+    h.stop().await;
+}
