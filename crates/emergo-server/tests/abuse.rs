@@ -1015,3 +1015,198 @@ async fn issue17_item6_idle_sockets_cannot_fill_the_server_and_healthz_answers()
     drop(held);
     h.stop().await;
 }
+
+/// A raw request's answer: its status line and its body as JSON.
+async fn raw_answer(to: SocketAddr, request: &[u8]) -> (String, Value) {
+    let mut stream = connect(ATTACKER, to).await;
+    let _ = stream.write_all(request).await;
+    let answer = closed_within(&mut stream, Duration::from_secs(5))
+        .await
+        .expect("answered and closed");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head.lines().next().unwrap_or("").to_string();
+    let value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {answer:?}"));
+    (status, value)
+}
+
+/// Issue 17, item 11: paths that are not UTF-8 once decoded are 400 in the documented JSON on
+/// every route, not axum's plain text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_undecodable_paths_are_answered_in_json() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(ATTACKER);
+    for path in [
+        "/api/seeks/%ff",
+        "/api/players/%ff",
+        "/api/games/%ff/ws",
+        "/assets/%ff",
+    ] {
+        let res = c.get(h.url(path)).send().await.expect("sent");
+        let ctype = res.headers()["content-type"]
+            .to_str()
+            .expect("ASCII")
+            .to_string();
+        let (status, err) = json_of(res).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {err}");
+        assert_eq!(ctype, "application/json", "{path}");
+        assert_eq!(err["error"], "bad_request", "{path}: {err}");
+        assert!(err["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    h.stop().await;
+}
+
+/// Issue 17, item 11: what hyper refuses before the server sees it (a URI over its 64 KiB, a
+/// head of more than 100 headers, a malformed request line) is answered with a JSON body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_answers_to_unreadable_requests_have_json_bodies() {
+    let h = start(Limits::relaxed(), 1).await;
+    let addr = h.server.addr();
+    let long = format!(
+        "GET /{} HTTP/1.1\r\nHost: {addr}\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let (status, err) = raw_answer(addr, long.as_bytes()).await;
+    assert!(status.starts_with("HTTP/1.1 414"), "{status}");
+    assert_eq!(err["error"], "uri_too_long", "{err}");
+    let headers: String = (0..150).map(|i| format!("x-h{i}: v\r\n")).collect();
+    let many = format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n{headers}\r\n");
+    let (status, err) = raw_answer(addr, many.as_bytes()).await;
+    assert!(status.starts_with("HTTP/1.1 431"), "{status}");
+    assert_eq!(err["error"], "headers_too_large", "{err}");
+    let (status, err) = raw_answer(addr, b"GET /healthz HTTP/9\r\n\r\n").await;
+    assert!(status.starts_with("HTTP/1.1 400"), "{status}");
+    assert_eq!(err["error"], "bad_request", "{err}");
+    h.bystander_is_fast().await;
+    h.stop().await;
+}
+
+/// Issue 17, item 11: the server speaks plain HTTP, so a page of `https://` the same host and
+/// port is another origin: refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_an_origin_of_another_scheme_is_refused() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(ATTACKER);
+    let body = json!({"mode": "human", "color": "white"});
+    let addr = h.server.addr();
+    let res = c
+        .post(h.url("/api/games"))
+        .header("origin", format!("https://{addr}"))
+        .json(&body)
+        .send()
+        .await
+        .expect("sent");
+    let (status, err) = json_of(res).await;
+    assert_eq!(
+        (status, err["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("bad_origin")),
+        "{err}"
+    );
+    let res = c
+        .post(h.url("/api/games"))
+        .header("origin", format!("http://{addr}"))
+        .json(&body)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED);
+    h.stop().await;
+}
+
+/// Issue 17, item 11: a JSON endpoint refuses a body that does not say it is JSON (a
+/// `text/plain` form a foreign page may send without an Origin check) with 415, and nothing
+/// is made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_json_endpoints_refuse_other_content_types() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(ATTACKER);
+    let body = json!({"mode": "human", "color": "white"}).to_string();
+    let count = || async {
+        let (_, list) = json_of(c.get(h.url("/api/games")).send().await.expect("sent")).await;
+        list["games"].as_array().map_or(0, Vec::len)
+    };
+    for ctype in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut req = c.post(h.url("/api/games")).body(body.clone());
+        if let Some(ctype) = ctype {
+            req = req.header("content-type", ctype);
+        }
+        let (status, err) = json_of(req.send().await.expect("sent")).await;
+        assert_eq!(
+            status,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "{ctype:?}: {err}"
+        );
+        assert_eq!(err["error"], "unsupported_media_type", "{err}");
+    }
+    assert_eq!(count().await, 0, "a game was made");
+    let res = c
+        .post(h.url("/api/games"))
+        .header("content-type", "application/json; charset=utf-8")
+        .body(body)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(count().await, 1);
+    h.stop().await;
+}
+
+/// Signs up an account from the attacker's address; returns its session token.
+async fn session_token(h: &Harness, name: &str) -> String {
+    let res = client(ATTACKER)
+        .post(h.url("/api/accounts"))
+        .json(&json!({"name": name, "password": "a-long-test-passphrase-17"}))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED, "sign-up");
+    let cookie = res.headers()["set-cookie"].to_str().expect("ASCII");
+    cookie
+        .split(';')
+        .next()
+        .and_then(|kv| kv.strip_prefix("emergo_session="))
+        .expect("a session cookie")
+        .to_string()
+}
+
+/// Issue 17, item 11: `/api/me` is never cached (`Cache-Control: no-store`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_the_account_answer_is_not_stored_by_caches() {
+    let h = start(Limits::relaxed(), 1).await;
+    let token = session_token(&h, "nocache17").await;
+    let res = client(ATTACKER)
+        .get(h.url("/api/me"))
+        .header("cookie", format!("emergo_session={token}"))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    h.stop().await;
+}
+
+/// Issue 17, item 11: two `emergo_session` cookies, the first empty (or stale): the first
+/// that holds a live session counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_an_empty_or_stale_session_cookie_first_does_not_hide_the_next() {
+    let h = start(Limits::relaxed(), 1).await;
+    let token = session_token(&h, "twocookies17").await;
+    for cookie in [
+        format!("emergo_session=; emergo_session={token}"),
+        format!("emergo_session=stale0000000000000000000000000000; emergo_session={token}"),
+    ] {
+        let res = client(ATTACKER)
+            .get(h.url("/api/me"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .expect("sent");
+        let (status, me) = json_of(res).await;
+        assert_eq!(status, StatusCode::OK, "{cookie}: {me}");
+        assert_eq!(me["name"], "twocookies17", "{me}");
+    }
+    h.stop().await;
+}
