@@ -17,8 +17,9 @@
 //! requests that arrive while an analysis is winding down replace each other (only the latest
 //! is analysed, and no event of an earlier one is sent after a later one came); and requests
 //! over the rate ([`SOCKET_BURST`] then [`SOCKET_PER_SECOND`] a second on one socket,
-//! [`CLIENT_BURST`] then [`CLIENT_PER_SECOND`] from one address) are answered with an `error`
-//! event of code `rate_limited` and ignored.
+//! [`CLIENT_BURST`] then [`CLIENT_PER_SECOND`] from one address) are ignored and answered with
+//! an `error` event of code `rate_limited` (at most one every [`REFUSALS_EVERY`], counting
+//! the requests it answers for).
 
 use crate::edge::{ClientAddr, Permit};
 use crate::engine::PoolError;
@@ -65,6 +66,9 @@ pub const SOCKET_PER_SECOND: u32 = 10;
 /// Requests one client address may send at once over all its sockets, then a second.
 pub const CLIENT_BURST: u32 = 40;
 pub const CLIENT_PER_SECOND: u32 = 20;
+/// At most one `rate_limited` event goes out this often; the requests refused in between are
+/// counted in the next one (`ignored`), so a flood costs no write per request.
+const REFUSALS_EVERY: Duration = Duration::from_millis(100);
 /// How long one event may take to go out before the socket is given up (a client that does
 /// not read).
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
@@ -343,6 +347,9 @@ enum Event {
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         retry_ms: Option<u64>,
+        /// `rate_limited`: the requests ignored since the last such event, this one included.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ignored: Option<u64>,
     },
 }
 
@@ -352,6 +359,7 @@ impl Event {
             code,
             message,
             retry_ms: None,
+            ignored: None,
         }
     }
 }
@@ -376,6 +384,22 @@ async fn send(socket: &mut WebSocket, event: &Event) -> bool {
     };
     let sent = tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await;
     matches!(sent, Ok(Ok(())))
+}
+
+/// The `rate_limited` event for `ignored` requests refused, one more being taken at `retry_at`.
+fn refusal(ignored: u64, retry_at: Instant) -> Event {
+    let wait = retry_at.saturating_duration_since(Instant::now());
+    let retry_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1);
+    Event::Error {
+        code: "rate_limited",
+        message: format!(
+            "too many analysis requests: at most {SOCKET_BURST} at once and {SOCKET_PER_SECOND} \
+             a second on one socket ({CLIENT_BURST} and {CLIENT_PER_SECOND} from one address); \
+             {ignored} ignored, send the latest again in {retry_ms} ms"
+        ),
+        retry_ms: Some(retry_ms),
+        ignored: Some(ignored),
+    }
 }
 
 /// A position to analyse, as the page asked.
@@ -417,6 +441,10 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
     let mut current: Option<Arc<Run>> = None;
     let mut task: Option<tokio::task::JoinHandle<Engine>> = None;
     let mut pending: Option<Wanted> = None;
+    // Requests refused since the last `rate_limited` event, and when that went out.
+    let mut ignored: u64 = 0;
+    let mut refusal_said: Option<Instant> = None;
+    let mut retry_at = Instant::now();
     loop {
         if task.is_none() {
             if let Some(wanted) = pending.take() {
@@ -461,17 +489,14 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
                     Some(Ok(_)) => continue,
                 };
                 if let Err(wait) = state.analyses.admit(client, &rate) {
-                    let retry_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1);
-                    let event = Event::Error {
-                        code: "rate_limited",
-                        message: format!(
-                            "too many analysis requests: at most {SOCKET_BURST} at once and \
-                             {SOCKET_PER_SECOND} a second on one socket ({CLIENT_BURST} and \
-                             {CLIENT_PER_SECOND} from one address); this one was ignored, \
-                             send it again in {retry_ms} ms"
-                        ),
-                        retry_ms: Some(retry_ms),
-                    };
+                    ignored += 1;
+                    retry_at = Instant::now() + wait;
+                    if refusal_said.is_some_and(|at| at.elapsed() < REFUSALS_EVERY) {
+                        // Said in the next event (the branch below), with the others.
+                        continue;
+                    }
+                    refusal_said = Some(Instant::now());
+                    let event = refusal(std::mem::take(&mut ignored), retry_at);
                     if !send(&mut socket, &event).await {
                         break;
                     }
@@ -490,6 +515,20 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
                             break;
                         }
                     }
+                }
+            }
+            // Requests refused since the last `rate_limited` event are said once its 100 ms
+            // are over.
+            _ = async {
+                match refusal_said {
+                    Some(at) if ignored > 0 => tokio::time::sleep_until((at + REFUSALS_EVERY).into()).await,
+                    _ => std::future::pending().await,
+                }
+            } => {
+                refusal_said = Some(Instant::now());
+                let event = refusal(std::mem::take(&mut ignored), retry_at);
+                if !send(&mut socket, &event).await {
+                    break;
                 }
             }
             _ = shutdown.changed() => {
