@@ -29,10 +29,16 @@ pub struct AlphaBetaPlayer {
 impl AlphaBetaPlayer {
     /// A player at `level`.
     pub fn new(level: Level) -> AlphaBetaPlayer {
+        AlphaBetaPlayer::with_hash(level, DEFAULT_HASH_MB)
+    }
+
+    /// A player at `level` with a transposition table of about `megabytes` MB, allocated once
+    /// (where `new` then [`AlphaBetaPlayer::set_hash_mb`] would fill the default table first).
+    pub fn with_hash(level: Level, megabytes: usize) -> AlphaBetaPlayer {
         AlphaBetaPlayer {
             level,
             options: SearchOptions::default(),
-            tt: TranspositionTable::new(DEFAULT_HASH_MB),
+            tt: TranspositionTable::new(megabytes.clamp(1, 65_536)),
             stop: Arc::new(AtomicBool::new(false)),
             rng: XorShift::new(0x5EED_0000_0000_0001),
         }

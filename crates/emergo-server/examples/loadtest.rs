@@ -25,7 +25,11 @@
 //! Each game's person is a client of its own (connections from 127.0.1.x), as on the Internet.
 //! `--abuse` adds an attacker at 127.0.0.2 doing everything issue 8 found harmful at once:
 //! imports of records near the tag caps, hint requests dropped at once, level-10 engine games,
-//! and idle sockets. Its refusals (429, 503) are counted apart, not as errors.
+//! and idle sockets. Its refusals (429, 503) are counted apart, not as errors. Issue 17 taught
+//! it more: `--attacks analysis` (or `all`, the default) floods one analysis WebSocket with
+//! `--analysis-flood` requests every second, and `--idle-addresses 17` spreads the idle sockets
+//! over 17 addresses. A bystander (127.0.0.3) asks for `/healthz` every 100 ms over a new
+//! connection each time, in every run.
 //!
 //! `--timed 500` plays that many timed games between people at once instead (issue 11): the
 //! latency of a move while the clocks run, and how late flag falls are detected.
@@ -87,6 +91,17 @@ struct Args {
     /// Idle sockets the attacker keeps open.
     #[arg(long, default_value_t = 200)]
     idle_sockets: usize,
+    /// The addresses the idle sockets come from (127.0.3.x beside the attacker's own when
+    /// more than one; issue 17 found 17 addresses filling the server).
+    #[arg(long, default_value_t = 1)]
+    idle_addresses: usize,
+    /// What the attacker does, of imports, level10, hints, idle, analysis (issue 17: a flood of
+    /// requests on one analysis WebSocket), or all.
+    #[arg(long, default_value = "all", value_delimiter = ',')]
+    attacks: Vec<String>,
+    /// Requests the analysis flood sends at once on its one socket, every second.
+    #[arg(long, default_value_t = 10_000)]
+    analysis_flood: usize,
     /// Instead of playing: open this many WebSockets on one game (each from an address of its
     /// own) and report the server's memory per WebSocket.
     #[arg(long, default_value_t = 0)]
@@ -239,6 +254,8 @@ struct Tally {
     engine_wait: Vec<Duration>,
     /// Replies of level-1 engines.
     level1_wait: Vec<Duration>,
+    /// A bystander's `/healthz`, a new connection each time.
+    healthz: Vec<Duration>,
     /// What the attacker was answered, by status.
     abuse: BTreeMap<String, u64>,
     person_moves: u64,
@@ -387,9 +404,19 @@ async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()
             url.clone(),
             tally.clone(),
             deadline,
-            args.idle_sockets,
+            abuse::Plan {
+                idle: args.idle_sockets,
+                idle_addresses: args.idle_addresses.max(1),
+                attacks: args.attacks.clone(),
+                analysis_flood: args.analysis_flood,
+            },
         ));
     }
+    tasks.push(tokio::spawn(probe_health(
+        url.clone(),
+        tally.clone(),
+        deadline,
+    )));
     for i in 0..args.games {
         // Every person is a client of their own.
         let from = person_addr(i);
@@ -464,6 +491,8 @@ async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()
     wait.sort();
     let mut level1 = t.level1_wait.clone();
     level1.sort();
+    let mut healthz = t.healthz.clone();
+    healthz.sort();
     let mut delivery = t.delivery.clone();
     delivery.sort();
     let mut delivery_req = t.delivery_from_request.clone();
@@ -514,6 +543,13 @@ async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()
         ms(percentile(&level1, 0.99)),
         ms(level1.last().copied()),
         level1.len()
+    );
+    println!(
+        "a bystander's /healthz (a new connection each, every 100 ms): median {}, p99 {}, max {} ({} answers)",
+        ms(percentile(&healthz, 0.5)),
+        ms(percentile(&healthz, 0.99)),
+        ms(healthz.last().copied()),
+        healthz.len()
     );
     if args.abuse {
         println!("the attacker was answered: {:?}", t.abuse);
@@ -598,6 +634,29 @@ fn cpu_seconds(pid: u32) -> Option<f64> {
     let stime: f64 = fields.get(12)?.parse().ok()?;
     // Clock ticks: 100 per second on Linux.
     Some((utime + stime) / 100.0)
+}
+
+/// A bystander (127.0.0.3) asks for `/healthz` every 100 ms over a new connection each time,
+/// as a load balancer's health check does.
+async fn probe_health(url: String, tally: Shared, deadline: Instant) {
+    let client = reqwest::Client::builder()
+        .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 3)))
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("a client");
+    while Instant::now() < deadline {
+        let sent = Instant::now();
+        match client.get(format!("{url}/healthz")).send().await {
+            Ok(res) if res.status().is_success() => {
+                let _ = res.bytes().await;
+                tally.lock().expect("tally").healthz.push(sent.elapsed());
+            }
+            Ok(res) => error(&tally, format!("healthz: {}", res.status().as_u16())),
+            Err(e) => error(&tally, format!("healthz transport: {e}")),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The address of the `i`th person: 127.0.1.x, 127.0.2.x, ...
@@ -886,15 +945,113 @@ mod abuse {
         emergo_core::record::write_game(&game, &tags)
     }
 
-    pub fn start(
-        url: String,
-        tally: Shared,
-        deadline: Instant,
-        idle: usize,
-    ) -> Vec<JoinHandle<()>> {
+    /// What the attacker does.
+    pub struct Plan {
+        pub idle: usize,
+        pub idle_addresses: usize,
+        pub attacks: Vec<String>,
+        pub analysis_flood: usize,
+    }
+
+    impl Plan {
+        fn does(&self, attack: &str) -> bool {
+            self.attacks.iter().any(|a| a == attack || a == "all")
+        }
+    }
+
+    /// The address of the `i`th idle socket: the attacker's own, or one of 127.0.3.x.
+    fn idle_addr(i: usize, addresses: usize) -> IpAddr {
+        if addresses <= 1 {
+            return ATTACKER;
+        }
+        IpAddr::V4(Ipv4Addr::new(127, 0, 3, 1 + (i % addresses) as u8))
+    }
+
+    /// One analysis WebSocket (issue 17, item 1): `flood` requests sent at once, cycling
+    /// through a few positions, then again every second; every event read and counted.
+    async fn analysis_flood(url: String, tally: Shared, deadline: Instant, flood: usize) {
+        use futures_util::{SinkExt, StreamExt};
+        use tokio_tungstenite::tungstenite::Message;
+        let ws_url = format!("{}/api/analysis/ws", url.replacen("http://", "ws://", 1));
+        let ws = match super::ws_from(ATTACKER, &ws_url).await {
+            Ok(ws) => ws,
+            Err(e) => {
+                note(&tally, format!("analysis socket not opened: {e}"));
+                return;
+            }
+        };
+        let (mut sink, mut events) = ws.split();
+        let reader = {
+            let tally = tally.clone();
+            tokio::spawn(async move {
+                while let Ok(Some(Ok(msg))) =
+                    tokio::time::timeout_at(deadline.into(), events.next()).await
+                {
+                    if let Message::Text(text) = msg {
+                        let v: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
+                        let kind = match v["code"].as_str() {
+                            Some(code) => {
+                                format!("analysis {} {code}", v["type"].as_str().unwrap_or("?"))
+                            }
+                            None => format!("analysis {}", v["type"].as_str().unwrap_or("?")),
+                        };
+                        note(&tally, kind);
+                    }
+                }
+            })
+        };
+        let mut game = emergo_core::Game::default();
+        let mut positions = vec![game.position().to_string()];
+        for _ in 0..40 {
+            let Some(&mv) = game.position().legal_moves().first() else {
+                break;
+            };
+            if game.is_over() || game.play(mv).is_err() {
+                break;
+            }
+            positions.push(game.position().to_string());
+        }
+        let mut sent = 0usize;
+        'flood: while Instant::now() < deadline {
+            for i in 0..flood {
+                let text = json!({"position": positions[i % positions.len()], "multipv": 3});
+                if sink
+                    .feed(Message::Text(text.to_string().into()))
+                    .await
+                    .is_err()
+                {
+                    note(&tally, "analysis socket closed".into());
+                    break 'flood;
+                }
+                sent += 1;
+            }
+            if sink.flush().await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        *tally
+            .lock()
+            .expect("tally")
+            .abuse
+            .entry("analysis requests sent".into())
+            .or_default() += sent as u64;
+        let _ = sink.close().await;
+        let _ = reader.await;
+    }
+
+    pub fn start(url: String, tally: Shared, deadline: Instant, plan: Plan) -> Vec<JoinHandle<()>> {
         let mut tasks = Vec::new();
+        if plan.does("analysis") {
+            tasks.push(tokio::spawn(analysis_flood(
+                url.clone(),
+                tally.clone(),
+                deadline,
+                plan.analysis_flood,
+            )));
+        }
         // Imports of the largest records allowed, as fast as answers come.
-        {
+        if plan.does("imports") {
             let (url, tally) = (url.clone(), tally.clone());
             tasks.push(tokio::spawn(async move {
                 let c = client(Duration::from_secs(30));
@@ -913,7 +1070,7 @@ mod abuse {
             }));
         }
         // Level-10 engine games where the engine opens, created as fast as answers come.
-        {
+        if plan.does("level10") {
             let (url, tally) = (url.clone(), tally.clone());
             tasks.push(tokio::spawn(async move {
                 let c = client(Duration::from_secs(30));
@@ -928,7 +1085,7 @@ mod abuse {
             }));
         }
         // Hints asked for and dropped after 20 ms, in one engine game.
-        {
+        if plan.does("hints") {
             let (url, tally) = (url.clone(), tally.clone());
             tasks.push(tokio::spawn(async move {
                 let c = client(Duration::from_secs(30));
@@ -959,8 +1116,8 @@ mod abuse {
             }));
         }
         // Idle sockets, opened again when the server closes them.
-        {
-            let (url, tally) = (url, tally);
+        if plan.does("idle") {
+            let (url, tally, idle, addresses) = (url, tally, plan.idle, plan.idle_addresses);
             tasks.push(tokio::spawn(async move {
                 let to: Option<SocketAddr> = url.trim_start_matches("http://").parse().ok();
                 let Some(to) = to else { return };
@@ -973,7 +1130,8 @@ mod abuse {
                     });
                     while open.len() < idle && Instant::now() < deadline {
                         let Ok(socket) = tokio::net::TcpSocket::new_v4() else { break };
-                        if socket.bind(SocketAddr::new(ATTACKER, 0)).is_err() {
+                        let from = idle_addr(open.len(), addresses);
+                        if socket.bind(SocketAddr::new(from, 0)).is_err() {
                             break;
                         }
                         match socket.connect(to).await {

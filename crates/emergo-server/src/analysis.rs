@@ -11,6 +11,15 @@
 //! slice to slice, up to [`STREAM_BUDGET`] of engine time per position. One analysis runs per
 //! client address: a new one (from another tab, say) stops the one before, and closing the
 //! socket (the page does when it is hidden or left) stops it.
+//!
+//! A socket costs the runtime little however fast it sends (issue 17, item 1): its one engine is
+//! built the first time it searches, on the engine's threads, and kept for the socket's life;
+//! requests that arrive while an analysis is winding down replace each other (only the latest
+//! is analysed, and no event of an earlier one is sent after a later one came); and requests
+//! over the rate ([`SOCKET_BURST`] then [`SOCKET_PER_SECOND`] a second on one socket,
+//! [`CLIENT_BURST`] then [`CLIENT_PER_SECOND`] from one address) are ignored and answered with
+//! an `error` event of code `rate_limited` (at most one every [`REFUSALS_EVERY`], counting
+//! the requests it answers for).
 
 use crate::edge::{ClientAddr, Permit};
 use crate::engine::PoolError;
@@ -24,9 +33,11 @@ use axum::{Extension, Json};
 use emergo_core::{Game, Position};
 use emergo_engine::search::{mate_in, Line};
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, SearchResult};
+use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -49,6 +60,18 @@ pub const MAX_DEPTH: u32 = 40;
 const HASH_MB: usize = 8;
 /// The biggest message the page sends.
 const MAX_INCOMING: usize = 4096;
+/// Requests one socket may send at once, then a second.
+pub const SOCKET_BURST: u32 = 20;
+pub const SOCKET_PER_SECOND: u32 = 10;
+/// Requests one client address may send at once over all its sockets, then a second.
+pub const CLIENT_BURST: u32 = 40;
+pub const CLIENT_PER_SECOND: u32 = 20;
+/// At most one `rate_limited` event goes out this often; the requests refused in between are
+/// counted in the next one (`ignored`), so a flood costs no write per request.
+const REFUSALS_EVERY: Duration = Duration::from_millis(100);
+/// How long one event may take to go out before the socket is given up (a client that does
+/// not read).
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One line: its first move, its score for the side to move in centimen (`mate`: moves to the
 /// end when the search sees it, positive when the side to move wins) and its moves.
@@ -138,9 +161,10 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// A full-strength engine with the analysis table ([`HASH_MB`]), allocated once. Built only on
+/// the engine's threads (inside a pool job), never on the async runtime.
 fn engine(lines: usize, stop: Arc<AtomicBool>) -> AlphaBetaPlayer {
-    let mut player = AlphaBetaPlayer::new(Level::MAX).with_stop_flag(stop);
-    player.set_hash_mb(HASH_MB);
+    let mut player = AlphaBetaPlayer::with_hash(Level::MAX, HASH_MB).with_stop_flag(stop);
     player.set_multipv(lines);
     player
 }
@@ -225,10 +249,24 @@ impl Run {
     }
 }
 
-/// The running streams, one per client address.
-#[derive(Default)]
+fn quota(burst: u32, per_second: u32) -> Quota {
+    let nonzero = |n: u32| NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
+    Quota::per_second(nonzero(per_second)).allow_burst(nonzero(burst))
+}
+
+/// The running streams, one per client address, and each address's request rate.
 pub struct Analyses {
     running: Mutex<HashMap<IpAddr, Arc<Run>>>,
+    rate: DefaultKeyedRateLimiter<IpAddr>,
+}
+
+impl Default for Analyses {
+    fn default() -> Analyses {
+        Analyses {
+            running: Mutex::default(),
+            rate: DefaultKeyedRateLimiter::keyed(quota(CLIENT_BURST, CLIENT_PER_SECOND)),
+        }
+    }
 }
 
 impl Analyses {
@@ -249,6 +287,25 @@ impl Analyses {
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         if running.get(&client).is_some_and(|r| Arc::ptr_eq(r, run)) {
             running.remove(&client);
+        }
+    }
+
+    /// Whether one more request from `client` on the socket of `socket` is within the rates;
+    /// else how long until one would be.
+    fn admit(&self, client: IpAddr, socket: &DefaultDirectRateLimiter) -> Result<(), Duration> {
+        use governor::clock::{Clock, DefaultClock};
+        let now = DefaultClock::default().now();
+        socket
+            .check()
+            .and_then(|()| self.rate.check_key(&client))
+            .map_err(|not_until| not_until.wait_time_from(now))
+    }
+
+    /// Forgets the rates of addresses that have been quiet long enough to be back at a full
+    /// burst (when there are many).
+    fn forget_quiet(&self) {
+        if self.rate.len() > 1024 {
+            self.rate.retain_recent();
         }
     }
 
@@ -279,18 +336,32 @@ enum Event {
     /// Lines of a completed depth.
     Lines(AnalysisView),
     /// The analysis of this position is over (its budget spent, or its depth reached).
-    Done {
-        position: String,
-        depth: u32,
-    },
+    Done { position: String, depth: u32 },
     /// It was stopped by the server (another analysis from this browser, the engine busy).
-    Stopped {
-        position: String,
-        reason: String,
-    },
+    Stopped { position: String, reason: String },
+    /// A request the server did not take: `bad_request` (it cannot be read), `rate_limited`
+    /// (over the rate: `retry_ms` says when one more would be taken), `engine` (the search
+    /// failed).
     Error {
+        code: &'static str,
         message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_ms: Option<u64>,
+        /// `rate_limited`: the requests ignored since the last such event, this one included.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ignored: Option<u64>,
     },
+}
+
+impl Event {
+    fn error(code: &'static str, message: String) -> Event {
+        Event::Error {
+            code,
+            message,
+            retry_ms: None,
+            ignored: None,
+        }
+    }
 }
 
 /// `GET /api/analysis/ws`.
@@ -308,30 +379,108 @@ pub async fn stream_handler(
 }
 
 async fn send(socket: &mut WebSocket, event: &Event) -> bool {
-    match serde_json::to_string(event) {
-        Ok(text) => socket.send(Message::Text(text.into())).await.is_ok(),
-        Err(_) => false,
+    let Ok(text) = serde_json::to_string(event) else {
+        return false;
+    };
+    let sent = tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await;
+    matches!(sent, Ok(Ok(())))
+}
+
+/// The `rate_limited` event for `ignored` requests refused, one more being taken at `retry_at`.
+fn refusal(ignored: u64, retry_at: Instant) -> Event {
+    let wait = retry_at.saturating_duration_since(Instant::now());
+    let retry_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1);
+    Event::Error {
+        code: "rate_limited",
+        message: format!(
+            "too many analysis requests: at most {SOCKET_BURST} at once and {SOCKET_PER_SECOND} \
+             a second on one socket ({CLIENT_BURST} and {CLIENT_PER_SECOND} from one address); \
+             {ignored} ignored, send the latest again in {retry_ms} ms"
+        ),
+        retry_ms: Some(retry_ms),
+        ignored: Some(ignored),
     }
 }
 
-/// The socket's loop: starts and stops analyses as the page asks, forwards their events.
+/// A position to analyse, as the page asked.
+struct Wanted {
+    position: Position,
+    lines: usize,
+}
+
+/// The socket's engine: none until its first search builds it (on a worker), then kept.
+type Engine = Option<AlphaBetaPlayer>;
+
+/// What the socket's latest request asks for, once read and checked.
+fn read_request(text: &str) -> Result<Option<Wanted>, String> {
+    let request = serde_json::from_str::<Request>(text).map_err(|e| {
+        format!("expected {{\"position\": \"<N2>\", \"multipv\": 3}} or {{\"stop\": true}}: {e}")
+    })?;
+    if request.stop {
+        return Ok(None);
+    }
+    let text = request
+        .position
+        .ok_or_else(|| "position (N2 text) is required".to_string())?;
+    let position = parse_position(&text).map_err(|e| e.to_string())?;
+    let lines = request.multipv.unwrap_or(DEFAULT_LINES).clamp(1, MAX_LINES);
+    Ok(Some(Wanted { position, lines }))
+}
+
+/// The socket's loop: reads the page's requests (within the rates), runs one analysis at a
+/// time, the latest asked for, and forwards its events.
 async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit: Permit) {
     let mut shutdown = state.shutdown.clone();
-    let (events_tx, mut events) = tokio::sync::mpsc::channel::<Event>(16);
+    let (events_tx, mut events) = tokio::sync::mpsc::channel::<(u64, Event)>(16);
+    let rate = DefaultDirectRateLimiter::direct(quota(SOCKET_BURST, SOCKET_PER_SECOND));
+    // Each request taken is a new generation; events of an earlier one are not sent.
+    let mut generation: u64 = 0;
+    // The engine, while no analysis has it.
+    let mut engine: Engine = None;
+    // The analysis running (or winding down after a cancel), and the request waiting for it.
     let mut current: Option<Arc<Run>> = None;
-    let stop = |current: &mut Option<Arc<Run>>| {
-        if let Some(run) = current.take() {
-            run.cancel(None);
-            state.analyses.end(client, &run);
-        }
-    };
+    let mut task: Option<tokio::task::JoinHandle<Engine>> = None;
+    let mut pending: Option<Wanted> = None;
+    // Requests refused since the last `rate_limited` event, and when that went out.
+    let mut ignored: u64 = 0;
+    let mut refusal_said: Option<Instant> = None;
+    let mut retry_at = Instant::now();
     loop {
+        if task.is_none() {
+            if let Some(wanted) = pending.take() {
+                let run = Run::new();
+                state.analyses.start(client, run.clone());
+                task = Some(tokio::spawn(analyse(
+                    state.clone(),
+                    client,
+                    run.clone(),
+                    wanted,
+                    engine.take(),
+                    generation,
+                    events_tx.clone(),
+                )));
+                current = Some(run);
+            }
+        }
         tokio::select! {
             event = events.recv() => {
-                let Some(event) = event else { break };
-                if !send(&mut socket, &event).await {
+                let Some((of, event)) = event else { break };
+                if of == generation && !send(&mut socket, &event).await {
                     break;
                 }
+            }
+            finished = async {
+                match task.as_mut() {
+                    Some(task) => task.await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                task = None;
+                if let Some(run) = current.take() {
+                    state.analyses.end(client, &run);
+                }
+                // A task that panicked lost the engine: the next search builds another.
+                engine = finished.unwrap_or(None);
             }
             incoming = socket.recv() => {
                 let text = match incoming {
@@ -339,35 +488,48 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                     Some(Ok(_)) => continue,
                 };
-                stop(&mut current);
-                let request = match serde_json::from_str::<Request>(text.as_str()) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        let message = format!("expected {{\"position\": \"<N2>\", \"multipv\": 3}} or {{\"stop\": true}}: {e}");
-                        if !send(&mut socket, &Event::Error { message }).await { break }
+                if let Err(wait) = state.analyses.admit(client, &rate) {
+                    ignored += 1;
+                    retry_at = Instant::now() + wait;
+                    if refusal_said.is_some_and(|at| at.elapsed() < REFUSALS_EVERY) {
+                        // Said in the next event (the branch below), with the others.
                         continue;
                     }
-                };
-                if request.stop {
+                    refusal_said = Some(Instant::now());
+                    let event = refusal(std::mem::take(&mut ignored), retry_at);
+                    if !send(&mut socket, &event).await {
+                        break;
+                    }
                     continue;
                 }
-                let Some(text) = request.position else {
-                    let message = "position (N2 text) is required".to_string();
-                    if !send(&mut socket, &Event::Error { message }).await { break }
-                    continue;
-                };
-                let position = match parse_position(&text) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        if !send(&mut socket, &Event::Error { message: e.to_string() }).await { break }
-                        continue;
+                // A request taken replaces whatever came before it.
+                generation += 1;
+                pending = None;
+                if let Some(run) = &current {
+                    run.cancel(None);
+                }
+                match read_request(text.as_str()) {
+                    Ok(wanted) => pending = wanted,
+                    Err(message) => {
+                        if !send(&mut socket, &Event::error("bad_request", message)).await {
+                            break;
+                        }
                     }
-                };
-                let lines = request.multipv.unwrap_or(DEFAULT_LINES).clamp(1, MAX_LINES);
-                let run = Run::new();
-                state.analyses.start(client, run.clone());
-                tokio::spawn(analyse(state.clone(), client, run.clone(), position, lines, events_tx.clone()));
-                current = Some(run);
+                }
+            }
+            // Requests refused since the last `rate_limited` event are said once its 100 ms
+            // are over.
+            _ = async {
+                match refusal_said {
+                    Some(at) if ignored > 0 => tokio::time::sleep_until((at + REFUSALS_EVERY).into()).await,
+                    _ => std::future::pending().await,
+                }
+            } => {
+                refusal_said = Some(Instant::now());
+                let event = refusal(std::mem::take(&mut ignored), retry_at);
+                if !send(&mut socket, &event).await {
+                    break;
+                }
             }
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(None)).await;
@@ -375,22 +537,28 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
             }
         }
     }
-    stop(&mut current);
+    if let Some(run) = current.take() {
+        run.cancel(None);
+        state.analyses.end(client, &run);
+    }
+    state.analyses.forget_quiet();
 }
 
-/// Runs one position's analysis in slices on the pool, sending lines deeper than any sent.
+/// Runs one position's analysis in slices on the pool, sending lines deeper than any sent, and
+/// hands the engine back (built in the first slice when the socket had none yet).
 async fn analyse(
     state: AppState,
     client: IpAddr,
     run: Arc<Run>,
-    position: Position,
-    lines: usize,
-    events: tokio::sync::mpsc::Sender<Event>,
-) {
+    wanted: Wanted,
+    mut player: Engine,
+    generation: u64,
+    events: tokio::sync::mpsc::Sender<(u64, Event)>,
+) -> Engine {
+    let Wanted { position, lines } = wanted;
     let text = position.to_string();
     let game = Game::new(position);
     let (latest_tx, mut latest) = watch::channel::<Option<SearchResult>>(None);
-    let mut player = Some(engine(lines, Arc::default()));
     let mut sent_depth = 0;
     let mut spent = Duration::ZERO;
     let mut finished = game.is_over();
@@ -402,13 +570,21 @@ async fn analyse(
     };
     while !finished && !run.is_cancelled() && spent < STREAM_BUDGET {
         let slice_stop = run.next_slice();
-        let Some(engine) = player.take() else { break };
+        let job_player = player.take();
         let job_game = game.clone();
         let job_latest = latest_tx.clone();
         let limit = SLICE.min(STREAM_BUDGET - spent);
         let started = Instant::now();
         let job = state.pool.run(client, slice_stop.clone(), move || {
-            let mut engine = engine.with_stop_flag(slice_stop);
+            if slice_stop.load(Ordering::SeqCst) {
+                // Replaced before its turn came: no search, and no engine built for nothing.
+                return (job_player, None);
+            }
+            let mut engine = match job_player {
+                Some(engine) => engine.with_stop_flag(slice_stop),
+                None => engine(lines, slice_stop),
+            };
+            engine.set_multipv(lines);
             let result = engine.analyse(&job_game, &Limits::movetime(limit), |info| {
                 job_latest.send_replace(Some(SearchResult {
                     best: info.pv.first().copied(),
@@ -419,7 +595,7 @@ async fn analyse(
                     lines: info.lines.clone(),
                 }));
             });
-            (engine, result)
+            (Some(engine), Some(result))
         });
         tokio::pin!(job);
         let outcome = loop {
@@ -429,7 +605,7 @@ async fn analyse(
                     if changed.is_err() { continue; }
                     let update = latest.borrow_and_update().clone();
                     if let Some(event) = update.as_ref().and_then(|r| forward(r, &mut sent_depth)) {
-                        if events.send(event).await.is_err() {
+                        if events.send((generation, event)).await.is_err() {
                             run.cancel(None);
                         }
                     }
@@ -439,32 +615,28 @@ async fn analyse(
         spent += started.elapsed();
         match outcome {
             Ok((engine, result)) => {
+                player = engine.map(|e| e.with_stop_flag(Arc::default()));
+                let Some(result) = result else { break };
                 if let Some(event) = forward(&result, &mut sent_depth) {
-                    let _ = events.send(event).await;
+                    let _ = events.send((generation, event)).await;
                 }
                 finished = result.depth >= MAX_DEPTH
                     || game.position().count_legal_moves() <= 1
                     || mate_in(result.score).is_some_and(|m| result.depth as i32 > 2 * m.abs() + 2);
-                player = Some(engine.with_stop_flag(Arc::default()));
             }
             Err(PoolError::Busy(message)) => {
-                let _ = events
-                    .send(Event::Stopped {
-                        position: text.clone(),
-                        reason: message,
-                    })
-                    .await;
-                state.analyses.end(client, &run);
-                return;
+                let event = Event::Stopped {
+                    position: text.clone(),
+                    reason: message,
+                };
+                let _ = events.send((generation, event)).await;
+                return player;
             }
             Err(e) => {
                 let _ = events
-                    .send(Event::Error {
-                        message: e.to_string(),
-                    })
+                    .send((generation, Event::error("engine", e.to_string())))
                     .await;
-                state.analyses.end(client, &run);
-                return;
+                return player;
             }
         }
     }
@@ -474,15 +646,12 @@ async fn analyse(
             position: text,
             reason: reason.to_string(),
         },
-        None if run.is_cancelled() => {
-            state.analyses.end(client, &run);
-            return;
-        }
+        None if run.is_cancelled() => return player,
         None => Event::Done {
             position: text,
             depth: sent_depth,
         },
     };
-    let _ = events.send(event).await;
-    state.analyses.end(client, &run);
+    let _ = events.send((generation, event)).await;
+    player
 }

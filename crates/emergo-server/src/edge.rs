@@ -97,9 +97,10 @@ impl EdgeConfig {
         name == "localhost" && (ip.is_loopback() || ip.is_unspecified())
     }
 
-    /// Whether `origin` is the server's own for a request with `host`: the same authority, or
-    /// a configured origin.
-    pub fn origin_allowed(&self, origin: &str, host: Option<&str>) -> bool {
+    /// Whether `origin` is the server's own for a request with `host` that came over `scheme`
+    /// (`http`, or `https` as a trusted proxy forwards it): the same scheme and authority, or a
+    /// configured origin.
+    pub fn origin_allowed(&self, origin: &str, host: Option<&str>, scheme: &str) -> bool {
         let origin = origin.trim_end_matches('/');
         if self
             .origins
@@ -109,8 +110,9 @@ impl EdgeConfig {
             return true;
         }
         let authority = origin
-            .strip_prefix("http://")
-            .or_else(|| origin.strip_prefix("https://"));
+            .split_once("://")
+            .filter(|(given, _)| given.eq_ignore_ascii_case(scheme))
+            .map(|(_, authority)| authority);
         match (authority, host) {
             (Some(authority), Some(host)) => authority.eq_ignore_ascii_case(host.trim()),
             _ => false,
@@ -132,7 +134,8 @@ pub async fn client_and_guard(
         .map_or(IpAddr::from([127, 0, 0, 1]), |p| p.0.ip());
     let client = client_of(peer, req.headers(), edge.trusted_proxy);
     req.extensions_mut().insert(ClientAddr(client));
-    if let Err(err) = check(&edge, &req) {
+    let via_proxy = edge.trusted_proxy == Some(canonical(peer));
+    if let Err(err) = check(&edge, &req, via_proxy) {
         return err.into_response();
     }
     match tokio::time::timeout(edge.request_timeout, next.run(req)).await {
@@ -141,7 +144,20 @@ pub async fn client_and_guard(
     }
 }
 
-fn check(edge: &EdgeConfig, req: &Request) -> Result<(), ApiError> {
+/// The scheme a request came over: `http`, or `https` when the trusted proxy says so
+/// (`X-Forwarded-Proto`).
+fn scheme_of(req: &Request, via_proxy: bool) -> &'static str {
+    let forwarded = req
+        .headers()
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok());
+    match forwarded {
+        Some(proto) if via_proxy && proto.trim().eq_ignore_ascii_case("https") => "https",
+        _ => "http",
+    }
+}
+
+fn check(edge: &EdgeConfig, req: &Request, via_proxy: bool) -> Result<(), ApiError> {
     let uri_len = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if uri_len > edge.uri_bytes {
         return Err(ApiError::UriTooLong(edge.uri_bytes));
@@ -163,7 +179,7 @@ fn check(edge: &EdgeConfig, req: &Request) -> Result<(), ApiError> {
     if changes || upgrade {
         if let Some(origin) = req.headers().get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("\u{fffd}");
-            if !edge.origin_allowed(origin, host) {
+            if !edge.origin_allowed(origin, host, scheme_of(req, via_proxy)) {
                 return Err(ApiError::BadOrigin(format!(
                     "a page from {} may not change games here",
                     echo(origin)
@@ -260,6 +276,9 @@ pub fn games_limit(burst: u32, every: Duration) -> Option<GamesLimit> {
 pub struct Permits {
     cap: usize,
     per_client: usize,
+    /// The last `reserve` under the cap go only to clients with fewer than `few` open.
+    reserve: usize,
+    few: usize,
     what: &'static str,
     open: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
@@ -273,9 +292,23 @@ pub struct Permit {
 impl Permits {
     /// `what` names the caps: `<what>` and `<what>_per_client`.
     pub fn new(what: &'static str, cap: usize, per_client: usize) -> Arc<Permits> {
+        Permits::with_reserve(what, cap, per_client, 0, 0)
+    }
+
+    /// Permits whose last `reserve` under `cap` go only to clients with fewer than `few` open
+    /// (and to uncounted ones, a trusted proxy): a few busy clients cannot take them all.
+    pub fn with_reserve(
+        what: &'static str,
+        cap: usize,
+        per_client: usize,
+        reserve: usize,
+        few: usize,
+    ) -> Arc<Permits> {
         Arc::new(Permits {
             cap,
             per_client,
+            reserve: reserve.min(cap),
+            few,
             what,
             open: Mutex::new((0, HashMap::new())),
         })
@@ -295,7 +328,22 @@ impl Permits {
             });
         }
         if let Some(client) = client {
+            let in_reserve = open.0 >= self.cap - self.reserve;
             let mine = open.1.entry(client).or_default();
+            if in_reserve && *mine >= self.few {
+                let mine = *mine;
+                if mine == 0 {
+                    open.1.remove(&client);
+                }
+                return Err(ApiError::Busy {
+                    cap: self.what,
+                    message: format!(
+                        "the server is nearly full: its last {} {} are kept for clients with \
+                         fewer than {} open, and this address has {mine}",
+                        self.reserve, self.what, self.few
+                    ),
+                });
+            }
             if *mine >= self.per_client {
                 return Err(ApiError::Busy {
                     cap: if self.what == "connections" {
@@ -375,10 +423,15 @@ mod tests {
             origins: vec!["https://emergo.example".into()],
             ..edge("127.0.0.1:8080")
         };
-        assert!(e.origin_allowed("http://127.0.0.1:8080", Some("127.0.0.1:8080")));
-        assert!(e.origin_allowed("https://emergo.example", Some("10.0.0.1")));
-        assert!(!e.origin_allowed("http://evil.example", Some("127.0.0.1:8080")));
-        assert!(!e.origin_allowed("null", Some("127.0.0.1:8080")));
+        let own = Some("127.0.0.1:8080");
+        assert!(e.origin_allowed("http://127.0.0.1:8080", own, "http"));
+        assert!(e.origin_allowed("https://emergo.example", Some("10.0.0.1"), "http"));
+        assert!(!e.origin_allowed("http://evil.example", own, "http"));
+        assert!(!e.origin_allowed("null", own, "http"));
+        // The scheme counts (issue 17, item 11).
+        assert!(!e.origin_allowed("https://127.0.0.1:8080", own, "http"));
+        assert!(e.origin_allowed("https://127.0.0.1:8080", own, "https"));
+        assert!(!e.origin_allowed("ftp://127.0.0.1:8080", own, "http"));
     }
 
     #[test]
@@ -408,5 +461,31 @@ mod tests {
         assert!(permits.acquire(Some(b)).is_err(), "the total is full");
         drop(a1);
         assert!(permits.acquire(Some(b)).is_ok());
+    }
+
+    #[test]
+    fn the_reserve_goes_to_clients_with_few_open() {
+        // 10 in all, the last 4 for clients with fewer than 2 open.
+        let permits = Permits::with_reserve("connections", 10, 100, 4, 2);
+        let busy: IpAddr = "127.0.0.2".parse().expect("ip");
+        let held: Vec<Permit> = (0..6)
+            .map(|_| permits.acquire(Some(busy)).expect("below the reserve"))
+            .collect();
+        assert!(
+            permits.acquire(Some(busy)).is_err(),
+            "the reserve is not its"
+        );
+        let fresh: Vec<Permit> = (0..4)
+            .map(|i| {
+                let ip = IpAddr::from([127, 0, 0, 10 + i]);
+                permits.acquire(Some(ip)).expect("a client with none open")
+            })
+            .collect();
+        assert_eq!(permits.open(), 10);
+        assert!(permits
+            .acquire(Some("127.0.0.20".parse().expect("ip")))
+            .is_err());
+        drop((held, fresh));
+        assert_eq!(permits.open(), 0);
     }
 }

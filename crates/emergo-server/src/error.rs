@@ -4,7 +4,9 @@
 
 use crate::store::StoreError;
 use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
+use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use std::time::Duration;
@@ -82,6 +84,9 @@ pub enum ApiError {
     /// A seek was taken, withdrawn or expired before this acceptance.
     #[error("{0}")]
     SeekTaken(String),
+    /// A JSON endpoint sent a body that does not say it is JSON (`Content-Type`).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
 }
 
 impl ApiError {
@@ -116,6 +121,9 @@ impl ApiError {
             ApiError::BadCredentials(_) => (StatusCode::UNAUTHORIZED, "bad_credentials"),
             ApiError::NameTaken(_) => (StatusCode::CONFLICT, "name_taken"),
             ApiError::SeekTaken(_) => (StatusCode::CONFLICT, "seek_taken"),
+            ApiError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
         }
     }
 
@@ -288,4 +296,45 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// The error code of a refusal that axum made in plain text (an extractor's rejection).
+fn code_of(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::URI_TOO_LONG => "uri_too_long",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        s if s.is_server_error() => "internal",
+        _ => "bad_request",
+    }
+}
+
+/// A middleware: an error answered in plain text (a rejection of axum's own extractors, such as
+/// a path that is not UTF-8 once decoded) gets the documented JSON body, with its text as the
+/// message (issue 17, item 11).
+pub async fn json_errors(req: Request, next: Next) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    let plain = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/plain"));
+    if !(status.is_client_error() || status.is_server_error()) || !plain {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let cut = shorten(text.trim(), MAX_MESSAGE);
+    let body = serde_json::json!({"error": code_of(status), "message": cut}).to_string();
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::from(body))
 }

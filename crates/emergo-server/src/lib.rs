@@ -192,12 +192,20 @@ impl Server {
         }
         let app = routes::router(state.clone(), edge);
         let accept = net::Accept {
-            connections: Permits::new(
+            connections: Permits::with_reserve(
                 "connections",
                 limits.connections,
                 limits.connections_per_client,
+                limits.connections_reserve,
+                net::FEW_CONNECTIONS,
+            ),
+            health: Permits::new(
+                "connections",
+                net::HEALTH_CONNECTIONS,
+                net::HEALTH_CONNECTIONS_PER_CLIENT,
             ),
             header_timeout: limits.header_timeout,
+            first_byte_timeout: limits.first_byte_timeout,
             trusted_proxy: config.trusted_proxy,
         };
         let task = tokio::spawn(net::serve(listener, app, accept, stopped.clone()));

@@ -21,11 +21,16 @@ pub struct Limits {
     /// Time a connection has to send a request's headers (also how long an idle kept-alive
     /// connection stays open).
     pub header_timeout: Duration,
+    /// Time a new connection has to send its first byte (issue 17, item 6).
+    pub first_byte_timeout: Duration,
     /// Time a request (its body included) may take before it is answered 408.
     pub request_timeout: Duration,
     /// Open connections, all together and from one client address.
     pub connections: usize,
     pub connections_per_client: usize,
+    /// The last connections under the cap, kept for clients with fewer than
+    /// [`crate::net::FEW_CONNECTIONS`] open.
+    pub connections_reserve: usize,
     /// Open WebSockets, all together and from one client address.
     pub websockets: usize,
     pub websockets_per_client: usize,
@@ -61,9 +66,11 @@ impl Default for Limits {
             games_burst: 20,
             games_every: Duration::from_secs(3),
             header_timeout: Duration::from_secs(10),
+            first_byte_timeout: Duration::from_secs(3),
             request_timeout: Duration::from_secs(30),
             connections: 1000,
             connections_per_client: 64,
+            connections_reserve: 250,
             websockets: 2000,
             websockets_per_client: 32,
             engine_queue: 256,
@@ -85,6 +92,7 @@ impl Limits {
             games_burst: 10_000,
             games_every: Duration::from_millis(1),
             connections_per_client: 1000,
+            connections_reserve: 0,
             websockets_per_client: 1000,
             engine_per_client: 256,
             logins_per_client_burst: 10_000,

@@ -6,6 +6,7 @@
 //! is and, once done, gives it. docs/web.md ("Game review") documents the depth, the
 //! thresholds and the accuracy formula.
 
+use crate::edge::ClientAddr;
 use crate::engine::PoolError;
 use crate::error::ApiError;
 use crate::live::AppState;
@@ -14,14 +15,14 @@ use crate::routes::GameId;
 use crate::view::MoveView;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
+use axum::{Extension, Json};
 use emergo_core::{Color, Game, Move, Status};
 use emergo_engine::search::MATE;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -31,8 +32,13 @@ pub const REVIEW_DEPTH: u32 = 8;
 /// The most time one position may take, whatever the depth reached by then.
 pub const POSITION_TIME: Duration = Duration::from_millis(1500);
 
-/// Reviews running at once on one server; more are refused with 503 `engine_busy`.
+/// Reviews running at once on one server (one per client); more wait in the queue.
 pub const REVIEWS_AT_ONCE: usize = 2;
+
+/// Reviews waiting at most, all together and from one client; more are refused with 503
+/// `engine_busy`.
+pub const REVIEW_QUEUE: usize = 64;
+pub const REVIEW_QUEUE_PER_CLIENT: usize = 16;
 
 /// The longest game reviewed, in plies (413 `too_large`, cap `review_plies`, beyond).
 pub const MAX_REVIEW_PLIES: usize = 600;
@@ -226,43 +232,116 @@ impl Progress {
     }
 }
 
-/// The reviews running on this server, by game id.
+/// A review asked for and not begun: the game, who asked, its progress to be.
+struct Queued {
+    id: String,
+    client: IpAddr,
+    game: Game,
+    progress: Arc<Progress>,
+}
+
+/// Where a review is: running, or waiting at a place of the queue (1: the next to begin).
+enum Place {
+    Running(Arc<Progress>),
+    Queued(usize),
+}
+
+#[derive(Default)]
+struct Board {
+    /// The reviews running, by game id, with the client that asked.
+    running: HashMap<String, (IpAddr, Arc<Progress>)>,
+    /// The reviews waiting, first asked first.
+    queued: VecDeque<Queued>,
+}
+
+impl Board {
+    fn place(&self, id: &str) -> Option<Place> {
+        if let Some((_, progress)) = self.running.get(id) {
+            return Some(Place::Running(progress.clone()));
+        }
+        self.queued
+            .iter()
+            .position(|q| q.id == id)
+            .map(|i| Place::Queued(i + 1))
+    }
+
+    /// The reviews that may begin now: while a slot is free, the first waiting one whose client
+    /// has none running.
+    fn to_begin(&mut self) -> Vec<Queued> {
+        let mut begin = Vec::new();
+        while self.running.len() < REVIEWS_AT_ONCE {
+            let busy = |client: &IpAddr| self.running.values().any(|(c, _)| c == client);
+            let Some(i) = self.queued.iter().position(|q| !busy(&q.client)) else {
+                break;
+            };
+            let Some(next) = self.queued.remove(i) else {
+                break;
+            };
+            self.running
+                .insert(next.id.clone(), (next.client, next.progress.clone()));
+            begin.push(next);
+        }
+        begin
+    }
+}
+
+/// The reviews of this server: at most [`REVIEWS_AT_ONCE`] run, one per client at a time
+/// (issue 17, item 8); the others wait in a queue of at most [`REVIEW_QUEUE`] (and
+/// [`REVIEW_QUEUE_PER_CLIENT`] from one client), first asked first, each told its place.
 #[derive(Default)]
 pub struct Reviews {
-    running: Mutex<HashMap<String, Arc<Progress>>>,
+    board: Mutex<Board>,
 }
 
 impl Reviews {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Progress>>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Board> {
+        self.board.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn progress(&self, id: &str) -> Option<Arc<Progress>> {
-        self.lock().get(id).cloned()
+    fn place(&self, id: &str) -> Option<Place> {
+        self.lock().place(id)
     }
 
-    /// Registers a review of `id` over `total` positions: `None` when too many run already.
-    fn begin(&self, id: &str, total: usize) -> Result<Arc<Progress>, ApiError> {
-        let mut running = self.lock();
-        if let Some(p) = running.get(id) {
-            return Ok(p.clone());
+    /// Queues the review of `game` (of `id`) for `client` unless it is running or queued
+    /// already; returns its place and the reviews that may begin now.
+    fn ask(&self, id: &str, client: IpAddr, game: &Game) -> Result<(Place, Vec<Queued>), ApiError> {
+        let mut board = self.lock();
+        if let Some(place) = board.place(id) {
+            return Ok((place, Vec::new()));
         }
-        if running.len() >= REVIEWS_AT_ONCE {
+        if board.queued.len() >= REVIEW_QUEUE {
             return Err(ApiError::EngineBusy(format!(
-                "the engine is reviewing {} games; try again shortly",
-                running.len()
+                "{} reviews are waiting already; try again later",
+                board.queued.len()
             )));
         }
-        let progress = Arc::new(Progress {
-            done: AtomicUsize::new(0),
-            total,
+        let mine = board.queued.iter().filter(|q| q.client == client).count();
+        if mine >= REVIEW_QUEUE_PER_CLIENT {
+            return Err(ApiError::EngineBusy(format!(
+                "this address has {mine} reviews waiting already; try again once they are done"
+            )));
+        }
+        board.queued.push_back(Queued {
+            id: id.to_string(),
+            client,
+            game: game.clone(),
+            progress: Arc::new(Progress {
+                done: AtomicUsize::new(0),
+                total: game.ply() + 1,
+            }),
         });
-        running.insert(id.to_string(), progress.clone());
-        Ok(progress)
+        let begin = board.to_begin();
+        let place = board
+            .place(id)
+            .ok_or_else(|| ApiError::internal("a review queued and lost"))?;
+        Ok((place, begin))
     }
 
-    fn end(&self, id: &str) {
-        self.lock().remove(id);
+    /// The review of `id` is over: returns the reviews that may begin now.
+    fn end(&self, id: &str) -> Vec<Queued> {
+        let mut board = self.lock();
+        board.running.remove(id);
+        board.to_begin()
     }
 }
 
@@ -271,15 +350,27 @@ impl Reviews {
 pub struct ReviewAnswer {
     status: &'static str,
     progress: f64,
+    /// While it waits: its place in the queue (1: the next to begin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    place: Option<usize>,
     #[serde(flatten)]
     review: Option<Review>,
 }
 
-fn running(progress: &Progress) -> ReviewAnswer {
-    ReviewAnswer {
-        status: "running",
-        progress: progress.fraction(),
-        review: None,
+fn waiting(place: &Place) -> ReviewAnswer {
+    match place {
+        Place::Running(progress) => ReviewAnswer {
+            status: "running",
+            progress: progress.fraction(),
+            place: None,
+            review: None,
+        },
+        Place::Queued(place) => ReviewAnswer {
+            status: "queued",
+            progress: 0.0,
+            place: Some(*place),
+            review: None,
+        },
     }
 }
 
@@ -287,6 +378,7 @@ fn done(review: Review) -> ReviewAnswer {
     ReviewAnswer {
         status: "done",
         progress: 1.0,
+        place: None,
         review: Some(review),
     }
 }
@@ -320,8 +412,8 @@ pub async fn show(
     GameId(id): GameId,
 ) -> Result<Json<ReviewAnswer>, ApiError> {
     let game = reviewable(&state, &id).await?;
-    if let Some(progress) = state.reviews.progress(&id) {
-        return Ok(Json(running(&progress)));
+    if let Some(place) = state.reviews.place(&id) {
+        return Ok(Json(waiting(&place)));
     }
     match stored(&state, &id, &game).await? {
         Some(review) => Ok(Json(done(review))),
@@ -331,10 +423,11 @@ pub async fn show(
     }
 }
 
-/// `POST /api/games/{id}/review`: 202 and the review's progress; 200 with the review when it
-/// is done already.
+/// `POST /api/games/{id}/review`: 202 and the review's progress (or its place in the queue);
+/// 200 with the review when it is done already.
 pub async fn start(
     State(state): State<AppState>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     GameId(id): GameId,
 ) -> Result<(StatusCode, Json<ReviewAnswer>), ApiError> {
     let game = reviewable(&state, &id).await?;
@@ -344,52 +437,61 @@ pub async fn start(
             message: format!("a review takes games of at most {MAX_REVIEW_PLIES} plies"),
         });
     }
-    if let Some(progress) = state.reviews.progress(&id) {
-        return Ok((StatusCode::ACCEPTED, Json(running(&progress))));
+    if let Some(place) = state.reviews.place(&id) {
+        return Ok((StatusCode::ACCEPTED, Json(waiting(&place))));
     }
     if let Some(review) = stored(&state, &id, &game).await? {
         return Ok((StatusCode::OK, Json(done(review))));
     }
-    let progress = state.reviews.begin(&id, game.ply() + 1)?;
-    let answer = running(&progress);
-    let task_state = state.clone();
+    let (place, begin) = state.reviews.ask(&id, client, &game)?;
+    for next in begin {
+        launch(state.clone(), next);
+    }
+    Ok((StatusCode::ACCEPTED, Json(waiting(&place))))
+}
+
+/// Runs a review that may begin, stores it, and begins the ones its end lets begin.
+fn launch(state: AppState, review: Queued) {
     tokio::spawn(async move {
-        let outcome = run(&task_state, &game, &progress).await;
-        match outcome {
+        let Queued {
+            id, game, progress, ..
+        } = review;
+        match run(&state, &game, &progress).await {
             Ok(review) => {
                 let text = serde_json::to_string(&review).unwrap_or_default();
                 let key = moves_key(&game);
-                if let Err(err) = task_state
-                    .store
-                    .put_review(&id, &key, &text, &now_text())
-                    .await
-                {
+                if let Err(err) = state.store.put_review(&id, &key, &text, &now_text()).await {
                     tracing::warn!("the review of game {id} could not be stored: {err}");
                 }
             }
             Err(err) => tracing::warn!("the review of game {id} stopped: {err}"),
         }
-        task_state.reviews.end(&id);
+        for next in state.reviews.end(&id) {
+            launch(state.clone(), next);
+        }
     });
-    Ok((StatusCode::ACCEPTED, Json(answer)))
 }
 
-/// Searches every position of `game`, one engine job each.
+/// Searches every position of `game`, one engine job each. The engine is built by the first
+/// job, on the engine's threads.
 async fn run(state: &AppState, game: &Game, progress: &Progress) -> Result<Review, PoolError> {
-    let player = AlphaBetaPlayer::new(Level::MAX);
-    // The player's own stop flag is each job's: the pool sets it to shorten a search under load.
-    let stop = player.stop_flag();
-    let player = Arc::new(Mutex::new(player));
+    // The engine's stop flag is each job's: the pool sets it to shorten a search under load.
+    let stop = Arc::new(AtomicBool::new(false));
+    let player: Arc<Mutex<Option<AlphaBetaPlayer>>> = Arc::default();
     let mut evals = Vec::with_capacity(game.ply() + 1);
     let mut prefix = Game::new(*game.start());
     for k in 0..=game.ply() {
         let eval = loop {
             stop.store(false, Ordering::SeqCst);
             let job_player = player.clone();
+            let job_stop = stop.clone();
             let job_game = prefix.clone();
             let job = move || {
                 let mut searcher = job_player.lock().unwrap_or_else(|e| e.into_inner());
-                evaluate(&mut searcher, &job_game)
+                let searcher = searcher.get_or_insert_with(|| {
+                    AlphaBetaPlayer::new(Level::MAX).with_stop_flag(job_stop)
+                });
+                evaluate(searcher, &job_game)
             };
             match state.pool.run(REVIEW_CLIENT, stop.clone(), job).await {
                 Ok(eval) => break eval,

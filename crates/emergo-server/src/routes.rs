@@ -84,11 +84,15 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/accounts", post(accounts::sign_up))
         .route(
             "/api/session",
-            post(accounts::log_in).delete(accounts::log_out),
+            post(accounts::log_in)
+                .delete(accounts::log_out)
+                .layer(no_store()),
         )
         .route(
             "/api/me",
-            get(accounts::me).delete(accounts::delete_account),
+            get(accounts::me)
+                .delete(accounts::delete_account)
+                .layer(no_store()),
         )
         .route("/api/me/password", post(accounts::change_password))
         .route("/api/seeks", post(seeks::create).get(seeks::list))
@@ -99,6 +103,7 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/leaderboard", get(players::leaderboard))
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
+        .layer(axum::middleware::from_fn(crate::error::json_errors))
         .layer(DefaultBodyLimit::max(limits.body_bytes))
         .with_state(state);
     app = app.layer(axum::middleware::from_fn_with_state(
@@ -114,6 +119,15 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
     app
 }
 
+/// `Cache-Control: no-store` on the answers about one's own account and session (issue 17,
+/// item 11): no cache keeps them.
+fn no_store() -> tower_http::set_header::SetResponseHeaderLayer<header::HeaderValue> {
+    tower_http::set_header::SetResponseHeaderLayer::overriding(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    )
+}
+
 async fn no_route() -> ApiError {
     ApiError::NotFound("there is no such page or endpoint".to_string())
 }
@@ -123,14 +137,33 @@ async fn no_method() -> ApiError {
     ApiError::MethodNotAllowed { allow: None }
 }
 
-/// A JSON request body of type `T`: read within the body limit (413 `too_large` over it),
-/// then parsed (400 `bad_request` saying what is wrong, quoting little of it).
+/// A JSON request body of type `T`: said to be JSON (`Content-Type: application/json`, else
+/// 415 `unsupported_media_type`), read within the body limit (413 `too_large` over it), then
+/// parsed (400 `bad_request` saying what is wrong, quoting little of it).
 pub struct Body<T>(pub T);
+
+/// Whether a `Content-Type` says JSON: `application/json`, with parameters or not.
+fn is_json(content_type: Option<&header::HeaderValue>) -> bool {
+    content_type
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let content_type = req.headers().get(header::CONTENT_TYPE);
+        if !is_json(content_type) {
+            let given = content_type.map_or("none".to_string(), |v| {
+                echo(v.to_str().unwrap_or("\u{fffd}"))
+            });
+            return Err(ApiError::UnsupportedMediaType(format!(
+                "this endpoint takes a JSON body with Content-Type: application/json (the \
+                 request's Content-Type: {given})"
+            )));
+        }
         let bytes = Bytes::from_request(req, state).await?;
         serde_json::from_slice(&bytes).map(Body).map_err(|e| {
             ApiError::BadRequest(format!("the request body is not what was expected: {e}"))

@@ -21,36 +21,44 @@ const MAX_AGE_SECS: u64 = 30 * 24 * 3600;
 /// The longest cookie value looked at (a session token is 32 characters).
 const MAX_TOKEN: usize = 64;
 
-/// The session token a request's `Cookie` header carries, if any (not checked yet).
+/// The most `emergo_session` cookies of one request looked up.
+const MAX_TOKENS: usize = 4;
+
+/// The session token a request's `Cookie` header carries, if any (not checked yet): the first
+/// non-empty `emergo_session` cookie, and the others after it (a browser may send two, one
+/// of them empty or stale: issue 17, item 11).
 #[derive(Clone, Debug, Default)]
-pub struct SessionCookie(pub Option<String>);
+pub struct SessionCookie(pub Option<String>, Vec<String>);
 
 impl SessionCookie {
-    /// The token of the `emergo_session` cookie among `headers`.
+    /// The tokens of the `emergo_session` cookies among `headers`, empty ones left out.
     pub fn from_headers(headers: &HeaderMap) -> SessionCookie {
-        let token = headers
+        let mut tokens = headers
             .get_all(header::COOKIE)
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(';'))
             .filter_map(|pair| pair.trim().split_once('='))
-            .find(|(name, _)| *name == COOKIE)
+            .filter(|(name, _)| *name == COOKIE)
             .map(|(_, value)| value.trim().to_string())
-            .filter(|t| !t.is_empty() && t.len() <= MAX_TOKEN);
-        SessionCookie(token)
+            .filter(|t| !t.is_empty() && t.len() <= MAX_TOKEN)
+            .take(MAX_TOKENS);
+        let first = tokens.next();
+        SessionCookie(first, tokens.collect())
     }
 
-    /// The account this cookie logs in, if its session is alive.
+    /// The account the first of the cookies whose session is alive logs in.
     pub async fn account(&self, state: &AppState) -> Result<Option<Session>, ApiError> {
-        let Some(token) = &self.0 else {
-            return Ok(None);
-        };
-        let token_hash = hash_secret(token);
-        let account = state.store.session_account(&token_hash).await?;
-        Ok(account.map(|account| Session {
-            account,
-            token_hash,
-        }))
+        for token in self.0.iter().chain(&self.1) {
+            let token_hash = hash_secret(token);
+            if let Some(account) = state.store.session_account(&token_hash).await? {
+                return Ok(Some(Session {
+                    account,
+                    token_hash,
+                }));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -119,6 +127,15 @@ mod tests {
             Some("abc123")
         );
         assert_eq!(SessionCookie::from_headers(&HeaderMap::new()).0, None);
+        // An empty one first does not hide the next.
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("emergo_session=; emergo_session=def456"),
+        );
+        assert_eq!(
+            SessionCookie::from_headers(&headers).0.as_deref(),
+            Some("def456")
+        );
     }
 
     #[test]

@@ -774,3 +774,446 @@ async fn item6_every_error_is_short_json() {
     h.bystander_is_fast().await;
     h.stop().await;
 }
+
+// Issue 17: the server withstands abuse, round two.
+
+/// A bystander's game against the engine at level 1: its reply to the first move comes within
+/// [`FAST`]. Returns how long it took.
+async fn level1_reply_is_fast(h: &Harness) -> Duration {
+    let b = client(BYSTANDER);
+    let (status, grant) = post(
+        &b,
+        h.url("/api/games"),
+        json!({"mode": "engine", "color": "white", "level": 1}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let id = grant["game"]["id"].as_str().expect("id").to_string();
+    let (status, game) = post(
+        &b,
+        h.url(&format!("/api/games/{id}/moves")),
+        json!({"token": grant["token"], "ply": 0, "move": "d3"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    let took = engine_reply(&b, &h.url(&format!("/api/games/{id}")), 2).await;
+    assert!(took < FAST, "the level-1 reply took {took:?}");
+    took
+}
+
+/// Issue 17, item 1: 10,000 requests sent at once on one analysis WebSocket. Those over the
+/// socket's rate are ignored and answered with `error` events `rate_limited` (one per 100 ms,
+/// each counting the requests it answers for); the
+/// runtime stays free (a bystander's `/healthz` and level-1 engine reply answer within
+/// [`FAST`] meanwhile); and of requests that arrive while an analysis winds down only the
+/// latest is analysed: no event of the ones it replaced is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item1_an_analysis_flood_on_one_socket_stalls_nobody_and_only_the_latest_is_analysed(
+) {
+    use futures_util::SinkExt;
+    use std::sync::{Arc, Mutex};
+    use tokio_tungstenite::tungstenite::Message;
+    let h = start(Limits::relaxed(), 1).await;
+    let addr = h.server.addr();
+    let stream = connect(ATTACKER, addr).await;
+    let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/api/analysis/ws"), stream)
+        .await
+        .expect("the analysis socket opens");
+    let (mut sink, mut incoming) = ws.split();
+    let events = Arc::new(Mutex::new(Vec::<Value>::new()));
+    let reader = {
+        let events = events.clone();
+        tokio::spawn(async move {
+            let deadline = Instant::now() + Duration::from_secs(120);
+            while let Ok(Some(Ok(msg))) =
+                tokio::time::timeout_at(deadline.into(), incoming.next()).await
+            {
+                if let Message::Text(text) = msg {
+                    let value: Value = serde_json::from_str(text.as_str()).expect("JSON events");
+                    events.lock().expect("events").push(value);
+                }
+            }
+        })
+    };
+    // Distinct positions of one game: the flood cycles through the first 50, the last ones are
+    // asked for at the end.
+    let positions: Vec<String> = common::shuffling_game(60)
+        .positions()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(positions.len(), 61);
+    let request = |i: usize| {
+        Message::Text(
+            json!({"position": positions[i], "multipv": 2})
+                .to_string()
+                .into(),
+        )
+    };
+    const FLOOD: usize = 10_000;
+    let flood: Vec<Message> = (0..FLOOD).map(|i| request(i % 50)).collect();
+    let flooding = tokio::spawn(async move {
+        let started = Instant::now();
+        for msg in flood {
+            if started.elapsed() > Duration::from_secs(30) {
+                break;
+            }
+            sink.feed(msg).await.expect("sent");
+        }
+        sink.flush().await.expect("flushed");
+        sink
+    });
+    // Meanwhile the bystander is served at once.
+    for _ in 0..3 {
+        h.bystander_is_fast().await;
+    }
+    let level1 = level1_reply_is_fast(&h).await;
+    let mut sink = flooding.await.expect("the flood is sent");
+    h.bystander_is_fast().await;
+    eprintln!("a level-1 reply under the analysis flood: {level1:?}");
+
+    // The rates refill (a burst of 20 on the socket, 10 a second), then four positions and a
+    // last one come at once: only the last is analysed.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let replaced = &positions[51..55];
+    let latest = positions[60].clone();
+    for i in [51, 52, 53, 54, 60] {
+        sink.feed(request(i)).await.expect("sent");
+    }
+    sink.flush().await.expect("flushed");
+    let started = Instant::now();
+    let analysed = loop {
+        let seen = events
+            .lock()
+            .expect("events")
+            .iter()
+            .any(|e| e["type"] == "lines" && e["position"] == latest.as_str());
+        if seen || started.elapsed() > Duration::from_secs(20) {
+            break seen;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(analysed, "no lines for the latest request within 20 s");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _ = sink.close().await;
+    let _ = reader.await;
+    let events = events.lock().expect("events").clone();
+    let refused: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "error" && e["code"] == "rate_limited")
+        .collect();
+    eprintln!(
+        "{} events, {} of them rate_limited",
+        events.len(),
+        refused.len()
+    );
+    let ignored: u64 = refused.iter().filter_map(|e| e["ignored"].as_u64()).sum();
+    assert!(
+        ignored >= FLOOD as u64 - 200,
+        "only {ignored} of {FLOOD} requests were answered rate_limited"
+    );
+    // Answered, but not one write per request: at most one such event every 100 ms.
+    assert!(
+        refused.len() < 1000,
+        "{} rate_limited events for {FLOOD} requests",
+        refused.len()
+    );
+    assert!(refused[0]["retry_ms"].as_u64().is_some(), "{}", refused[0]);
+    assert!(
+        refused[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("too many analysis requests")),
+        "{}",
+        refused[0]
+    );
+    for event in &events {
+        let position = event["position"].as_str().unwrap_or("");
+        assert!(
+            !replaced.iter().any(|p| p == position),
+            "an event of a replaced request: {event}"
+        );
+    }
+    h.stop().await;
+}
+
+/// A connection from `from` that has sent the start of a request and no more (the header
+/// timeout, not the first-byte timeout, applies to it); `None` when the server refused it at
+/// once (its answer, read within 100 ms, is returned as `Err`).
+async fn half_request(from: IpAddr, to: SocketAddr) -> Result<TcpStream, String> {
+    let mut stream = connect(from, to).await;
+    let _ = stream.write_all(b"GET /api/games HTTP/1.1\r\n").await;
+    match closed_within(&mut stream, Duration::from_millis(100)).await {
+        Some(answer) => Err(answer),
+        None => Ok(stream),
+    }
+}
+
+/// Issue 17, item 6: a connection that sends nothing is closed after the first-byte timeout
+/// (1 s here, the header timeout being 30 s); one client's connections cannot take the
+/// reserve kept for clients with few open (a bystander is served); and with every connection
+/// taken, a fresh client's `/healthz` still answers 200.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item6_idle_sockets_cannot_fill_the_server_and_healthz_answers() {
+    let limits = Limits {
+        connections: 40,
+        connections_reserve: 10,
+        first_byte_timeout: Duration::from_secs(1),
+        header_timeout: Duration::from_secs(30),
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let addr = h.server.addr();
+
+    let mut idle = connect(ATTACKER, addr).await;
+    let started = Instant::now();
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(8))
+            .await
+            .is_some(),
+        "an idle connection kept open"
+    );
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(4),
+        "an idle connection was closed after {took:?}, not after the first-byte timeout"
+    );
+
+    // The attacker's connections (each has sent the start of a request) fill the cap but for
+    // the reserve; the next ones are refused, naming the reserve.
+    let mut held = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..60 {
+        match half_request(ATTACKER, addr).await {
+            Ok(stream) => held.push(stream),
+            Err(answer) => refused.push(answer),
+        }
+    }
+    assert_eq!(held.len(), 30, "the attacker holds all but the reserve");
+    assert!(refused[0].starts_with("HTTP/1.1 503"), "{}", refused[0]);
+    assert!(
+        refused[0].contains("kept for clients with"),
+        "{}",
+        refused[0]
+    );
+    h.bystander_is_fast().await;
+
+    // Many addresses with one connection each take the reserve too: the server is full.
+    for i in 0..20u8 {
+        if let Ok(stream) = half_request(IpAddr::from([127, 0, 0, 100 + i]), addr).await {
+            held.push(stream);
+        }
+    }
+    let fresh = client(IpAddr::from([127, 0, 0, 200]));
+    let res = fresh.get(h.url("/api/games")).send().await.expect("sent");
+    let (status, err) = json_of(res).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{err}");
+    assert_eq!(err["error"], "busy");
+    // Yet /healthz answers.
+    let started = Instant::now();
+    let res = fresh.get(h.url("/healthz")).send().await.expect("sent");
+    let (status, health) = json_of(res).await;
+    assert_eq!(status, StatusCode::OK, "{health}");
+    assert_eq!(health["status"], "ok");
+    assert!(
+        started.elapsed() < FAST,
+        "/healthz took {:?}",
+        started.elapsed()
+    );
+    drop(held);
+    h.stop().await;
+}
+
+/// A raw request's answer: its status line and its body as JSON.
+async fn raw_answer(to: SocketAddr, request: &[u8]) -> (String, Value) {
+    let mut stream = connect(ATTACKER, to).await;
+    let _ = stream.write_all(request).await;
+    let answer = closed_within(&mut stream, Duration::from_secs(5))
+        .await
+        .expect("answered and closed");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head.lines().next().unwrap_or("").to_string();
+    let value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {answer:?}"));
+    (status, value)
+}
+
+/// Issue 17, item 11: paths that are not UTF-8 once decoded are 400 in the documented JSON on
+/// every route, not axum's plain text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_undecodable_paths_are_answered_in_json() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(ATTACKER);
+    for path in [
+        "/api/seeks/%ff",
+        "/api/players/%ff",
+        "/api/games/%ff/ws",
+        "/assets/%ff",
+    ] {
+        let res = c.get(h.url(path)).send().await.expect("sent");
+        let ctype = res.headers()["content-type"]
+            .to_str()
+            .expect("ASCII")
+            .to_string();
+        let (status, err) = json_of(res).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {err}");
+        assert_eq!(ctype, "application/json", "{path}");
+        assert_eq!(err["error"], "bad_request", "{path}: {err}");
+        assert!(err["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    h.stop().await;
+}
+
+/// Issue 17, item 11: what hyper refuses before the server sees it (a URI over its 64 KiB, a
+/// head of more than 100 headers, a malformed request line) is answered with a JSON body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_answers_to_unreadable_requests_have_json_bodies() {
+    let h = start(Limits::relaxed(), 1).await;
+    let addr = h.server.addr();
+    let long = format!(
+        "GET /{} HTTP/1.1\r\nHost: {addr}\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let (status, err) = raw_answer(addr, long.as_bytes()).await;
+    assert!(status.starts_with("HTTP/1.1 414"), "{status}");
+    assert_eq!(err["error"], "uri_too_long", "{err}");
+    let headers: String = (0..150).map(|i| format!("x-h{i}: v\r\n")).collect();
+    let many = format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n{headers}\r\n");
+    let (status, err) = raw_answer(addr, many.as_bytes()).await;
+    assert!(status.starts_with("HTTP/1.1 431"), "{status}");
+    assert_eq!(err["error"], "headers_too_large", "{err}");
+    let (status, err) = raw_answer(addr, b"GET /healthz HTTP/9\r\n\r\n").await;
+    assert!(status.starts_with("HTTP/1.1 400"), "{status}");
+    assert_eq!(err["error"], "bad_request", "{err}");
+    h.bystander_is_fast().await;
+    h.stop().await;
+}
+
+/// Issue 17, item 11: the server speaks plain HTTP, so a page of `https://` the same host and
+/// port is another origin: refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_an_origin_of_another_scheme_is_refused() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(ATTACKER);
+    let body = json!({"mode": "human", "color": "white"});
+    let addr = h.server.addr();
+    let res = c
+        .post(h.url("/api/games"))
+        .header("origin", format!("https://{addr}"))
+        .json(&body)
+        .send()
+        .await
+        .expect("sent");
+    let (status, err) = json_of(res).await;
+    assert_eq!(
+        (status, err["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("bad_origin")),
+        "{err}"
+    );
+    let res = c
+        .post(h.url("/api/games"))
+        .header("origin", format!("http://{addr}"))
+        .json(&body)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED);
+    h.stop().await;
+}
+
+/// Issue 17, item 11: a JSON endpoint refuses a body that does not say it is JSON (a
+/// `text/plain` form a foreign page may send without an Origin check) with 415, and nothing
+/// is made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_json_endpoints_refuse_other_content_types() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(ATTACKER);
+    let body = json!({"mode": "human", "color": "white"}).to_string();
+    let count = || async {
+        let (_, list) = json_of(c.get(h.url("/api/games")).send().await.expect("sent")).await;
+        list["games"].as_array().map_or(0, Vec::len)
+    };
+    for ctype in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut req = c.post(h.url("/api/games")).body(body.clone());
+        if let Some(ctype) = ctype {
+            req = req.header("content-type", ctype);
+        }
+        let (status, err) = json_of(req.send().await.expect("sent")).await;
+        assert_eq!(
+            status,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "{ctype:?}: {err}"
+        );
+        assert_eq!(err["error"], "unsupported_media_type", "{err}");
+    }
+    assert_eq!(count().await, 0, "a game was made");
+    let res = c
+        .post(h.url("/api/games"))
+        .header("content-type", "application/json; charset=utf-8")
+        .body(body)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED);
+    assert_eq!(count().await, 1);
+    h.stop().await;
+}
+
+/// Signs up an account from the attacker's address; returns its session token.
+async fn session_token(h: &Harness, name: &str) -> String {
+    let res = client(ATTACKER)
+        .post(h.url("/api/accounts"))
+        .json(&json!({"name": name, "password": "a-long-test-passphrase-17"}))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::CREATED, "sign-up");
+    let cookie = res.headers()["set-cookie"].to_str().expect("ASCII");
+    cookie
+        .split(';')
+        .next()
+        .and_then(|kv| kv.strip_prefix("emergo_session="))
+        .expect("a session cookie")
+        .to_string()
+}
+
+/// Issue 17, item 11: `/api/me` is never cached (`Cache-Control: no-store`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_the_account_answer_is_not_stored_by_caches() {
+    let h = start(Limits::relaxed(), 1).await;
+    let token = session_token(&h, "nocache17").await;
+    let res = client(ATTACKER)
+        .get(h.url("/api/me"))
+        .header("cookie", format!("emergo_session={token}"))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    h.stop().await;
+}
+
+/// Issue 17, item 11: two `emergo_session` cookies, the first empty (or stale): the first
+/// that holds a live session counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item11_an_empty_or_stale_session_cookie_first_does_not_hide_the_next() {
+    let h = start(Limits::relaxed(), 1).await;
+    let token = session_token(&h, "twocookies17").await;
+    for cookie in [
+        format!("emergo_session=; emergo_session={token}"),
+        format!("emergo_session=stale0000000000000000000000000000; emergo_session={token}"),
+    ] {
+        let res = client(ATTACKER)
+            .get(h.url("/api/me"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .expect("sent");
+        let (status, me) = json_of(res).await;
+        assert_eq!(status, StatusCode::OK, "{cookie}: {me}");
+        assert_eq!(me["name"], "twocookies17", "{me}");
+    }
+    h.stop().await;
+}

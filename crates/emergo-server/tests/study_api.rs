@@ -20,7 +20,10 @@ async fn wait_done(srv: &TestServer, id: &str) -> Value {
         if review["status"] == "done" {
             return review;
         }
-        assert_eq!(review["status"], "running");
+        assert!(
+            review["status"] == "running" || review["status"] == "queued",
+            "{review}"
+        );
         let p = review["progress"].as_f64().expect("a progress");
         assert!((0.0..=1.0).contains(&p), "{p}");
         assert!(Instant::now() < deadline, "the review never finished");
@@ -181,5 +184,77 @@ async fn r2_the_position_endpoint_answers_with_the_cores_own_errors() {
         .create(json!({"mode": "human", "color": "black", "position": "B:9:9:c4=WWWBB,e5=B"}))
         .await;
     assert_eq!(grant["game"]["start"], "B:9:9:c4=WWWBB,e5=B");
+    srv.stop().await;
+}
+
+/// Issue 17, item 8: reviews are one per client at a time, the rest queued with their place
+/// shown, not refused; another client's review is not held up behind them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item8_one_review_per_client_runs_the_rest_wait_in_the_queue_with_their_place() {
+    let (_dir, path, url) = temp_db();
+    let srv = TestServer::start_on(&url, path).await;
+    // A long game keeps the client's one review busy; short ones wait behind it.
+    let import = |record: String| {
+        let srv = &srv;
+        async move {
+            let (status, game) = srv
+                .post_raw("/api/games/import", "text/plain", &record)
+                .await;
+            assert_eq!(status, StatusCode::CREATED, "{game}");
+            game["id"].as_str().expect("id").to_string()
+        }
+    };
+    let long = import(shuffling_record(60)).await;
+    let mut short = Vec::new();
+    for _ in 0..4 {
+        short.push(import("1. d3 a5 2. f2 *\n".to_string()).await);
+    }
+    let (status, first) = srv
+        .post(&format!("/api/games/{long}/review"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{first}");
+    assert_eq!(first["status"], "running", "{first}");
+    for (i, id) in short[..3].iter().enumerate() {
+        let (status, queued) = srv
+            .post(&format!("/api/games/{id}/review"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{queued}");
+        assert_eq!(queued["status"], "queued", "{queued}");
+        assert_eq!(queued["place"], i + 1, "{queued}");
+        // Asked again: the same place, not a second entry.
+        let (_, again) = srv.get(&format!("/api/games/{id}/review")).await;
+        assert_eq!(again["place"], i + 1, "{again}");
+    }
+    // Another client is served at once, in the second slot.
+    let other = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, 3]))
+        .build()
+        .expect("client");
+    let res = other
+        .post(format!("{}/api/games/{}/review", srv.base, short[3]))
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::ACCEPTED);
+    let theirs: Value = res.json().await.expect("JSON");
+    assert!(
+        theirs["status"] == "running" || theirs["status"] == "done",
+        "{theirs}"
+    );
+    assert!(theirs.get("place").is_none(), "{theirs}");
+    wait_done(&srv, &short[3]).await;
+    // The first client's short reviews are still waiting behind its long one.
+    let (_, waiting) = srv.get(&format!("/api/games/{}/review", short[0])).await;
+    let (_, long_now) = srv.get(&format!("/api/games/{long}/review")).await;
+    if long_now["status"] == "running" {
+        assert_eq!(waiting["status"], "queued", "{waiting}");
+        assert_eq!(waiting["place"], 1, "{waiting}");
+    }
+    // Then each runs in turn, and all are done.
+    for id in short[..3].iter().chain([&long]) {
+        let review = wait_done(&srv, id).await;
+        assert!(review["plies"].as_array().is_some_and(|p| !p.is_empty()));
+    }
     srv.stop().await;
 }

@@ -70,6 +70,9 @@ pub struct LimitArgs {
     /// [default: 10].
     #[arg(long)]
     pub header_timeout: Option<u64>,
+    /// Seconds a new connection has to send its first byte [default: 3].
+    #[arg(long)]
+    pub first_byte_timeout: Option<u64>,
     /// Seconds a request may take, its body included [default: 30].
     #[arg(long)]
     pub request_timeout: Option<u64>,
@@ -79,6 +82,10 @@ pub struct LimitArgs {
     /// Open connections from one client address [default: 64].
     #[arg(long)]
     pub max_connections_per_client: Option<usize>,
+    /// The last connections under --max-connections, kept for clients with fewer than 8 open
+    /// [default: 250].
+    #[arg(long)]
+    pub connections_reserve: Option<usize>,
     /// Open WebSockets [default: 2000].
     #[arg(long)]
     pub max_websockets: Option<usize>,
@@ -131,6 +138,7 @@ impl LimitArgs {
             &mut l.connections_per_client,
             self.max_connections_per_client,
         );
+        set(&mut l.connections_reserve, self.connections_reserve);
         set(&mut l.websockets, self.max_websockets);
         set(&mut l.websockets_per_client, self.max_websockets_per_client);
         set(&mut l.engine_queue, self.engine_queue);
@@ -157,6 +165,9 @@ impl LimitArgs {
         }
         if let Some(s) = self.header_timeout {
             l.header_timeout = Duration::from_secs(s);
+        }
+        if let Some(s) = self.first_byte_timeout {
+            l.first_byte_timeout = Duration::from_secs(s);
         }
         if let Some(s) = self.request_timeout {
             l.request_timeout = Duration::from_secs(s);

@@ -231,6 +231,7 @@ export default {
   // game review (issue 12)
   'act.review': 'Review the game',
   'review.graphLabel': 'Evaluation graph of the game; click to go to a move',
+  'review.queued': 'Waiting for the engine: place {place} in the queue',
   'review.running': 'The engine reviews the game… {pct}%',
   'review.accuracy': 'Accuracy: White {white} · Black {black}',
   'review.counts': '{color}: {i} inaccuracies, {m} mistakes, {b} blunders',

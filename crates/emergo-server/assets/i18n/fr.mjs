@@ -231,6 +231,7 @@ export default {
   // game review (issue 12)
   'act.review': 'Analyser la partie',
   'review.graphLabel': 'Courbe d\'évaluation de la partie ; cliquer pour aller à un coup',
+  'review.queued': 'En attente du moteur : place {place} dans la file',
   'review.running': 'Le moteur analyse la partie… {pct} %',
   'review.accuracy': 'Précision : Blancs {white} · Noirs {black}',
   'review.counts': '{color} : {i} imprécisions, {m} erreurs, {b} gaffes',

@@ -6,6 +6,7 @@ let socket = null;
 let wanted = null; // {position, multipv}
 let onEvent = () => {};
 let enabled = true;
+let retry = 0; // the timer that sends a rate-limited request again
 
 function url() {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/analysis/ws`;
@@ -20,11 +21,22 @@ function open() {
   };
   ws.onmessage = (e) => {
     if (socket !== ws) return;
+    let ev;
     try {
-      onEvent(JSON.parse(e.data));
+      ev = JSON.parse(e.data);
     } catch (err) {
-      /* not JSON: ignored */
+      return; /* not JSON: ignored */
     }
+    // A request over the server's rate was ignored: the latest one is asked again when the
+    // server takes one more (docs/api.md, "Analysis").
+    if (ev.type === 'error' && ev.code === 'rate_limited') {
+      clearTimeout(retry);
+      retry = setTimeout(() => {
+        if (socket === ws && wanted && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(wanted));
+      }, Math.min(Math.max(ev.retry_ms || 100, 20), 5000));
+      return;
+    }
+    onEvent(ev);
   };
   ws.onclose = () => {
     if (socket === ws) socket = null;

@@ -6,7 +6,7 @@ import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
 import { moveLabel } from './notation.mjs';
 
-const rv = { id: null, status: null, progress: 0, data: null, timer: null };
+const rv = { id: null, status: null, progress: 0, place: 0, data: null, timer: null };
 
 const MARKED = ['inaccuracy', 'mistake', 'blunder'];
 const SYMBOL = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -44,7 +44,7 @@ export function counts(review, color, boards) {
 /** Forgets the review of the game left. */
 export function resetReview() {
   clearTimeout(rv.timer);
-  Object.assign(rv, { id: null, status: null, progress: 0, data: null, timer: null });
+  Object.assign(rv, { id: null, status: null, progress: 0, place: 0, data: null, timer: null });
 }
 
 function reviewable(g) {
@@ -75,9 +75,10 @@ async function poll(id, redraw, loud) {
 function take(r, id, redraw) {
   rv.status = r.status;
   rv.progress = r.progress || 0;
+  rv.place = r.place || 0;
   rv.data = r.status === 'done' ? r : null;
   clearTimeout(rv.timer);
-  if (r.status === 'running') rv.timer = setTimeout(() => poll(id, redraw, true), 700);
+  if (r.status === 'running' || r.status === 'queued') rv.timer = setTimeout(() => poll(id, redraw, true), 700);
   redraw();
 }
 
@@ -108,12 +109,17 @@ function men(cp) {
 export function renderReview(g, viewPly, goTo) {
   const button = $('#review');
   button.hidden = !reviewable(g) || rv.status === 'done';
-  button.disabled = rv.status === 'running';
+  button.disabled = rv.status === 'running' || rv.status === 'queued';
   const box = $('#review-box');
   const panel = $('#review-panel');
   box.hidden = !rv.data;
   panel.hidden = !rv.status;
   panel.replaceChildren();
+  if (rv.status === 'queued') {
+    // Waiting for a free slot: one review per client runs at a time (docs/api.md).
+    panel.append(el('div', { class: 'review-queued', text: t('review.queued', { place: rv.place }) }));
+    return;
+  }
   if (rv.status === 'running') {
     const pct = Math.round(rv.progress * 100);
     panel.append(
