@@ -82,6 +82,13 @@ pub enum ApiError {
     /// A seek was taken, withdrawn or expired before this acceptance.
     #[error("{0}")]
     SeekTaken(String),
+    /// A new password that is weak; `reason` says how (`short`, `blank`, `repetitive`,
+    /// `name`, `common`).
+    #[error("{message}")]
+    WeakPassword {
+        reason: &'static str,
+        message: String,
+    },
 }
 
 impl ApiError {
@@ -116,6 +123,7 @@ impl ApiError {
             ApiError::BadCredentials(_) => (StatusCode::UNAUTHORIZED, "bad_credentials"),
             ApiError::NameTaken(_) => (StatusCode::CONFLICT, "name_taken"),
             ApiError::SeekTaken(_) => (StatusCode::CONFLICT, "seek_taken"),
+            ApiError::WeakPassword { .. } => (StatusCode::BAD_REQUEST, "weak_password"),
         }
     }
 
@@ -265,6 +273,9 @@ impl IntoResponse for ApiError {
         let mut body = serde_json::json!({"error": code, "message": message});
         if let Some(cap) = self.cap() {
             body["cap"] = cap.into();
+        }
+        if let ApiError::WeakPassword { reason, .. } = &self {
+            body["reason"] = (*reason).into();
         }
         let mut response = (status, Json(body)).into_response();
         let headers = response.headers_mut();
