@@ -184,7 +184,8 @@ proptest! {
         let back = back.unwrap();
         prop_assert_eq!(&back, &record, "{}", text);
         prop_assert_eq!(back.to_string(), text);
-        prop_assert_eq!(back.to_game().unwrap().moves(), game.moves());
+        let replayed = back.to_game().unwrap();
+        prop_assert_eq!(replayed.moves(), game.moves());
     }
 }
 
