@@ -987,7 +987,7 @@ mod abuse {
                 let mut i = 0u64;
                 while Instant::now() < deadline {
                     i += 1;
-                    let time = if i % 2 == 0 { "3+2" } else { "corr:3" };
+                    let time = if i.is_multiple_of(2) { "3+2" } else { "corr:3" };
                     let sent = c
                         .post(format!("{url}/api/seeks"))
                         .header("cookie", &cookie)

@@ -144,13 +144,9 @@ async fn seeks_json(state: &AppState, rows: &[SeekRow]) -> Vec<Value> {
     let mut ratings: std::collections::HashMap<i64, Vec<RatingRow>> = Default::default();
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        if !ratings.contains_key(&row.account_id) {
-            let read = state
-                .store
-                .ratings_of(row.account_id)
-                .await
-                .unwrap_or_default();
-            ratings.insert(row.account_id, read);
+        if let std::collections::hash_map::Entry::Vacant(slot) = ratings.entry(row.account_id) {
+            let read = state.store.ratings_of(row.account_id).await;
+            slot.insert(read.unwrap_or_default());
         }
         let theirs = ratings.get(&row.account_id).map_or(&[][..], Vec::as_slice);
         out.push(seek_json_with(row, theirs));

@@ -928,8 +928,8 @@ async fn item3_one_account_cannot_hide_other_players_seeks() {
     let (status, own) = post_as(&s, &victim, "/api/seeks", json!({"time": "corr:3"})).await;
     assert_eq!(status, StatusCode::CREATED, "{own}");
     let mut made = 0;
-    for i in 0..40 {
-        let time = if i % 2 == 0 { "3+2" } else { "corr:3" };
+    for i in 0..40u32 {
+        let time = if i.is_multiple_of(2) { "3+2" } else { "corr:3" };
         let (status, body) = post_as(&s, &mallory, "/api/seeks", json!({"time": time})).await;
         if status == StatusCode::CREATED {
             made += 1;
