@@ -17,6 +17,8 @@
 //! A move may be followed by a comment and by variations, PGN's RAV: `1. d3 (1. d6 e1) 1... a5`
 //! gives `1. d6 e1` as another line in place of `1. d3`, read from the position before `d3`.
 //! Variations nest; the main line is what replays the game.
+//! A comment is any text in braces; a `}` or `\` in it is written `\}` or `\\` (PGN's comments
+//! cannot hold a `}` at all), and any other backslash stands for itself.
 //! Records read and write losslessly; a bad record is rejected with its line and column, its
 //! message written for a person (the move's number and word, why, a few legal moves).
 //!
@@ -317,6 +319,22 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// A comment as the movetext writes it: in braces, each `\\` and `}` inside written `\\\\` and
+/// `\\}`, so that no comment ends early or turns into moves (`} 2. a5 {`): a written record
+/// always reads back to the same tree.
+fn comment_text(comment: &str) -> String {
+    let mut out = String::with_capacity(comment.len() + 2);
+    out.push('{');
+    for c in comment.chars() {
+        if matches!(c, '\\' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('}');
+    out
+}
+
 impl fmt::Display for GameRecord {
     /// Writes the record: tags, a blank line, movetext wrapped at 80 columns, the result.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -327,7 +345,7 @@ impl fmt::Display for GameRecord {
         let start = self.start().unwrap_or_default();
         let mut tokens: Vec<String> = Vec::new();
         if let Some(c) = &self.opening_comment {
-            tokens.push(format!("{{{c}}}"));
+            tokens.push(comment_text(c));
         }
         write_line(&mut tokens, &self.moves, start.turn(), 1);
         tokens.push(result_token(self.result).to_string());
@@ -519,26 +537,32 @@ impl<'a> Parser<'a> {
         &self.text[start..end]
     }
 
+    /// A comment in braces; `\}` and `\\` inside stand for `}` and `\` (see [`comment_text`]),
+    /// any other backslash for itself.
     fn comment(&mut self) -> Result<String, RecordError> {
         let (line, column) = (self.line, self.column);
         self.bump();
         let start = self.offset();
+        let mut text = String::new();
         loop {
-            match self.peek() {
+            match self.bump() {
                 None => return Err(self.error(line, column, "a comment is not closed with '}'")),
                 Some('}') => break,
-                Some(_) => {
-                    self.bump();
-                }
+                Some('\\') => match self.peek() {
+                    Some(c @ ('}' | '\\')) => {
+                        self.bump();
+                        text.push(c);
+                    }
+                    _ => text.push('\\'),
+                },
+                Some(c) => text.push(c),
             }
             if self.offset() - start > self.limits.comment_length {
                 let cap = self.limits.comment_length;
                 return Err(self.over(line, column, RecordLimit::CommentLength, cap));
             }
         }
-        let end = self.offset();
-        self.bump();
-        Ok(self.text[start..end].to_string())
+        Ok(text)
     }
 
     fn tag(&mut self) -> Result<(String, String), RecordError> {

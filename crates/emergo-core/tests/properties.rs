@@ -139,4 +139,62 @@ proptest! {
         prop_assert_eq!(replayed.moves(), game.moves());
         prop_assert_eq!(replayed.status(), game.status());
     }
+
+    /// Issue 17 item 9: comments holding braces, backslashes, newlines, parentheses, move
+    /// numbers and moves (`} 2. a5 {`), on moves of the main line and of variations and before
+    /// the first move: the written record reads back to the same tree, and the same text.
+    #[test]
+    fn a_written_record_reads_back_to_the_same_tree_whatever_its_comments_hold(
+        choices in prop::collection::vec(any::<u16>(), 1..60),
+        comments in prop::collection::vec(prop::option::of(comment_strategy()), 1..60),
+        opening in prop::option::of(comment_strategy()),
+        branch in any::<u16>(),
+        line in prop::collection::vec(any::<u16>(), 1..6),
+    ) {
+        let game = random_game(&choices);
+        let mut record = GameRecord::from_game(&game, &[("Event", "proptest")]);
+        record.opening_comment = opening;
+        for (m, c) in record.moves.iter_mut().zip(comments.iter().cycle()) {
+            m.comment = c.clone();
+        }
+        if !record.moves.is_empty() {
+            // A variation in place of one move, from the position before it, with comments.
+            let at = branch as usize % record.moves.len();
+            let mut before = Game::new(*game.start());
+            for m in &game.moves()[..at] {
+                before.play(*m).unwrap();
+            }
+            let mut variation = Vec::new();
+            for (i, &c) in line.iter().enumerate() {
+                if before.is_over() {
+                    break;
+                }
+                let moves = before.position().legal_moves();
+                let mv = moves[c as usize % moves.len()];
+                before.play(mv).unwrap();
+                let mut rm = emergo_core::record::RecordMove::new(mv);
+                rm.comment = comments.get(i + 1).cloned().flatten();
+                variation.push(rm);
+            }
+            record.moves[at].variations.push(variation);
+        }
+        let text = record.to_string();
+        let back = GameRecord::parse(&text);
+        prop_assert!(back.is_ok(), "{:?}\n{}", back, text);
+        let back = back.unwrap();
+        prop_assert_eq!(&back, &record, "{}", text);
+        prop_assert_eq!(back.to_string(), text);
+        let replayed = back.to_game().unwrap();
+        prop_assert_eq!(replayed.moves(), game.moves());
+    }
+}
+
+/// Comment texts made to break a record: braces, backslashes, newlines, parentheses, brackets,
+/// quotes, move numbers, moves, result tokens, spaces and a few other characters.
+fn comment_strategy() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "}", "{", "\\", "\\}", "\n", "\r\n", "\t", " ", "(", ")", "[", "]", "\"", "2.", "1...",
+        "a5", "d3", "1-0", "*", ";", "%", "é", "\u{0}", "abc",
+    ]);
+    prop::collection::vec(pieces, 0..12).prop_map(|p| p.concat())
 }

@@ -25,7 +25,7 @@
 //! Each game's person is a client of its own (connections from 127.0.1.x), as on the Internet.
 //! `--abuse` adds an attacker at 127.0.0.2 doing everything issue 8 found harmful at once:
 //! imports of records near the tag caps, hint requests dropped at once, level-10 engine games,
-//! and idle sockets. Its refusals (429, 503) are counted apart, not as errors. Issue 17 taught
+//! idle sockets, and a flood of seeks by one account. Its refusals (429, 503) are counted apart, not as errors. Issue 17 taught
 //! it more: `--attacks analysis` (or `all`, the default) floods one analysis WebSocket with
 //! `--analysis-flood` requests every second, and `--idle-addresses 17` spreads the idle sockets
 //! over 17 addresses. A bystander (127.0.0.3) asks for `/healthz` every 100 ms over a new
@@ -1112,6 +1112,50 @@ mod abuse {
                         Err(_) => note(&tally, "hint dropped".into()),
                     }
                     tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            }));
+        }
+        // A flood of seeks by one account (issue 17 item 3): refused beyond its open seeks
+        // and its rate, counted by status.
+        {
+            let (url, tally) = (url.clone(), tally.clone());
+            tasks.push(tokio::spawn(async move {
+                let c = client(Duration::from_secs(30));
+                let name = format!("flood{}", std::process::id() % 100_000);
+                let body = json!({"name": name, "password": "a flood of seeks"});
+                let cookie = match c
+                    .post(format!("{url}/api/accounts"))
+                    .json(&body)
+                    .send()
+                    .await
+                {
+                    Ok(res) => res
+                        .headers()
+                        .get("set-cookie")
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.split(';').next())
+                        .map(str::to_string),
+                    Err(_) => None,
+                };
+                let Some(cookie) = cookie else {
+                    note(&tally, "seek flood: no account".into());
+                    return;
+                };
+                let mut i = 0u64;
+                while Instant::now() < deadline {
+                    i += 1;
+                    let time = if i.is_multiple_of(2) { "3+2" } else { "corr:3" };
+                    let sent = c
+                        .post(format!("{url}/api/seeks"))
+                        .header("cookie", &cookie)
+                        .json(&json!({"time": time}))
+                        .send()
+                        .await;
+                    match sent {
+                        Ok(res) => note(&tally, format!("seek {}", res.status().as_u16())),
+                        Err(_) => note(&tally, "seek transport error".into()),
+                    }
+                    tokio::time::sleep(Duration::from_millis(2)).await;
                 }
             }));
         }

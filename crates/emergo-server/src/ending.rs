@@ -19,11 +19,16 @@ pub fn time_ending(game: &Game, flagger: Color) -> Status {
     Status::Finished { outcome, reason }
 }
 
+/// Moves each side makes in a rated game before a resignation or an agreed draw counts
+/// (issue 17 item 5: a rated game resigned at once is a rating farm's).
+pub const RATED_MOVES_EACH: usize = 5;
+
 /// How a declared ending of a timed game counts: a resignation or a draw agreed before each
-/// side has moved once aborts the game instead.
-pub fn declared_ending(game: &Game, status: Status) -> Status {
+/// side has moved once (in a rated game: [`RATED_MOVES_EACH`] times) aborts the game instead.
+pub fn declared_ending(game: &Game, status: Status, rated: bool) -> Status {
+    let plies = if rated { 2 * RATED_MOVES_EACH } else { 2 };
     match status {
-        Status::Finished { .. } if game.ply() < 2 => Status::Finished {
+        Status::Finished { .. } if game.ply() < plies => Status::Finished {
             outcome: Outcome::Draw,
             reason: EndReason::Aborted,
         },
@@ -72,7 +77,14 @@ mod tests {
             outcome: Outcome::Win(Color::Black),
             reason: EndReason::Resignation,
         };
-        assert_eq!(declared_ending(&game(&["d3"]), resigned), aborted);
-        assert_eq!(declared_ending(&game(&["d3", "f8"]), resigned), resigned);
+        assert_eq!(declared_ending(&game(&["d3"]), resigned, false), aborted);
+        assert_eq!(
+            declared_ending(&game(&["d3", "f8"]), resigned, false),
+            resigned
+        );
+        assert_eq!(
+            declared_ending(&game(&["d3", "f8"]), resigned, true),
+            aborted
+        );
     }
 }

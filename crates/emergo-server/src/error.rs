@@ -87,6 +87,13 @@ pub enum ApiError {
     /// A JSON endpoint sent a body that does not say it is JSON (`Content-Type`).
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// A new password that is weak; `reason` says how (`short`, `blank`, `repetitive`,
+    /// `name`, `common`).
+    #[error("{message}")]
+    WeakPassword {
+        reason: &'static str,
+        message: String,
+    },
 }
 
 impl ApiError {
@@ -124,6 +131,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
+            ApiError::WeakPassword { .. } => (StatusCode::BAD_REQUEST, "weak_password"),
         }
     }
 
@@ -273,6 +281,9 @@ impl IntoResponse for ApiError {
         let mut body = serde_json::json!({"error": code, "message": message});
         if let Some(cap) = self.cap() {
             body["cap"] = cap.into();
+        }
+        if let ApiError::WeakPassword { reason, .. } = &self {
+            body["reason"] = (*reason).into();
         }
         let mut response = (status, Json(body)).into_response();
         let headers = response.headers_mut();

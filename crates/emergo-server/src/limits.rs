@@ -47,6 +47,9 @@ pub struct Limits {
     /// Login and sign-up attempts from one client address in a burst, and how often one more.
     pub logins_per_client_burst: u32,
     pub logins_per_client_every: Duration,
+    /// Seeks and challenges one account may make in a burst, and how often one more.
+    pub seeks_burst: u32,
+    pub seeks_every: Duration,
 }
 
 impl Default for Limits {
@@ -81,6 +84,8 @@ impl Default for Limits {
             logins_per_name_every: Duration::from_secs(20),
             logins_per_client_burst: 20,
             logins_per_client_every: Duration::from_secs(3),
+            seeks_burst: 10,
+            seeks_every: Duration::from_secs(6),
         }
     }
 }
@@ -97,6 +102,8 @@ impl Limits {
             engine_per_client: 256,
             logins_per_client_burst: 10_000,
             logins_per_client_every: Duration::from_millis(1),
+            seeks_burst: 10_000,
+            seeks_every: Duration::from_millis(1),
             ..Limits::default()
         }
     }

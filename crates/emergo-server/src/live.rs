@@ -550,7 +550,8 @@ impl Shared {
                 let status = match clock.as_mut() {
                     Some(clock) => {
                         clock.stop(turn, now_ms);
-                        ending::declared_ending(&live.game, status)
+                        let rated = live.meta.players.rated.is_some();
+                        ending::declared_ending(&live.game, status, rated)
                     }
                     None => status,
                 };

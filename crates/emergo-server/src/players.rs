@@ -11,7 +11,7 @@ use crate::error::{echo, ApiError};
 use crate::live::AppState;
 use crate::model::{now_text, GameMeta, PlayerRef, Players};
 use crate::rating::{Rating, Score};
-use crate::store::accounts::RatingRow;
+use crate::store::accounts::{RatingRow, Recent};
 use crate::time_control::Category;
 use axum::extract::{Path, Query, State};
 use axum::Json;
@@ -98,6 +98,25 @@ fn rating_json(row: &RatingRow, now: i64) -> Value {
     })
 }
 
+/// Rated games between the same two accounts that count in 24 hours; later ones are settled
+/// without a change (docs/api.md "Ratings").
+pub const PAIR_GAMES_A_DAY: i64 = 3;
+
+/// Rated games whose two players came from one address that count in 24 hours, for that
+/// address (whichever accounts play); later ones are settled without a change.
+pub const SHARED_ADDRESS_GAMES_A_DAY: i64 = 3;
+
+/// Whether a finished rated game changes the ratings: it was not aborted (a resignation or an
+/// agreed draw before each side made [`crate::ending::RATED_MOVES_EACH`] moves aborts it), and
+/// the games that counted in the last 24 hours leave room for it.
+pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
+    crate::ending::is_rated(status)
+        && recent.pair < PAIR_GAMES_A_DAY
+        && recent
+            .shared_client
+            .is_none_or(|n| n < SHARED_ADDRESS_GAMES_A_DAY)
+}
+
 /// Settles a finished rated game's ratings, once (a second call changes nothing). Games
 /// without both accounts or unrated do nothing.
 pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Result<(), ApiError> {
@@ -116,13 +135,14 @@ pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Resu
         Outcome::Win(Color::Black) => Score::Loss,
         Outcome::Draw => Score::Draw,
     };
-    // An aborted game (ended before each side had moved) is settled without a change.
-    let counts = crate::ending::is_rated(game.status());
+    // An aborted game, or one over the day's limits, is settled without a change.
+    let status = game.status();
     let now = now_text();
     let at = unix_of(&now).unwrap_or_else(unix_now);
+    let since = crate::model::format_unix_time(at - 86_400);
     let stamp = now.clone();
-    let settle = Box::new(move |w: &RatingRow, b: &RatingRow| {
-        if !counts {
+    let settle = Box::new(move |w: &RatingRow, b: &RatingRow, recent: Recent| {
+        if !counts_for_ratings(status, recent) {
             return None;
         }
         let (wr, br) = (rating_now(w, at), rating_now(b, at));
@@ -147,6 +167,7 @@ pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Resu
             category.name(),
             (white.id, black.id),
             &now,
+            &since,
             settle,
         )
         .await?;

@@ -157,6 +157,16 @@ async fn make(
     };
     let game = Game::new(*live.game.start());
     insert_with_fresh_id(state, &mut meta, &game).await?;
+    if meta.players.rated.is_some() {
+        // Both players on one address: the rematch counts within that address's limit too.
+        let stored = state
+            .store
+            .carry_shared_client(&live.meta.id, &meta.id, &meta.created_at)
+            .await;
+        if let Err(err) = stored {
+            tracing::warn!(game = %meta.id, "the rematch's shared address is not kept: {err}");
+        }
+    }
     let change = Change::Rematched {
         offer: acceptor.other(),
         game: meta.id.clone(),

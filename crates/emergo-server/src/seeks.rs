@@ -6,7 +6,12 @@
 //! seek taken in one transaction whose guarded update lets exactly one acceptance through. A
 //! real-time seek lives while its owner is around: each request of the owner to the lobby's
 //! endpoints (`GET /api/me`, `GET /api/seeks`, ...) and each minute of an open lobby WebSocket
-//! pushes its end to 60 s later; a correspondence seek stays until taken or withdrawn.
+//! pushes its end to 60 s later; a correspondence seek lives a week.
+//!
+//! An account has at most [`SEEKS_PER_ACCOUNT`] open seeks and [`CHALLENGES_PER_ACCOUNT`] open
+//! challenges, and makes them at the rate `Limits::seeks_burst` / `seeks_every` allow. The list
+//! shows the newest public seeks, always the viewer's own, and apart from them the challenges to
+//! or from the viewer (issue 17 item 3: one account's flood of seeks hid everyone else's).
 
 use crate::accounts::name_key;
 use crate::clock::GameClock;
@@ -20,7 +25,7 @@ use crate::model::{
 use crate::players::{rating_now, unix_now};
 use crate::routes::Body;
 use crate::session::{SessionCookie, SignedIn};
-use crate::store::accounts::{NewSeek, SeekRow};
+use crate::store::accounts::{NewSeek, RatingRow, SeekRow};
 use crate::store::StoreError;
 use crate::time_control::TimeControl;
 use crate::view::{GameView, SeatGrant};
@@ -38,6 +43,21 @@ use tokio::sync::broadcast;
 
 /// A real-time seek lives this long after its owner was last around.
 pub const SEEK_GRACE_SECS: i64 = 60;
+
+/// A correspondence seek lives this long after it was made.
+pub const CORRESPONDENCE_SEEK_SECS: i64 = 7 * 86_400;
+
+/// Open public seeks one account may have.
+pub const SEEKS_PER_ACCOUNT: i64 = 5;
+
+/// Open challenges one account may have sent.
+pub const CHALLENGES_PER_ACCOUNT: i64 = 10;
+
+/// Public seeks a list shows at most (the newest), besides the viewer's own.
+const LISTED_SEEKS: u32 = 200;
+
+/// Challenges to or from the viewer a list shows at most (the newest).
+const LISTED_CHALLENGES: u32 = 200;
 
 /// How often an open lobby WebSocket keeps its account's seeks alive and looks for seeks taken
 /// on another instance.
@@ -111,13 +131,32 @@ fn time_control(text: &str) -> Result<TimeControl, ApiError> {
 
 /// A seek as the API shows it, with its owner's current rating in the seek's category.
 async fn seek_json(state: &AppState, row: &SeekRow) -> Value {
-    let tc = row.time_control.parse::<TimeControl>().ok();
-    let category = tc.map(TimeControl::category);
     let ratings = state
         .store
         .ratings_of(row.account_id)
         .await
         .unwrap_or_default();
+    seek_json_with(row, &ratings)
+}
+
+/// Seeks as the API shows them, each owner's ratings read once.
+async fn seeks_json(state: &AppState, rows: &[SeekRow]) -> Vec<Value> {
+    let mut ratings: std::collections::HashMap<i64, Vec<RatingRow>> = Default::default();
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        if let std::collections::hash_map::Entry::Vacant(slot) = ratings.entry(row.account_id) {
+            let read = state.store.ratings_of(row.account_id).await;
+            slot.insert(read.unwrap_or_default());
+        }
+        let theirs = ratings.get(&row.account_id).map_or(&[][..], Vec::as_slice);
+        out.push(seek_json_with(row, theirs));
+    }
+    out
+}
+
+fn seek_json_with(row: &SeekRow, ratings: &[RatingRow]) -> Value {
+    let tc = row.time_control.parse::<TimeControl>().ok();
+    let category = tc.map(TimeControl::category);
     let now = unix_now();
     let rating = category
         .and_then(|c| ratings.iter().find(|r| r.category == c.name()))
@@ -141,11 +180,24 @@ async fn seek_json(state: &AppState, row: &SeekRow) -> Value {
 /// `POST /api/seeks`.
 pub async fn create(
     State(state): State<AppState>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     SignedIn(session): SignedIn,
     Body(body): Body<SeekBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let tc = time_control(&body.time)?;
     let account = session.account;
+    if let Err(wait) = state.accounts.seeks_rate.check_key(&account.id) {
+        use governor::clock::Clock;
+        let wait = wait.wait_time_from(governor::clock::DefaultClock::default().now());
+        return Err(ApiError::RateLimited {
+            cap: "seeks_rate",
+            message: format!(
+                "this account makes seeks too fast; try again in {} s",
+                wait.as_secs().max(1)
+            ),
+            retry_after: wait,
+        });
+    }
     let opponent_id = match &body.opponent {
         None => None,
         Some(name) => {
@@ -164,9 +216,10 @@ pub async fn create(
             Some(opponent.id)
         }
     };
+    let now = unix_now();
     let expires_at = match tc {
-        TimeControl::RealTime { .. } => Some(unix_now() + SEEK_GRACE_SECS),
-        TimeControl::Correspondence { .. } => None,
+        TimeControl::RealTime { .. } => now + SEEK_GRACE_SECS,
+        TimeControl::Correspondence { .. } => now + CORRESPONDENCE_SEEK_SECS,
     };
     let seek = NewSeek {
         id: random_text(10),
@@ -176,9 +229,19 @@ pub async fn create(
         color: body.color.unwrap_or(SeekColor::Random).name().to_string(),
         opponent_id,
         created_at: now_text(),
-        expires_at,
+        expires_at: Some(expires_at),
+        client: Some(client.to_string()),
     };
-    state.store.insert_seek(&seek).await?;
+    let (cap, what) = match opponent_id {
+        None => (SEEKS_PER_ACCOUNT, "seeks"),
+        Some(_) => (CHALLENGES_PER_ACCOUNT, "challenges"),
+    };
+    if !state.store.insert_seek(&seek, now, cap).await? {
+        return Err(ApiError::NotAllowed(format!(
+            "this account has {cap} open {what} already, the most it may have: \
+             withdraw one first"
+        )));
+    }
     let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
     let row = state
         .store
@@ -188,21 +251,34 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(seek_json(&state, &row).await)))
 }
 
-/// `GET /api/seeks`: open seeks, and the challenges to or from the caller.
+/// `GET /api/seeks`: `"seeks"`, the newest open public seeks and the caller's own, oldest
+/// first; `"challenges"`, the open challenges to or from the caller, oldest first.
 pub async fn list(
     State(state): State<AppState>,
     cookie: SessionCookie,
 ) -> Result<Json<Value>, ApiError> {
     let viewer = cookie.account(&state).await?.map(|s| s.account.id);
+    let now = unix_now();
+    let mut public = state.store.open_seeks(now, LISTED_SEEKS).await?;
+    let mut challenges = Vec::new();
     if let Some(id) = viewer {
         owner_is_around(&state, id).await;
+        for row in state.store.seeks_of(now, id, LISTED_CHALLENGES).await? {
+            if row.opponent_id.is_some() {
+                challenges.push(row);
+            } else if !public.iter().any(|p| p.id == row.id) {
+                public.push(row);
+            }
+        }
     }
-    let rows = state.store.open_seeks(unix_now(), viewer).await?;
-    let mut seeks = Vec::with_capacity(rows.len());
-    for row in &rows {
-        seeks.push(seek_json(&state, row).await);
-    }
-    Ok(Json(json!({ "seeks": seeks })))
+    let oldest_first = |rows: &mut Vec<SeekRow>| {
+        rows.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+    };
+    oldest_first(&mut public);
+    oldest_first(&mut challenges);
+    let seeks = seeks_json(&state, &public).await;
+    let listed = seeks_json(&state, &challenges).await;
+    Ok(Json(json!({ "seeks": seeks, "challenges": listed })))
 }
 
 async fn find(state: &AppState, id: &str) -> Result<SeekRow, ApiError> {
@@ -253,6 +329,7 @@ pub async fn delete(
 /// `POST /api/seeks/{id}/accept`: the new game, with the accepting player's seat.
 pub async fn accept(
     State(state): State<AppState>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     SignedIn(session): SignedIn,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<SeatGrant>), ApiError> {
@@ -324,9 +401,12 @@ pub async fn accept(
         updated_at: now,
     };
     let game = Game::default();
+    // Both players from one address: a rated game counts within that address's limit.
+    let client = client.to_string();
+    let shared = (row.rated && row.client.as_deref() == Some(client.as_str())).then_some(&*client);
     match state
         .store
-        .accept_seek(&id, me.id, unix_now(), &meta, &game)
+        .accept_seek(&id, me.id, unix_now(), &meta, &game, shared)
         .await
     {
         Ok(()) => {}

@@ -265,6 +265,38 @@ async fn item1_a_legal_record_over_the_plies_cap_is_refused_naming_it_and_one_at
     h.stop().await;
 }
 
+/// Issue 17 item 9: comments given to `POST /api/position/record` cannot inject moves nor make
+/// the record unreadable: `} 2. a5 {` stays a comment, and a lone `}` or `\` reads back as it
+/// was written; the record imports with only the moves sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item9_a_comment_cannot_inject_moves_into_a_written_record() {
+    let h = start(Limits::relaxed(), 1).await;
+    let a = client(ATTACKER);
+    let start = emergo_core::Position::start().to_string();
+    for comment in [
+        "} 2. a5 {",
+        "}",
+        "a \\ and a } and {",
+        "{ 1-0 }\n[Event \"x\"]\n",
+    ] {
+        let res = a
+            .post(h.url("/api/position/record"))
+            .json(&json!({"position": start, "moves": [{"move": "d3", "comment": comment}]}))
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(res.status(), StatusCode::OK);
+        let record = res.text().await.expect("text");
+        let read = emergo_core::GameRecord::parse(&record).expect("the written record reads");
+        assert_eq!(read.moves.len(), 1, "{record}");
+        assert_eq!(read.moves[0].comment.as_deref(), Some(comment), "{record}");
+        let (status, game) = post_text(&a, h.url("/api/games/import"), record.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "{record}: {game}");
+        assert_eq!(game["ply"], 1, "only d3 was played: {record}");
+    }
+    h.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item2_new_games_are_rate_limited_per_client_with_retry_after() {
     let limits = Limits {

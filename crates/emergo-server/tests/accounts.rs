@@ -21,7 +21,28 @@ async fn send(
     cookie: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, Value, Option<String>) {
-    let mut req = s.client.request(method, format!("{}{path}", s.base));
+    send_with(&s.client, s, method, path, cookie, body).await
+}
+
+/// An HTTP client whose connections come from the loopback address 127.0.0.`last`.
+fn client_from(last: u8) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, last]))
+        .timeout(std::time::Duration::from_secs(60))
+        .build()
+        .expect("client")
+}
+
+/// [`send`] by the client `c`.
+async fn send_with(
+    c: &reqwest::Client,
+    s: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value, Option<String>) {
+    let mut req = c.request(method, format!("{}{path}", s.base));
     if let Some(cookie) = cookie {
         req = req.header("cookie", format!("emergo_session={cookie}"));
     }
@@ -138,7 +159,6 @@ async fn sign_up_log_in_log_out_and_the_session_ends_on_the_server() {
         ("ab", "long enough"),
         ("has space", "long enough"),
         ("x23456789012345678901", "long enough"),
-        ("bob", "short"),
     ] {
         assert_eq!(
             again(name, password).await,
@@ -146,6 +166,10 @@ async fn sign_up_log_in_log_out_and_the_session_ends_on_the_server() {
             "{name}"
         );
     }
+    assert_eq!(
+        again("bob", "short").await,
+        (StatusCode::BAD_REQUEST, "weak_password".into())
+    );
 
     // Log in (any case of the name), wrong password 401.
     let (status, body, _) = send(
@@ -473,12 +497,15 @@ async fn challenges_go_to_one_player_and_expired_or_withdrawn_seeks_cannot_be_ta
     assert_eq!(challenge["opponent"], "bob");
     assert_eq!(challenge["category"], "correspondence");
     let id = challenge["id"].as_str().expect("id").to_string();
-    // Listed to bob and alice only.
-    assert_eq!(get_as(&s, &carol, "/api/seeks").await.1["seeks"], json!([]));
+    // Listed to bob and alice only, apart from the public seeks.
+    let (_, to_carol) = get_as(&s, &carol, "/api/seeks").await;
     assert_eq!(
-        get_as(&s, &bob, "/api/seeks").await.1["seeks"][0]["id"],
-        id.as_str()
+        (&to_carol["seeks"], &to_carol["challenges"]),
+        (&json!([]), &json!([]))
     );
+    let (_, to_bob) = get_as(&s, &bob, "/api/seeks").await;
+    assert_eq!(to_bob["seeks"], json!([]));
+    assert_eq!(to_bob["challenges"][0]["id"], id.as_str());
     let accept = format!("/api/seeks/{id}/accept");
     assert_eq!(
         post_as(&s, &carol, &accept, json!({})).await.0,
@@ -562,14 +589,10 @@ async fn a_rated_game_updates_both_ratings_exactly_once_even_if_both_resign_at_o
     let alice = sign_up(&s, "alice").await;
     let bob = sign_up(&s, "bob").await;
 
-    // First game: alice (White) wins; each side moves once, then bob resigns.
+    // First game: alice (White) wins; each side moves five times, then bob resigns.
     let game = paired_game(&s, &alice, &bob, "3+2", true).await;
     assert_eq!(game.owner_color, "white");
-    let moves = format!("/api/games/{}/moves", game.id);
-    let (_, view) = post_as(&s, &alice, &moves, json!({"ply": 0, "move": "d3"})).await;
-    let mv = first_legal(&view);
-    let (status, _) = post_as(&s, &bob, &moves, json!({"ply": 1, "move": mv})).await;
-    assert_eq!(status, StatusCode::OK);
+    play_plies(&s, &game.id, (&alice, &bob), 10).await;
     let (status, view) = post_as(
         &s,
         &bob,
@@ -594,10 +617,7 @@ async fn a_rated_game_updates_both_ratings_exactly_once_even_if_both_resign_at_o
 
     // Second game: both resign at the same moment: one result, one settlement.
     let game = paired_game(&s, &alice, &bob, "3+2", true).await;
-    let moves = format!("/api/games/{}/moves", game.id);
-    let (_, view) = post_as(&s, &alice, &moves, json!({"ply": 0, "move": "d3"})).await;
-    let mv = first_legal(&view);
-    post_as(&s, &bob, &moves, json!({"ply": 1, "move": mv})).await;
+    play_plies(&s, &game.id, (&alice, &bob), 10).await;
     let resign = format!("/api/games/{}/resign", game.id);
     let (r1, r2) = tokio::join!(
         post_as(&s, &alice, &resign, json!({})),
@@ -732,6 +752,27 @@ async fn seeks_make_timed_games_and_only_games_that_count_move_the_ratings() {
     s.stop().await;
 }
 
+/// Plays the first legal move at each ply from the game's ply up to `plies`, by the sessions
+/// of `(white, black)`.
+async fn play_plies(s: &TestServer, id: &str, (white, black): (&User, &User), plies: i64) {
+    let moves = format!("/api/games/{id}/moves");
+    let mut view = s.game(id).await;
+    let mut ply = view["ply"].as_i64().expect("ply");
+    while ply < plies {
+        let mover = if ply % 2 == 0 { white } else { black };
+        let (status, next) = post_as(
+            s,
+            mover,
+            &moves,
+            json!({"ply": ply, "move": first_legal(&view)}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        view = next;
+        ply += 1;
+    }
+}
+
 /// The player's blitz rating once it counts `games` games (settlement runs just after the
 /// result).
 async fn rating_after(s: &TestServer, name: &str, games: i64) -> Value {
@@ -838,4 +879,491 @@ async fn a_rematch_between_accounts_is_made_with_the_sessions_alone() {
         (&joined["seat"], id_of(&joined)),
         (&json!("black"), id_of(&accepted))
     );
+}
+
+/// Runs one statement on the test server's database (`?` placeholders, made `$n` on
+/// PostgreSQL), binding text values.
+async fn sql(s: &TestServer, statement: &str, binds: &[&str]) {
+    use emergo_server::store::Store;
+    match &s.server.state().store {
+        Store::Sqlite(db) => {
+            let mut q = sqlx::query(statement);
+            for b in binds {
+                q = q.bind(*b);
+            }
+            q.execute(db.pool()).await.expect("statement runs");
+        }
+        Store::Postgres(db) => {
+            let mut n = 0;
+            let pg: String = statement
+                .chars()
+                .map(|c| {
+                    if c == '?' {
+                        n += 1;
+                        format!("${n}")
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            let mut q = sqlx::query(&pg);
+            for b in binds {
+                q = q.bind(*b);
+            }
+            q.execute(db.pool()).await.expect("statement runs");
+        }
+    }
+}
+
+/// Issue 17 item 3: one account floods the lobby. It gets 5 open seeks and 10 open
+/// challenges, no more; 600 older seeks put in the database directly (as before the cap) do
+/// not hide the newest seek of another player, one's own seek, nor the challenges, which are
+/// listed apart; a correspondence seek expires (a week on).
+#[tokio::test]
+async fn item3_one_account_cannot_hide_other_players_seeks() {
+    let (_dir, s) = start().await;
+    let mallory = sign_up(&s, "mallory").await;
+    let victim = sign_up(&s, "victim").await;
+    let carol = sign_up(&s, "carol").await;
+    let (status, own) = post_as(&s, &victim, "/api/seeks", json!({"time": "corr:3"})).await;
+    assert_eq!(status, StatusCode::CREATED, "{own}");
+    let mut made = 0;
+    for i in 0..40u32 {
+        let time = if i.is_multiple_of(2) { "3+2" } else { "corr:3" };
+        let (status, body) = post_as(&s, &mallory, "/api/seeks", json!({"time": time})).await;
+        if status == StatusCode::CREATED {
+            made += 1;
+        } else {
+            assert_eq!(
+                (status, body["error"].as_str()),
+                (StatusCode::CONFLICT, Some("not_allowed")),
+                "{body}"
+            );
+        }
+    }
+    assert_eq!(made, 5, "open seeks of one account");
+    let mut challenges = 0;
+    for _ in 0..30 {
+        let body = json!({"time": "corr:3", "opponent": "victim"});
+        if post_as(&s, &mallory, "/api/seeks", body).await.0 == StatusCode::CREATED {
+            challenges += 1;
+        }
+    }
+    assert_eq!(challenges, 10, "open challenges of one account");
+
+    // 600 older seeks of mallory's, as a flood before the cap left them.
+    let id = "(SELECT id FROM accounts WHERE name_key = 'mallory')";
+    for i in 0..600 {
+        let time = format!("2026-01-01T00:{:02}:{:02}Z", i / 60, i % 60);
+        sql(
+            &s,
+            &format!(
+                "INSERT INTO seeks (id, account_id, time_control, rated, color, created_at, \
+                 expires_at) VALUES (?, {id}, 'corr:3', false, 'random', ?, 4000000000)"
+            ),
+            &[&format!("flood{i}"), &time],
+        )
+        .await;
+    }
+    let (_, newest) = post_as(&s, &carol, "/api/seeks", json!({"time": "5+3"})).await;
+    let (status, listed) = get_as(&s, &victim, "/api/seeks").await;
+    assert_eq!(status, StatusCode::OK);
+    let ids: Vec<&str> = listed["seeks"]
+        .as_array()
+        .expect("seeks")
+        .iter()
+        .filter_map(|s| s["id"].as_str())
+        .collect();
+    assert!(ids.len() <= 201, "{} listed", ids.len());
+    assert!(
+        ids.contains(&newest["id"].as_str().expect("id")),
+        "the newest seek is listed"
+    );
+    assert!(
+        ids.contains(&own["id"].as_str().expect("id")),
+        "one's own seek is listed"
+    );
+    let to_victim = listed["challenges"].as_array().expect("challenges");
+    assert_eq!(to_victim.len(), 10);
+    assert!(to_victim.iter().all(|c| c["opponent"] == "victim"));
+    let (_, anonymous) = s.get("/api/seeks").await;
+    assert_eq!(anonymous["challenges"], json!([]));
+
+    // A correspondence seek ends a week after it was made.
+    let corr_id = own["id"].as_str().expect("id").to_string();
+    sql(
+        &s,
+        "UPDATE seeks SET expires_at = 1 WHERE id = ? AND expires_at > 1000000000 \
+         AND expires_at < 4000000000",
+        &[&corr_id],
+    )
+    .await;
+    let (_, listed) = get_as(&s, &victim, "/api/seeks").await;
+    assert!(
+        !listed["seeks"].to_string().contains(&corr_id),
+        "an expiring correspondence seek ends"
+    );
+    s.stop().await;
+}
+
+/// Issue 17 item 3: seeks are made at a bounded rate per account (10 at once, then one every
+/// 6 s): withdrawing and making again does not get around the cap.
+#[tokio::test]
+async fn item3_seeks_are_rate_limited_per_account() {
+    let (_dir, path, url) = temp_db();
+    let s = TestServer::start_configured(&url, path, |c| {
+        c.limits.seeks_burst = 10;
+        c.limits.seeks_every = std::time::Duration::from_secs(6);
+    })
+    .await;
+    let mallory = sign_up(&s, "mallory").await;
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        let (status, seek) = post_as(&s, &mallory, "/api/seeks", json!({"time": "3+2"})).await;
+        statuses.push((status, seek["cap"].as_str().unwrap_or("").to_string()));
+        if let Some(id) = seek["id"].as_str() {
+            send(
+                &s,
+                reqwest::Method::DELETE,
+                &format!("/api/seeks/{id}"),
+                Some(&mallory.cookie),
+                None,
+            )
+            .await;
+        }
+    }
+    assert!(
+        statuses[..10]
+            .iter()
+            .all(|(s, _)| *s == StatusCode::CREATED),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses[10],
+        (StatusCode::TOO_MANY_REQUESTS, "seeks_rate".to_string())
+    );
+    s.stop().await;
+}
+
+/// A login of `name` with `password` by the client `c`, with `cookie` when given: its status.
+async fn log_in_from(
+    s: &TestServer,
+    c: &reqwest::Client,
+    name: &str,
+    password: &str,
+    cookie: Option<&str>,
+) -> StatusCode {
+    let body = json!({"name": name, "password": password});
+    send_with(
+        c,
+        s,
+        reqwest::Method::POST,
+        "/api/session",
+        cookie,
+        Some(body),
+    )
+    .await
+    .0
+}
+
+/// Issue 17 item 4: another address's failed tries on a name never lock its owner out; a
+/// distributed attack hits the name's limit from every address, which the owner's known address
+/// and a client with the account's session pass; successful logins, password changes and the
+/// deletion do not use up the login limit.
+#[tokio::test]
+async fn item4_failed_tries_elsewhere_do_not_lock_the_owner_out() {
+    let (_dir, s) = start().await;
+    let carol = sign_up(&s, "carol").await;
+    let owner = client_from(2);
+    let attacker = client_from(3);
+    let good = "password-of-test";
+    let mut tries = Vec::new();
+    for _ in 0..8 {
+        tries.push(log_in_from(&s, &attacker, "carol", "guessing wrong", None).await);
+    }
+    assert_eq!(tries[0], StatusCode::UNAUTHORIZED);
+    assert_eq!(tries[7], StatusCode::TOO_MANY_REQUESTS, "{tries:?}");
+    assert_eq!(
+        log_in_from(&s, &attacker, "carol", good, None).await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the attacker's address stays limited"
+    );
+    // The owner, from its own address, logs in; again and again.
+    for _ in 0..8 {
+        assert_eq!(
+            log_in_from(&s, &owner, "carol", good, None).await,
+            StatusCode::OK
+        );
+    }
+
+    // Many addresses, 3 wrong tries each: the name's limit from every address is reached.
+    for last in 10..30 {
+        let c = client_from(last);
+        for _ in 0..3 {
+            log_in_from(&s, &c, "carol", "guessing wrong", None).await;
+        }
+    }
+    let stranger = client_from(40);
+    assert_eq!(
+        log_in_from(&s, &stranger, "carol", good, None).await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "a new address waits"
+    );
+    assert_eq!(
+        log_in_from(&s, &owner, "carol", good, None).await,
+        StatusCode::OK,
+        "the owner's address logged in before"
+    );
+    assert_eq!(
+        log_in_from(&s, &client_from(41), "carol", good, Some(&carol.cookie)).await,
+        StatusCode::OK,
+        "a client with the account's session"
+    );
+
+    // Password changes and deletion have their own limit, and use up none of the login's.
+    for _ in 0..6 {
+        let (status, body) = post_as(
+            &s,
+            &carol,
+            "/api/me/password",
+            json!({"password": good, "new_password": "a new password"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+        let (status, body) = post_as(
+            &s,
+            &carol,
+            "/api/me/password",
+            json!({"password": "a new password", "new_password": good}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+    }
+    assert_eq!(
+        log_in_from(&s, &owner, "carol", good, None).await,
+        StatusCode::OK
+    );
+    let (status, _, _) = send(
+        &s,
+        reqwest::Method::DELETE,
+        "/api/me",
+        Some(&carol.cookie),
+        Some(json!({"password": good})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+
+    // Wrong current passwords are limited for the account, not for the login.
+    let dave = sign_up(&s, "dave").await;
+    let mut statuses = Vec::new();
+    for _ in 0..7 {
+        let (status, body) = post_as(
+            &s,
+            &dave,
+            "/api/me/password",
+            json!({"password": "not it at all", "new_password": "a new password"}),
+        )
+        .await;
+        statuses.push((status, body["cap"].as_str().unwrap_or("").to_string()));
+    }
+    assert_eq!(statuses[0].0, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        statuses[6],
+        (StatusCode::TOO_MANY_REQUESTS, "password_tries".to_string())
+    );
+    assert_eq!(
+        log_in_from(&s, &owner, "dave", good, None).await,
+        StatusCode::OK
+    );
+    s.stop().await;
+}
+
+/// Issue 17 item 5: the measured rating farm. Two accounts from one address, rated blitz, the
+/// loser resigning at ply 2: 25 games, then 150, gain less than 50 points (they are aborted).
+/// Games of 5 moves a side count for 3 a day between the same two accounts, and 3 a day for
+/// one address whichever accounts play; a game between two addresses still counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item5_a_rating_farm_from_one_address_gains_less_than_50_points() {
+    let (_dir, s) = start().await;
+    let farmer = sign_up(&s, "farmer").await;
+    let feeder = sign_up(&s, "feeder").await;
+    let blitz = |page: &Value| {
+        page["ratings"]["blitz"]["rating"]
+            .as_f64()
+            .unwrap_or(1500.0)
+    };
+    for games in [25, 125] {
+        for _ in 0..games {
+            let game = paired_game(&s, &farmer, &feeder, "3+2", true).await;
+            play_plies(&s, &game.id, (&farmer, &feeder), 2).await;
+            let (status, over) = post_as(
+                &s,
+                &feeder,
+                &format!("/api/games/{}/resign", game.id),
+                json!({}),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{over}");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let (_, page) = s.get("/api/players/farmer").await;
+        assert!(blitz(&page) < 1550.0, "{page}");
+    }
+
+    // Longer games: 3 count between the two accounts.
+    for _ in 0..6 {
+        let game = paired_game(&s, &farmer, &feeder, "3+2", true).await;
+        play_plies(&s, &game.id, (&farmer, &feeder), 10).await;
+        post_as(
+            &s,
+            &feeder,
+            &format!("/api/games/{}/resign", game.id),
+            json!({}),
+        )
+        .await;
+    }
+    rating_after(&s, "farmer", 3).await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, page) = s.get("/api/players/farmer").await;
+    assert_eq!(page["ratings"]["blitz"]["games"], 3, "{page}");
+
+    // Two more accounts on the same address: that address has had its 3.
+    let (second, third) = (sign_up(&s, "second").await, sign_up(&s, "third").await);
+    for _ in 0..2 {
+        let game = paired_game(&s, &second, &third, "3+2", true).await;
+        play_plies(&s, &game.id, (&second, &third), 10).await;
+        post_as(
+            &s,
+            &third,
+            &format!("/api/games/{}/resign", game.id),
+            json!({}),
+        )
+        .await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let (_, page) = s.get("/api/players/second").await;
+    assert_eq!(page["ratings"].get("blitz"), None, "{page}");
+
+    // The same two accounts from two addresses: the seek from one, the acceptance from another.
+    let (status, seek, _) = send_with(
+        &client_from(5),
+        &s,
+        reqwest::Method::POST,
+        "/api/seeks",
+        Some(&second.cookie),
+        Some(json!({"time": "3+2", "rated": true, "color": "white"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{seek}");
+    let accept = format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id"));
+    let (status, grant, _) = send_with(
+        &client_from(6),
+        &s,
+        reqwest::Method::POST,
+        &accept,
+        Some(&third.cookie),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let id = id_of(&grant);
+    play_plies(&s, &id, (&second, &third), 10).await;
+    post_as(&s, &third, &format!("/api/games/{id}/resign"), json!({})).await;
+    let rating = rating_after(&s, "second", 1).await;
+    assert!(rating["rating"].as_f64().expect("n") > 1600.0, "{rating}");
+    s.stop().await;
+}
+
+/// Issue 17 item 10: weak passwords are refused, at sign-up and at a password change, with 400
+/// `weak_password` and a `reason`; nothing is made.
+#[tokio::test]
+async fn item10_weak_passwords_are_refused_with_their_reason() {
+    let (_dir, s) = start().await;
+    let refused = |name: &'static str, password: String| {
+        let s = &s;
+        async move {
+            let body = json!({"name": name, "password": password});
+            let (status, body, cookie) =
+                send(s, reqwest::Method::POST, "/api/accounts", None, Some(body)).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+            assert_eq!(body["error"], "weak_password", "{body}");
+            assert!(cookie.is_none());
+            assert!(!body["message"].as_str().unwrap_or("").is_empty());
+            body["reason"].as_str().expect("a reason").to_string()
+        }
+    };
+    assert_eq!(refused("mallory", "12345678".into()).await, "common");
+    assert_eq!(refused("mallory", "Password1".into()).await, "common");
+    assert_eq!(refused("mallory", " ".repeat(8)).await, "blank");
+    assert_eq!(refused("mallory", "\0".repeat(8)).await, "blank");
+    assert_eq!(refused("mallory", "malloryxx".into()).await, "name");
+    assert_eq!(refused("mallory", "short".into()).await, "short");
+    assert_eq!(s.get("/api/players/mallory").await.0, StatusCode::NOT_FOUND);
+    let mallory = sign_up(&s, "mallory").await;
+    let (status, body) = post_as(
+        &s,
+        &mallory,
+        "/api/me/password",
+        json!({"password": "password-of-test", "new_password": "MALLORY12"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        (&body["error"], &body["reason"]),
+        (&json!("weak_password"), &json!("name"))
+    );
+    let (status, _, _) = send(
+        &s,
+        reqwest::Method::POST,
+        "/api/session",
+        None,
+        Some(json!({"name": "mallory", "password": "password-of-test"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "the password did not change");
+    s.stop().await;
+}
+
+/// Issue 17 item 7: under a flood of sign-ups (30 at once from 10 addresses) a login does not
+/// wait for the flood: it is answered while most sign-ups still wait for their hash.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item7_logins_are_served_before_a_flood_of_sign_ups() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let (_dir, s) = start().await;
+    sign_up(&s, "owner").await;
+    let done = Arc::new(AtomicUsize::new(0));
+    let flood: Vec<_> = (0..30)
+        .map(|i| {
+            let c = client_from(10 + (i % 10) as u8);
+            let url = format!("{}/api/accounts", s.base);
+            let done = done.clone();
+            tokio::spawn(async move {
+                let body = json!({"name": format!("flood{i}"), "password": "a flood of sign-ups"});
+                let res = c.post(url).json(&body).send().await.expect("sent");
+                if res.status() == StatusCode::CREATED {
+                    done.fetch_add(1, Ordering::SeqCst);
+                }
+                res.status()
+            })
+        })
+        .collect();
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    let before = done.load(Ordering::SeqCst);
+    let status = log_in_from(&s, &client_from(2), "owner", "password-of-test", None).await;
+    let at_login = done.load(Ordering::SeqCst);
+    assert_eq!(status, StatusCode::OK);
+    for task in flood {
+        assert_eq!(task.await.expect("joined"), StatusCode::CREATED);
+    }
+    assert!(
+        before < 20,
+        "the flood was over too soon to tell ({before} done)"
+    );
+    assert!(
+        at_login - before <= 8,
+        "the login waited for {} sign-ups ({before} were done before it)",
+        at_login - before
+    );
+    s.stop().await;
 }

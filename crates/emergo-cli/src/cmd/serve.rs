@@ -116,6 +116,12 @@ pub struct LimitArgs {
     /// ... then one more every this many seconds [default: 3].
     #[arg(long)]
     pub logins_per_client_every: Option<u64>,
+    /// Seeks and challenges one account may make at once [default: 10] ...
+    #[arg(long)]
+    pub seeks_burst: Option<u32>,
+    /// ... then one more every this many seconds [default: 6].
+    #[arg(long)]
+    pub seeks_every: Option<u64>,
 }
 
 impl LimitArgs {
@@ -159,6 +165,12 @@ impl LimitArgs {
         }
         if let Some(s) = self.logins_per_client_every {
             l.logins_per_client_every = Duration::from_secs(s);
+        }
+        if let Some(n) = self.seeks_burst {
+            l.seeks_burst = n;
+        }
+        if let Some(s) = self.seeks_every {
+            l.seeks_every = Duration::from_secs(s);
         }
         if let Some(ms) = self.games_every_ms {
             l.games_every = Duration::from_millis(ms);

@@ -1,7 +1,9 @@
 //! Movetext as a tree: reading a line of moves with its comments and nested variations, and
 //! writing it back.
 
-use super::{is_move_number, result_of_token, Parser, RecordError, RecordLimit, RecordMove};
+use super::{
+    comment_text, is_move_number, result_of_token, Parser, RecordError, RecordLimit, RecordMove,
+};
 use crate::color::Color;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
@@ -213,7 +215,7 @@ pub(super) fn write_line(
         tokens.push(m.mv.to_string());
         need_number = false;
         if let Some(c) = &m.comment {
-            tokens.push(format!("{{{c}}}"));
+            tokens.push(comment_text(c));
             need_number = true;
         }
         for variation in m.variations.iter().filter(|v| !v.is_empty()) {

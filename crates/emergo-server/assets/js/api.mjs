@@ -29,14 +29,18 @@ export async function api(method, path, body, asText) {
   if (!res.ok) {
     let code = 'error';
     let message = '';
+    let reason;
     try {
       const j = await res.json();
       code = j.error || code;
       message = j.message || '';
+      reason = j.reason;
     } catch (e) {
       message = res.statusText;
     }
-    throw new ApiError(res.status, code, message);
+    const err = new ApiError(res.status, code, message);
+    if (reason) err.reason = reason;
+    throw err;
   }
   return asText ? res.text() : res.json();
 }
@@ -48,6 +52,7 @@ const KNOWN = ['network', 'not_your_turn', 'stale_ply', 'bad_token', 'not_found'
  * (it is English and meant for programs), except the place of a record's error. */
 export function plainError(err) {
   if (!(err instanceof ApiError)) return t('err.unknown');
+  if (err.code === 'weak_password') return t(`err.weak_password.${err.reason}`);
   const base = KNOWN.includes(err.code) ? t(`err.${err.code}`) : t('err.status', { status: err.status });
   const where = /line (\d+)/.exec(err.message || '');
   if (err.code === 'bad_request' && where) return `${base} ${t('err.atLine', { line: where[1] })}`;

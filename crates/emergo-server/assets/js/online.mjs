@@ -168,7 +168,8 @@ function seekWords(s) {
 export async function refresh() {
   if (!active) return;
   try {
-    ({ seeks } = await api('GET', '/api/seeks'));
+    const list = await api('GET', '/api/seeks');
+    seeks = list.seeks.concat(list.challenges || []);
   } catch (err) {
     return;
   }

@@ -70,6 +70,8 @@ pub struct SeekRow {
     pub game_id: Option<String>,
     pub created_at: String,
     pub expires_at: Option<i64>,
+    /// The address it was made from.
+    pub client: Option<String>,
 }
 
 /// A new seek.
@@ -83,6 +85,8 @@ pub struct NewSeek {
     pub opponent_id: Option<i64>,
     pub created_at: String,
     pub expires_at: Option<i64>,
+    /// The address it is made from.
+    pub client: Option<String>,
 }
 
 /// A leaderboard line's columns: the name, then a [`RatingRow`]'s.
@@ -94,10 +98,21 @@ pub struct UnsettledRow {
     pub id: String,
 }
 
-/// The new ratings of a rated game's two players, from their ratings before it (`None`: a
-/// player's first game in the category); `None` when the game does not count (aborted).
-pub type Settle =
-    Box<dyn FnOnce(&RatingRow, &RatingRow) -> Option<(RatingRow, RatingRow)> + Send + 'static>;
+/// What a settlement knows of the rated games that counted lately (since the `since` given to
+/// [`AccountStore::settle`]): between the same two accounts, and, when both players of this
+/// game came from one address, among the games whose players shared that address.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recent {
+    pub pair: i64,
+    pub shared_client: Option<i64>,
+}
+
+/// The new ratings of a rated game's two players, from their ratings before it (a new
+/// player's first) and the games that counted lately; `None` when the game does not count
+/// (aborted, or over a limit of docs/api.md "Ratings").
+pub type Settle = Box<
+    dyn FnOnce(&RatingRow, &RatingRow, Recent) -> Option<(RatingRow, RatingRow)> + Send + 'static,
+>;
 
 /// What both backends do for accounts.
 pub trait AccountStore: Send + Sync {
@@ -179,14 +194,16 @@ pub trait AccountStore: Send + Sync {
     ) -> impl Future<Output = Result<Vec<PlayerGameRow>, StoreError>> + Send;
 
     /// Settles a rated game's ratings once: marks the game settled (a second call finds the mark
-    /// and changes nothing: `false`), reads both players' ratings (a new player's first), and
-    /// stores what `settle` makes of them with the history, in one transaction.
+    /// and changes nothing: `false`), reads both players' ratings (a new player's first) and the
+    /// games that counted since `since` ([`Recent`]), and stores what `settle` makes of them with
+    /// the history, in one transaction.
     fn settle(
         &self,
         game_id: &str,
         category: &str,
         accounts: (i64, i64),
         now: &str,
+        since: &str,
         settle: Settle,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
@@ -194,14 +211,29 @@ pub trait AccountStore: Send + Sync {
     fn unsettled(&self, limit: u32)
         -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
 
-    fn insert_seek(&self, seek: &NewSeek) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Stores a seek unless its owner has `cap` open ones of its kind (public seeks, or
+    /// challenges) already: whether it was stored.
+    fn insert_seek(
+        &self,
+        seek: &NewSeek,
+        now: i64,
+        cap: i64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
-    /// Open seeks (not taken, not expired at `now`): public ones, and challenges to or from
-    /// `viewer`.
+    /// The newest `limit` open public seeks (not taken, not expired at `now`), newest first.
     fn open_seeks(
         &self,
         now: i64,
-        viewer: Option<i64>,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<SeekRow>, StoreError>> + Send;
+
+    /// The open seeks of `viewer` and the open challenges to it, newest first (at most
+    /// `limit`).
+    fn seeks_of(
+        &self,
+        now: i64,
+        viewer: i64,
+        limit: u32,
     ) -> impl Future<Output = Result<Vec<SeekRow>, StoreError>> + Send;
 
     fn seek(&self, id: &str) -> impl Future<Output = Result<Option<SeekRow>, StoreError>> + Send;
@@ -215,6 +247,7 @@ pub trait AccountStore: Send + Sync {
 
     /// Takes the seek for `acceptor` and stores its game, in one transaction; `Conflict` when
     /// the seek was taken, withdrawn or expired (only one acceptance ever succeeds).
+    /// `shared_client`: both players came from this address (kept for the ratings' limits).
     fn accept_seek(
         &self,
         id: &str,
@@ -222,6 +255,16 @@ pub trait AccountStore: Send + Sync {
         now: i64,
         meta: &GameMeta,
         game: &Game,
+        shared_client: Option<&str>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// A rematch `game_id` of the game `from`: its two players came from one address when
+    /// `from`'s did.
+    fn carry_shared_client(
+        &self,
+        from: &str,
+        game_id: &str,
+        now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// Keeps the account's real-time seeks alive until `expires_at`.
@@ -347,25 +390,36 @@ impl Store {
         category: &str,
         accounts: (i64, i64),
         now: &str,
+        since: &str,
         settle: Settle,
     ) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.settle(game_id, category, accounts, now, settle))
+        dispatch!(self, s => s.settle(game_id, category, accounts, now, since, settle))
     }
 
     pub async fn unsettled(&self, limit: u32) -> Result<Vec<String>, StoreError> {
         dispatch!(self, s => s.unsettled(limit))
     }
 
-    pub async fn insert_seek(&self, seek: &NewSeek) -> Result<(), StoreError> {
-        dispatch!(self, s => s.insert_seek(seek))
+    pub async fn insert_seek(
+        &self,
+        seek: &NewSeek,
+        now: i64,
+        cap: i64,
+    ) -> Result<bool, StoreError> {
+        dispatch!(self, s => s.insert_seek(seek, now, cap))
     }
 
-    pub async fn open_seeks(
+    pub async fn open_seeks(&self, now: i64, limit: u32) -> Result<Vec<SeekRow>, StoreError> {
+        dispatch!(self, s => s.open_seeks(now, limit))
+    }
+
+    pub async fn seeks_of(
         &self,
         now: i64,
-        viewer: Option<i64>,
+        viewer: i64,
+        limit: u32,
     ) -> Result<Vec<SeekRow>, StoreError> {
-        dispatch!(self, s => s.open_seeks(now, viewer))
+        dispatch!(self, s => s.seeks_of(now, viewer, limit))
     }
 
     pub async fn seek(&self, id: &str) -> Result<Option<SeekRow>, StoreError> {
@@ -383,8 +437,18 @@ impl Store {
         now: i64,
         meta: &GameMeta,
         game: &Game,
+        shared_client: Option<&str>,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.accept_seek(id, acceptor, now, meta, game))
+        dispatch!(self, s => s.accept_seek(id, acceptor, now, meta, game, shared_client))
+    }
+
+    pub async fn carry_shared_client(
+        &self,
+        from: &str,
+        game_id: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.carry_shared_client(from, game_id, now))
     }
 
     pub async fn touch_seeks(&self, account_id: i64, expires_at: i64) -> Result<(), StoreError> {
@@ -419,7 +483,7 @@ pub(super) const SEEK_COLUMNS: &str = "s.id, s.account_id, \
     (SELECT name FROM accounts a WHERE a.id = s.account_id) AS owner, \
     s.time_control, s.rated, s.color, s.opponent_id, \
     (SELECT name FROM accounts a WHERE a.id = s.opponent_id) AS opponent, \
-    s.game_id, s.created_at, s.expires_at";
+    s.game_id, s.created_at, s.expires_at, s.client";
 
 /// The columns of a [`PlayerGameRow`], from `games`.
 pub(super) const PLAYER_GAME_COLUMNS: &str = "id, white_account, black_account, \

@@ -81,6 +81,7 @@ pub const SEEKS: Table = Table {
         ("created_at", Text),
         ("expires_at", Int),
         ("accepted_at", Int),
+        ("client", Text),
     ],
     key: "id",
     identity: false,
@@ -109,10 +110,18 @@ pub const RATING_HISTORY: Table = Table {
     identity: false,
 };
 
+/// The rated games whose players shared an address (after the games: it names them).
+pub const SHARED_CLIENT_GAMES: Table = Table {
+    name: "shared_client_games",
+    columns: &[("game_id", Text), ("client", Text), ("created_at", Text)],
+    key: "game_id",
+    identity: false,
+};
+
 /// The tables the games name (copied before them).
 pub const BEFORE_GAMES: [&Table; 4] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS];
 /// The tables that name games (copied after them).
-pub const AFTER_GAMES: [&Table; 2] = [&RATED_GAMES, &RATING_HISTORY];
+pub const AFTER_GAMES: [&Table; 3] = [&RATED_GAMES, &RATING_HISTORY, &SHARED_CLIENT_GAMES];
 
 /// One stored value.
 #[derive(Clone, Debug, PartialEq)]

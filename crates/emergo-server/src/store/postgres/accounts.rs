@@ -6,7 +6,7 @@ use crate::model::GameMeta;
 use crate::store::accounts::LeaderColumns;
 use crate::store::accounts::{
     first_rating, seat_columns, AccountRow, AccountStore, HistoryRow, NewSeek, PlayerGameRow,
-    RatingRow, SeekRow, Settle, PLAYER_GAME_COLUMNS, SEEK_COLUMNS,
+    RatingRow, Recent, SeekRow, Settle, PLAYER_GAME_COLUMNS, SEEK_COLUMNS,
 };
 use crate::store::{conflict_on_unique, StoreError};
 use emergo_core::{Color, Game};
@@ -203,6 +203,7 @@ impl AccountStore for PgStore {
         category: &str,
         (white, black): (i64, i64),
         now: &str,
+        since: &str,
         settle: Settle,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
@@ -253,7 +254,38 @@ impl AccountStore for PgStore {
             .await?;
             before.push(row.unwrap_or_else(|| first_rating(account, category, now)));
         }
-        if let Some((w, b)) = settle(&before[0], &before[1]) {
+        let (pair,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(DISTINCT h1.game_id) FROM rating_history h1
+             JOIN rating_history h2 ON h2.game_id = h1.game_id AND h2.account_id = $1
+             WHERE h1.account_id = $2 AND h1.at >= $3",
+        )
+        .bind(black)
+        .bind(white)
+        .bind(since)
+        .fetch_one(&mut *tx)
+        .await?;
+        let shared: Option<(String,)> =
+            sqlx::query_as("SELECT client FROM shared_client_games WHERE game_id = $1")
+                .bind(game_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let mut recent = Recent {
+            pair,
+            shared_client: None,
+        };
+        if let Some((client,)) = shared {
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(DISTINCT h.game_id) FROM rating_history h
+                 JOIN shared_client_games g ON g.game_id = h.game_id
+                 WHERE g.client = $1 AND h.at >= $2",
+            )
+            .bind(client)
+            .bind(since)
+            .fetch_one(&mut *tx)
+            .await?;
+            recent.shared_client = Some(n);
+        }
+        if let Some((w, b)) = settle(&before[0], &before[1], recent) {
             for row in [w, b] {
                 sqlx::query(
                     "INSERT INTO ratings (account_id, category, rating, rd, volatility, games,
@@ -301,10 +333,15 @@ impl AccountStore for PgStore {
         Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
-    async fn insert_seek(&self, seek: &NewSeek) -> Result<(), StoreError> {
-        sqlx::query(
+    async fn insert_seek(&self, seek: &NewSeek, now: i64, cap: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
             "INSERT INTO seeks (id, account_id, time_control, rated, color, opponent_id,
-                created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                created_at, expires_at, client)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+             WHERE (SELECT COUNT(*) FROM seeks
+                 WHERE account_id = $10 AND game_id IS NULL
+                    AND (expires_at IS NULL OR expires_at > $11)
+                    AND (opponent_id IS NULL) = $12) < $13",
         )
         .bind(&seek.id)
         .bind(seek.account_id)
@@ -314,22 +351,46 @@ impl AccountStore for PgStore {
         .bind(seek.opponent_id)
         .bind(&seek.created_at)
         .bind(seek.expires_at)
+        .bind(&seek.client)
+        .bind(seek.account_id)
+        .bind(now)
+        .bind(seek.opponent_id.is_none())
+        .bind(cap)
         .execute(&self.pool)
         .await
         .map_err(conflict_on_unique("seek id taken"))?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
     }
 
-    async fn open_seeks(&self, now: i64, viewer: Option<i64>) -> Result<Vec<SeekRow>, StoreError> {
+    async fn open_seeks(&self, now: i64, limit: u32) -> Result<Vec<SeekRow>, StoreError> {
         Ok(sqlx::query_as(&format!(
             "SELECT {SEEK_COLUMNS} FROM seeks s
              WHERE s.game_id IS NULL AND (s.expires_at IS NULL OR s.expires_at > $1)
-                AND (s.opponent_id IS NULL OR s.opponent_id = $2 OR s.account_id = $3)
-             ORDER BY s.created_at, s.id LIMIT 500"
+                AND s.opponent_id IS NULL
+             ORDER BY s.created_at DESC, s.id DESC LIMIT $2"
+        ))
+        .bind(now)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn seeks_of(
+        &self,
+        now: i64,
+        viewer: i64,
+        limit: u32,
+    ) -> Result<Vec<SeekRow>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks s
+             WHERE s.game_id IS NULL AND (s.expires_at IS NULL OR s.expires_at > $1)
+                AND (s.account_id = $2 OR s.opponent_id = $3)
+             ORDER BY s.created_at DESC, s.id DESC LIMIT $4"
         ))
         .bind(now)
         .bind(viewer)
         .bind(viewer)
+        .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?)
     }
@@ -363,6 +424,7 @@ impl AccountStore for PgStore {
         now: i64,
         meta: &GameMeta,
         game: &Game,
+        shared_client: Option<&str>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let taken = sqlx::query(
@@ -383,7 +445,36 @@ impl AccountStore for PgStore {
             return Err(StoreError::Conflict("seek taken"));
         }
         insert_game_in(&mut tx, meta, game).await?;
+        if let Some(client) = shared_client {
+            sqlx::query(
+                "INSERT INTO shared_client_games (game_id, client, created_at) VALUES ($1, $2, $3)",
+            )
+            .bind(&meta.id)
+            .bind(client)
+            .bind(&meta.created_at)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
+        Ok(())
+    }
+
+    async fn carry_shared_client(
+        &self,
+        from: &str,
+        game_id: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO shared_client_games (game_id, client, created_at)
+             SELECT $1, client, $2 FROM shared_client_games WHERE game_id = $3
+             ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(game_id)
+        .bind(now)
+        .bind(from)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -391,6 +482,7 @@ impl AccountStore for PgStore {
         sqlx::query(
             "UPDATE seeks SET expires_at = $1
              WHERE account_id = $2 AND expires_at IS NOT NULL AND expires_at < $3
+                AND time_control NOT LIKE 'corr:%'
                 AND game_id IS NULL",
         )
         .bind(expires_at)

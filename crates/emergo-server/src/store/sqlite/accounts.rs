@@ -6,7 +6,7 @@ use crate::model::GameMeta;
 use crate::store::accounts::LeaderColumns;
 use crate::store::accounts::{
     first_rating, seat_columns, AccountRow, AccountStore, HistoryRow, NewSeek, PlayerGameRow,
-    RatingRow, SeekRow, Settle, PLAYER_GAME_COLUMNS, SEEK_COLUMNS,
+    RatingRow, Recent, SeekRow, Settle, PLAYER_GAME_COLUMNS, SEEK_COLUMNS,
 };
 use crate::store::{conflict_on_unique, StoreError};
 use emergo_core::{Color, Game};
@@ -205,6 +205,7 @@ impl AccountStore for SqliteStore {
         category: &str,
         (white, black): (i64, i64),
         now: &str,
+        since: &str,
         settle: Settle,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
@@ -230,7 +231,38 @@ impl AccountStore for SqliteStore {
             .await?;
             before.push(row.unwrap_or_else(|| first_rating(account, category, now)));
         }
-        if let Some((w, b)) = settle(&before[0], &before[1]) {
+        let (pair,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(DISTINCT h1.game_id) FROM rating_history h1
+             JOIN rating_history h2 ON h2.game_id = h1.game_id AND h2.account_id = ?
+             WHERE h1.account_id = ? AND h1.at >= ?",
+        )
+        .bind(black)
+        .bind(white)
+        .bind(since)
+        .fetch_one(&mut *tx)
+        .await?;
+        let shared: Option<(String,)> =
+            sqlx::query_as("SELECT client FROM shared_client_games WHERE game_id = ?")
+                .bind(game_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let mut recent = Recent {
+            pair,
+            shared_client: None,
+        };
+        if let Some((client,)) = shared {
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(DISTINCT h.game_id) FROM rating_history h
+                 JOIN shared_client_games g ON g.game_id = h.game_id
+                 WHERE g.client = ? AND h.at >= ?",
+            )
+            .bind(client)
+            .bind(since)
+            .fetch_one(&mut *tx)
+            .await?;
+            recent.shared_client = Some(n);
+        }
+        if let Some((w, b)) = settle(&before[0], &before[1], recent) {
             for row in [w, b] {
                 sqlx::query(
                     "INSERT INTO ratings (account_id, category, rating, rd, volatility, games,
@@ -278,10 +310,15 @@ impl AccountStore for SqliteStore {
         Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
-    async fn insert_seek(&self, seek: &NewSeek) -> Result<(), StoreError> {
-        sqlx::query(
+    async fn insert_seek(&self, seek: &NewSeek, now: i64, cap: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
             "INSERT INTO seeks (id, account_id, time_control, rated, color, opponent_id,
-                created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                created_at, expires_at, client)
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?
+             WHERE (SELECT COUNT(*) FROM seeks
+                 WHERE account_id = ? AND game_id IS NULL
+                    AND (expires_at IS NULL OR expires_at > ?)
+                    AND (opponent_id IS NULL) = ?) < ?",
         )
         .bind(&seek.id)
         .bind(seek.account_id)
@@ -291,22 +328,46 @@ impl AccountStore for SqliteStore {
         .bind(seek.opponent_id)
         .bind(&seek.created_at)
         .bind(seek.expires_at)
+        .bind(&seek.client)
+        .bind(seek.account_id)
+        .bind(now)
+        .bind(seek.opponent_id.is_none())
+        .bind(cap)
         .execute(&self.pool)
         .await
         .map_err(conflict_on_unique("seek id taken"))?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
     }
 
-    async fn open_seeks(&self, now: i64, viewer: Option<i64>) -> Result<Vec<SeekRow>, StoreError> {
+    async fn open_seeks(&self, now: i64, limit: u32) -> Result<Vec<SeekRow>, StoreError> {
         Ok(sqlx::query_as(&format!(
             "SELECT {SEEK_COLUMNS} FROM seeks s
              WHERE s.game_id IS NULL AND (s.expires_at IS NULL OR s.expires_at > ?)
-                AND (s.opponent_id IS NULL OR s.opponent_id = ? OR s.account_id = ?)
-             ORDER BY s.created_at, s.id LIMIT 500"
+                AND s.opponent_id IS NULL
+             ORDER BY s.created_at DESC, s.id DESC LIMIT ?"
+        ))
+        .bind(now)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn seeks_of(
+        &self,
+        now: i64,
+        viewer: i64,
+        limit: u32,
+    ) -> Result<Vec<SeekRow>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks s
+             WHERE s.game_id IS NULL AND (s.expires_at IS NULL OR s.expires_at > ?)
+                AND (s.account_id = ? OR s.opponent_id = ?)
+             ORDER BY s.created_at DESC, s.id DESC LIMIT ?"
         ))
         .bind(now)
         .bind(viewer)
         .bind(viewer)
+        .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?)
     }
@@ -340,6 +401,7 @@ impl AccountStore for SqliteStore {
         now: i64,
         meta: &GameMeta,
         game: &Game,
+        shared_client: Option<&str>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let taken = sqlx::query(
@@ -360,7 +422,36 @@ impl AccountStore for SqliteStore {
             return Err(StoreError::Conflict("seek taken"));
         }
         insert_game_in(&mut tx, meta, game).await?;
+        if let Some(client) = shared_client {
+            sqlx::query(
+                "INSERT INTO shared_client_games (game_id, client, created_at) VALUES (?, ?, ?)",
+            )
+            .bind(&meta.id)
+            .bind(client)
+            .bind(&meta.created_at)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
+        Ok(())
+    }
+
+    async fn carry_shared_client(
+        &self,
+        from: &str,
+        game_id: &str,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO shared_client_games (game_id, client, created_at)
+             SELECT ?, client, ? FROM shared_client_games WHERE game_id = ?
+             ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(game_id)
+        .bind(now)
+        .bind(from)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -368,6 +459,7 @@ impl AccountStore for SqliteStore {
         sqlx::query(
             "UPDATE seeks SET expires_at = ?
              WHERE account_id = ? AND expires_at IS NOT NULL AND expires_at < ?
+                AND time_control NOT LIKE 'corr:%'
                 AND game_id IS NULL",
         )
         .bind(expires_at)
