@@ -198,6 +198,7 @@ impl Server {
                 limits.connections_per_client,
             ),
             header_timeout: limits.header_timeout,
+            write_timeout: limits.write_timeout,
             trusted_proxy: config.trusted_proxy,
         };
         let task = tokio::spawn(net::serve(listener, app, accept, stopped.clone()));

@@ -23,9 +23,14 @@ use tower::ServiceExt;
 pub struct Accept {
     pub connections: Arc<Permits>,
     pub header_timeout: Duration,
+    /// Time a write may stall (the client reads nothing) before the connection is closed.
+    pub write_timeout: Duration,
     /// Connections from this address (a reverse proxy) count in the total only.
     pub trusted_proxy: Option<IpAddr>,
 }
+
+/// The system's send buffer of a connection (it doubles it for its own bookkeeping).
+const SEND_BUFFER: usize = 256 * 1024;
 
 /// Time given to running requests when the server stops.
 const DRAIN: Duration = Duration::from_secs(10);
@@ -63,10 +68,14 @@ pub async fn serve(
         };
         let app = app.clone();
         let header_timeout = accept.header_timeout;
+        let write_timeout = accept.write_timeout;
         let mut stop = stop.clone();
         tokio::spawn(async move {
             let _permit = permit;
             let _ = stream.set_nodelay(true);
+            // What the system holds for a client that reads slowly, bounded (it would grow to
+            // megabytes per connection).
+            let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
                 req.extensions_mut().insert(PeerAddr(peer));
                 app.clone().oneshot(req.map(Body::new))
@@ -77,7 +86,7 @@ pub async fn serve(
                 .header_read_timeout(header_timeout)
                 .keep_alive(true);
             let conn = builder
-                .serve_connection(TokioIo::new(stream), service)
+                .serve_connection(TokioIo::new(write_timed(stream, write_timeout)), service)
                 .with_upgrades();
             tokio::pin!(conn);
             let stopping = async move {
@@ -98,6 +107,17 @@ pub async fn serve(
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     Ok(())
+}
+
+/// The stream, whose writes fail once one has waited `timeout` for a client that reads
+/// nothing (an answer or a WebSocket's messages then stop holding memory).
+fn write_timed(
+    stream: TcpStream,
+    timeout: Duration,
+) -> std::pin::Pin<Box<tokio_io_timeout::TimeoutStream<TcpStream>>> {
+    let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+    stream.set_write_timeout(Some(timeout));
+    Box::pin(stream)
 }
 
 /// Answers a connection over a cap with 503 `busy` and closes it, without reading its request.
