@@ -135,6 +135,8 @@ pub struct GameSlot {
     /// The whole view's JSON text at a version, built when first asked for (never while the
     /// clock runs: its figures go down) and dropped by the next change or to make room.
     whole: Mutex<Option<(u64, Bytes)>>,
+    /// Held while the whole view's text is built (one build at a time).
+    building: tokio::sync::Mutex<()>,
     /// The version of the latest state (read without the game's lock).
     version: AtomicI64,
     /// The game's clock runs: its figures go down, so a view is made when asked for.
@@ -194,6 +196,25 @@ pub const SMALL_VIEW: usize = 64;
 /// Big views built at once.
 const VIEWS_AT_ONCE: usize = 2;
 
+/// What a view's JSON text takes per ply, about (its move, position and board).
+const VIEW_BYTES_PER_PLY: usize = 1400;
+
+/// KiB of big answers' texts that are not shared (views paged from a ply, views of a game whose
+/// clock runs) that may wait to be written out at once; more wait for room.
+const ANSWER_KIB: usize = 64 << 10;
+
+/// An answer's text and its room in the answers' budget, given back when the text is dropped.
+struct Counted {
+    text: Vec<u8>,
+    _room: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl AsRef<[u8]> for Counted {
+    fn as_ref(&self) -> &[u8] {
+        &self.text
+    }
+}
+
 /// States a slow WebSocket may fall behind before it is sent one catching-up state.
 const UPDATES_BUFFERED: usize = 8;
 
@@ -236,6 +257,7 @@ impl GameSlot {
             hinting: AtomicBool::new(false),
             published: Mutex::new(Recent(VecDeque::from([Arc::new(first)]))),
             whole: Mutex::new(None),
+            building: tokio::sync::Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
         }
     }
@@ -381,6 +403,8 @@ pub struct Shared {
     pub websockets: Arc<Permits>,
     /// Big views being built now (off the games' locks, on blocking threads).
     views: tokio::sync::Semaphore,
+    /// Room for big answers' texts that are not shared, in KiB ([`ANSWER_KIB`]).
+    answers: Arc<tokio::sync::Semaphore>,
     /// Turns true when the server shuts down; WebSockets close then.
     pub shutdown: watch::Receiver<bool>,
     /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/jobs.rs).
@@ -419,6 +443,7 @@ impl Shared {
             accounts: crate::accounts::Accounts::new(&limits),
             limits,
             views: tokio::sync::Semaphore::new(VIEWS_AT_ONCE),
+            answers: Arc::new(tokio::sync::Semaphore::new(ANSWER_KIB)),
             games: Mutex::new(HashMap::new()),
             shutdown,
             jobs: std::sync::OnceLock::new(),
@@ -560,23 +585,57 @@ impl Shared {
                 return Ok(text);
             }
         }
-        let (copy, seq, from) = {
+        let plies = {
             let live = slot.state.lock().await;
             let from = from.min(live.game.ply());
-            if live.game.ply() - from <= SMALL_VIEW {
+            let plies = live.game.ply() - from;
+            if plies <= SMALL_VIEW {
                 let text = serde_json::to_vec(&GameView::paged(&live, from))
                     .map_err(ApiError::internal)?;
                 return Ok(Bytes::from(text));
             }
-            (live.clone(), slot.seq(), from)
+            plies
+        };
+        // One build of a game's whole view at a time: the readers that wait take its text.
+        let _one = match from {
+            0 => Some(slot.building.lock().await),
+            _ => None,
+        };
+        if from == 0 {
+            if let Some(text) = slot.cached_whole() {
+                return Ok(text);
+            }
+        }
+        // A text that is not shared counts in the answers' budget for as long as it lives
+        // (until it is written out, or its connection is closed).
+        let counted = match from == 0 && !slot.clock_running() {
+            true => None,
+            false => {
+                let kib = (plies.saturating_mul(VIEW_BYTES_PER_PLY) >> 10).clamp(1, ANSWER_KIB);
+                let permits = self
+                    .answers
+                    .clone()
+                    .acquire_many_owned(kib as u32)
+                    .await
+                    .map_err(ApiError::internal)?;
+                Some(permits)
+            }
         };
         let _turn = self.views.acquire().await.map_err(ApiError::internal)?;
+        let (copy, seq, from) = {
+            let live = slot.state.lock().await;
+            let from = from.min(live.game.ply());
+            (live.clone(), slot.seq(), from)
+        };
         let text =
             tokio::task::spawn_blocking(move || serde_json::to_vec(&GameView::paged(&copy, from)))
                 .await
                 .map_err(ApiError::internal)?
                 .map_err(ApiError::internal)?;
-        let text = Bytes::from(text);
+        let text = match counted {
+            None => Bytes::from(text),
+            Some(room) => Bytes::from_owner(Counted { text, _room: room }),
+        };
         if from == 0 {
             slot.keep_whole(seq, text.clone());
             self.make_room();
