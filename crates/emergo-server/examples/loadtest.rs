@@ -1194,7 +1194,11 @@ mod abuse {
                 let mut unread = Vec::new();
                 let mut round = 0u64;
                 while Instant::now() < deadline {
-                    let from = if round % 2 == 0 { "" } else { "?from=1" };
+                    let from = if round.is_multiple_of(2) {
+                        ""
+                    } else {
+                        "?from=1"
+                    };
                     match c.get(format!("{url}{path}{from}")).send().await {
                         Ok(res) => {
                             let status = res.status().as_u16();

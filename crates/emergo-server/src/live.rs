@@ -557,7 +557,7 @@ impl Shared {
             .map(|(id, slot)| (slot.idle_for(), id.clone()))
             .collect();
         // The longest idle first.
-        by_age.sort_by(|a, b| b.0.cmp(&a.0));
+        by_age.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         let mut dropped = 0;
         for (_, id) in by_age {
             if total <= budget {
