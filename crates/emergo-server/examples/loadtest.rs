@@ -30,6 +30,10 @@
 //! `--analysis-flood` requests every second, and `--idle-addresses 17` spreads the idle sockets
 //! over 17 addresses. A bystander (127.0.0.3) asks for `/healthz` every 100 ms over a new
 //! connection each time, in every run.
+//! `--long-games 100` imports that many 5,000-ply games and reads each once, then opens 128
+//! WebSockets that read nothing and 120 requests never read on one of them, and reports the
+//! server's memory (issue 17, item 2); `--abuse` also reads a 5,000-ply game over and over,
+//! with WebSockets on it that read nothing and requests whose answers are never read.
 //!
 //! `--timed 500` plays that many timed games between people at once instead (issue 11): the
 //! latency of a move while the clocks run, and how late flag falls are detected.
@@ -106,6 +110,21 @@ struct Args {
     /// own) and report the server's memory per WebSocket.
     #[arg(long, default_value_t = 0)]
     ws_memory: usize,
+    /// Instead of playing: import this many long games (`--long-plies`), each from an address
+    /// of its own, read each once, then open `--silent-sockets` WebSockets on one of them that
+    /// read nothing and send `--unread-gets` requests for it whose answers are never read;
+    /// reports the server's memory (issue 17, item 2).
+    #[arg(long, default_value_t = 0)]
+    long_games: usize,
+    /// The plies of those long games.
+    #[arg(long, default_value_t = 5000)]
+    long_plies: usize,
+    /// WebSockets that read nothing, on one long game (with `--long-games`).
+    #[arg(long, default_value_t = 128)]
+    silent_sockets: usize,
+    /// Requests for a long game whose answers are never read (with `--long-games`).
+    #[arg(long, default_value_t = 120)]
+    unread_gets: usize,
     /// Instead of playing: this many timed games between people at once, each ending on time.
     #[arg(long, default_value_t = 0)]
     timed: usize,
@@ -348,6 +367,161 @@ async fn ws_memory(n: usize, url: &str, pid: Option<u32>) -> anyhow::Result<()> 
     Ok(())
 }
 
+/// The record of a long game that never ends.
+fn long_record(plies: usize) -> String {
+    emergo_core::record::write_game(&shuffle::shuffling_game(plies), &[])
+}
+
+/// A WebSocket (or TCP connection) from `from` to `to` whose receive buffer is as small as
+/// the system allows, so that a client that reads nothing stalls the server's writes at once.
+async fn small_buffer_stream(
+    from: IpAddr,
+    to: SocketAddr,
+) -> Result<tokio::net::TcpStream, String> {
+    let socket = tokio::net::TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
+    socket
+        .set_recv_buffer_size(4096)
+        .map_err(|e| format!("buffer: {e}"))?;
+    socket
+        .bind(SocketAddr::new(from, 0))
+        .map_err(|e| format!("bind: {e}"))?;
+    socket
+        .connect(to)
+        .await
+        .map_err(|e| format!("connect: {e}"))
+}
+
+/// A WebSocket on `ws_url` that will read nothing after its handshake.
+async fn silent_socket(from: IpAddr, to: SocketAddr, ws_url: &str) -> Result<Socket, String> {
+    let stream = small_buffer_stream(from, to).await?;
+    let (ws, _) =
+        tokio_tungstenite::client_async(ws_url, tokio_tungstenite::MaybeTlsStream::Plain(stream))
+            .await
+            .map_err(|e| format!("websocket: {e}"))?;
+    Ok(ws)
+}
+
+/// A request for `path` whose answer is never read.
+async fn unread_get(
+    from: IpAddr,
+    to: SocketAddr,
+    path: &str,
+) -> Result<tokio::net::TcpStream, String> {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = small_buffer_stream(from, to).await?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {to}\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    Ok(stream)
+}
+
+/// `--long-games`: long games imported and read once each, then silent WebSockets and unread
+/// answers on one of them; the server's memory all along (issue 17, item 2).
+async fn long_games(args: &Args, url: &str, pid: Option<u32>) -> anyhow::Result<()> {
+    let to: SocketAddr = url.trim_start_matches("http://").parse()?;
+    let record = long_record(args.long_plies);
+    let peak = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = pid.map(|pid| {
+        let (peak, sampling) = (peak.clone(), sampling.clone());
+        tokio::spawn(async move {
+            while sampling.load(std::sync::atomic::Ordering::SeqCst) {
+                if let Some(kb) = rss_kb(pid) {
+                    peak.fetch_max(kb, std::sync::atomic::Ordering::SeqCst);
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+    });
+    let rss = || pid.and_then(rss_kb);
+    let before = rss();
+    let started = Instant::now();
+    let mut ids = Vec::new();
+    let mut read_bytes = 0usize;
+    for i in 0..args.long_games {
+        // Each game from an address of its own (new games are rate-limited per client).
+        let client = reqwest::Client::builder()
+            .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 3, 1 + (i % 250) as u8)))
+            .timeout(Duration::from_secs(60))
+            .build()?;
+        let res = client
+            .post(format!("{url}/api/games/import"))
+            .body(record.clone())
+            .send()
+            .await?;
+        anyhow::ensure!(res.status() == 201, "import: {}", res.status());
+        let imported: Value = res.json().await?;
+        let id = imported["id"].as_str().unwrap_or_default().to_string();
+        // Read once, whole, as a page opening it does.
+        let text = client
+            .get(format!("{url}/api/games/{id}"))
+            .send()
+            .await?
+            .text()
+            .await?;
+        read_bytes += text.len();
+        ids.push(id);
+    }
+    let after_reads = rss();
+    let took = started.elapsed();
+    println!(
+        "{} games of {} plies imported and read once ({:.1} MiB of views) in {:.1} s: server RSS {} -> {} MiB (peak {} MiB)",
+        ids.len(),
+        args.long_plies,
+        read_bytes as f64 / (1 << 20) as f64,
+        took.as_secs_f64(),
+        mib(before),
+        mib(after_reads),
+        mib(Some(peak.load(std::sync::atomic::Ordering::SeqCst))),
+    );
+    let Some(id) = ids.first().cloned() else {
+        return Ok(());
+    };
+    let ws_url = format!("{}/api/games/{id}/ws", url.replacen("http://", "ws://", 1));
+    let mut silent = Vec::new();
+    for i in 0..args.silent_sockets {
+        let from = IpAddr::V4(Ipv4Addr::new(127, 0, 4, 1 + (i % 250) as u8));
+        match silent_socket(from, to, &ws_url).await {
+            Ok(s) => silent.push(s),
+            Err(e) => eprintln!("silent WebSocket {i}: {e}"),
+        }
+    }
+    let mut unread = Vec::new();
+    for i in 0..args.unread_gets {
+        let from = IpAddr::V4(Ipv4Addr::new(127, 0, 5, 1 + (i % 250) as u8));
+        match unread_get(from, to, &format!("/api/games/{id}")).await {
+            Ok(s) => unread.push(s),
+            Err(e) => eprintln!("unread request {i}: {e}"),
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let with_silent = rss();
+    println!(
+        "{} WebSockets that read nothing and {} answers never read, on one {}-ply game: server RSS {} MiB (peak so far {} MiB)",
+        silent.len(),
+        unread.len(),
+        args.long_plies,
+        mib(with_silent),
+        mib(Some(peak.load(std::sync::atomic::Ordering::SeqCst))),
+    );
+    // The server's write timeout (10 s by default) lets the silent ones go.
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    let later = rss();
+    sampling.store(false, std::sync::atomic::Ordering::SeqCst);
+    if let Some(s) = sampler {
+        let _ = s.await;
+    }
+    println!(
+        "15 s later: server RSS {} MiB; peak over the run {} MiB",
+        mib(later),
+        mib(Some(peak.load(std::sync::atomic::Ordering::SeqCst))),
+    );
+    drop((silent, unread));
+    Ok(())
+}
+
 /// The resident set size of all the servers, from /proc.
 fn rss_all(pids: &[u32]) -> Option<u64> {
     if pids.is_empty() {
@@ -360,6 +534,9 @@ async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()
     let url = urls.first().cloned().unwrap_or_default();
     if args.ws_memory > 0 {
         return ws_memory(args.ws_memory, &url, pids.first().copied()).await;
+    }
+    if args.long_games > 0 {
+        return long_games(&args, &url, pids.first().copied()).await;
     }
     if args.timed > 0 {
         return timed::run(args.timed, &args.tc, args.timed_moves, args.think_ms, &url).await;
@@ -798,6 +975,9 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
     );
     let mut socket = ws_from(ctx.from, &ws_url).await?;
     let mut game = next_state(&mut socket, Instant::now() + Duration::from_secs(30)).await?;
+    // The game's moves as the answers and states make them (each a delta, docs/api.md).
+    let mut moves: Vec<String> = Vec::new();
+    join_moves(&mut moves, &game);
     // A state the WebSocket showed ahead of the one in hand (an engine's quick reply).
     let mut ahead: Option<Value> = None;
     // When the last person's move was answered (an engine's reply is timed from it).
@@ -827,12 +1007,12 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
                         t.level1_wait.push(answered.elapsed());
                     }
                     t.engine_moves += 1;
-                    let moves: Vec<String> =
-                        serde_json::from_value(seen["moves"].clone()).unwrap_or_default();
-                    t.acknowledged.insert(id.clone(), moves);
+                    join_moves(&mut moves, &seen);
+                    t.acknowledged.insert(id.clone(), moves.clone());
                     game = seen;
                     break;
                 }
+                join_moves(&mut moves, &seen);
             }
             continue;
         };
@@ -873,15 +1053,15 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
             let mut t = ctx.tally.lock().expect("tally");
             t.person_latency.push(latency);
             t.person_moves += 1;
-            let moves: Vec<String> =
-                serde_json::from_value(answer["moves"].clone()).unwrap_or_default();
-            t.acknowledged.insert(id.clone(), moves);
+            join_moves(&mut moves, &answer);
+            t.acknowledged.insert(id.clone(), moves.clone());
         }
         game = answer;
         // The move as the watcher's WebSocket shows it (on another instance when there are 3).
         let until = Instant::now() + Duration::from_secs(30);
         loop {
             let seen = next_state(&mut socket, until).await?;
+            join_moves(&mut moves, &seen);
             let seen_ply = seen["ply"].as_u64().unwrap_or(0) as usize;
             if seen_ply > ply || seen["status"] != "ongoing" {
                 let shown = Instant::now();
@@ -901,9 +1081,20 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
     }
 }
 
+/// Joins a view's moves (a delta from ply `from`, or the whole list) to the moves held.
+fn join_moves(moves: &mut Vec<String>, view: &Value) {
+    let from = view["from"].as_u64().unwrap_or(0) as usize;
+    let new: Vec<String> = serde_json::from_value(view["moves"].clone()).unwrap_or_default();
+    moves.truncate(from);
+    moves.extend(new);
+}
+
 /// The attacker: one client (127.0.0.2) doing everything issue 8 found harmful at once.
 #[path = "loadtest/timed.rs"]
 mod timed;
+
+#[path = "../tests/common/shuffle.rs"]
+mod shuffle;
 
 mod abuse {
     use super::Shared;
@@ -916,6 +1107,16 @@ mod abuse {
 
     fn note(tally: &Shared, what: String) {
         *tally.lock().expect("tally").abuse.entry(what).or_default() += 1;
+    }
+
+    /// Whether the server has not closed the connection (a byte of what it sent may be read:
+    /// the attacker reads nothing to speak of).
+    fn still_open(t: &tokio::net::TcpStream) -> bool {
+        let mut buf = [0u8; 1];
+        match t.try_read(&mut buf) {
+            Ok(n) => n > 0,
+            Err(e) => e.kind() == std::io::ErrorKind::WouldBlock,
+        }
     }
 
     fn client(timeout: Duration) -> reqwest::Client {
@@ -1112,6 +1313,88 @@ mod abuse {
                         Err(_) => note(&tally, "hint dropped".into()),
                     }
                     tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            }));
+        }
+        // Issue 17, item 2: a long game (5,000 plies) read over and over, whole and from ply 1;
+        // WebSockets on it that read nothing, and requests for it whose answers are never read,
+        // opened again when the server closes them.
+        {
+            let (url, tally) = (url.clone(), tally.clone());
+            tasks.push(tokio::spawn(async move {
+                let c = client(Duration::from_secs(60));
+                let res = c
+                    .post(format!("{url}/api/games/import"))
+                    .body(super::long_record(5000))
+                    .send()
+                    .await;
+                let imported: Option<Value> = match res {
+                    Ok(res) => res.json().await.ok(),
+                    Err(_) => None,
+                };
+                let Some(id) = imported
+                    .as_ref()
+                    .and_then(|v| v["id"].as_str())
+                    .map(str::to_string)
+                else {
+                    note(&tally, "long game not imported".into());
+                    return;
+                };
+                let Ok(to) = url.trim_start_matches("http://").parse::<SocketAddr>() else {
+                    return;
+                };
+                let ws_url = format!("{}/api/games/{id}/ws", url.replacen("http://", "ws://", 1));
+                let path = format!("/api/games/{id}");
+                let mut silent = Vec::new();
+                let mut unread = Vec::new();
+                let mut round = 0u64;
+                while Instant::now() < deadline {
+                    let from = if round.is_multiple_of(2) {
+                        ""
+                    } else {
+                        "?from=1"
+                    };
+                    match c.get(format!("{url}{path}{from}")).send().await {
+                        Ok(res) => {
+                            let status = res.status().as_u16();
+                            let _ = res.bytes().await;
+                            note(&tally, format!("long game read {status}"));
+                        }
+                        Err(_) => note(&tally, "long game read transport error".into()),
+                    }
+                    round += 1;
+                    if round % 10 == 1 {
+                        // Kept while the server has not closed them.
+                        let before = silent.len() + unread.len();
+                        silent.retain(|s: &super::Socket| match s.get_ref() {
+                            tokio_tungstenite::MaybeTlsStream::Plain(t) => still_open(t),
+                            _ => false,
+                        });
+                        unread.retain(still_open);
+                        let closed = before - silent.len() - unread.len();
+                        for _ in 0..closed {
+                            note(&tally, "silent socket closed by the server".into());
+                        }
+                        while silent.len() < 24 && Instant::now() < deadline {
+                            match super::silent_socket(ATTACKER, to, &ws_url).await {
+                                Ok(s) => silent.push(s),
+                                Err(_) => {
+                                    note(&tally, "silent WebSocket refused".into());
+                                    break;
+                                }
+                            }
+                        }
+                        while unread.len() < 20 && Instant::now() < deadline {
+                            match super::unread_get(ATTACKER, to, &path).await {
+                                Ok(s) => unread.push(s),
+                                Err(_) => {
+                                    note(&tally, "unread request refused".into());
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             }));
         }

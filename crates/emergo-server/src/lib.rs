@@ -206,6 +206,7 @@ impl Server {
             ),
             header_timeout: limits.header_timeout,
             first_byte_timeout: limits.first_byte_timeout,
+            write_timeout: limits.write_timeout,
             trusted_proxy: config.trusted_proxy,
         };
         let task = tokio::spawn(net::serve(listener, app, accept, stopped.clone()));

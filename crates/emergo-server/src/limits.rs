@@ -39,8 +39,12 @@ pub struct Limits {
     pub engine_per_client: usize,
     /// Imports being read and replayed at once.
     pub imports_at_once: usize,
-    /// Games kept in memory; the least recently used idle ones go first beyond it.
-    pub cached_games: usize,
+    /// Bytes of the games kept in memory (estimated: their positions, moves and kept view
+    /// texts); beyond it the least recently used go first (those nobody watches).
+    pub cache_bytes: usize,
+    /// Time a write to a client may stall (the client reads nothing) before its connection
+    /// or WebSocket is closed.
+    pub write_timeout: Duration,
     /// Login attempts for one account name in a burst, and how often one more is allowed.
     pub logins_per_name_burst: u32,
     pub logins_per_name_every: Duration,
@@ -79,7 +83,8 @@ impl Default for Limits {
             engine_queue: 256,
             engine_per_client: 8,
             imports_at_once: 2,
-            cached_games: 10_000,
+            cache_bytes: 64 << 20,
+            write_timeout: Duration::from_secs(10),
             logins_per_name_burst: 5,
             logins_per_name_every: Duration::from_secs(20),
             logins_per_client_burst: 20,

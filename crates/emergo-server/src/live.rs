@@ -13,11 +13,13 @@ use crate::limits::Limits;
 use crate::model::{now_text, GameMeta, Mode, Rematch, SeatKind};
 use crate::store::{ClockColumns, MoveWrite, Store, StoreError};
 use crate::view::GameView;
+use axum::body::Bytes;
+use axum::extract::ws::Utf8Bytes;
 use emergo_core::{Color, Game, Move, Status};
 use emergo_engine::Level;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr};
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch};
@@ -53,6 +55,7 @@ pub enum Change {
 pub const NOBODY: Client = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
 
 /// A game in memory.
+#[derive(Clone)]
 pub struct LiveGame {
     pub meta: GameMeta,
     pub game: Game,
@@ -121,40 +124,140 @@ pub struct GameSlot {
     id: String,
     /// The per-game lock: held across the database write of every change.
     pub state: tokio::sync::Mutex<LiveGame>,
-    /// Every new state, as the JSON text of a WebSocket message.
-    pub updates: broadcast::Sender<Arc<str>>,
+    /// Every new state, as a delta: the WebSocket message of the view paged from the first ply
+    /// the change touched (docs/api.md, "Deltas"), one shared text for every watcher.
+    pub updates: broadcast::Sender<Arc<Published>>,
     /// A hint is being computed (one at a time per game, so that hints cannot crowd the
     /// engine's workers).
     pub hinting: AtomicBool,
-    /// The latest state message, shared by every WebSocket: a new WebSocket gets it without
-    /// taking the game's lock or serialising anything.
-    latest: Mutex<Arc<str>>,
+    /// The latest delta published, and the few before it (for a WebSocket that fell behind).
+    published: Mutex<Recent>,
+    /// The whole view's JSON text at a version, built when first asked for (never while the
+    /// clock runs: its figures go down) and dropped by the next change or to make room.
+    whole: Mutex<Option<(u64, Bytes)>>,
+    /// Held while the whole view's text is built (one build at a time).
+    building: tokio::sync::Mutex<()>,
     /// The version of the latest state (read without the game's lock).
     version: AtomicI64,
     /// The game's clock runs: its figures go down, so a view is made when asked for.
     clock_running: AtomicBool,
+    /// What the game in memory costs, estimated ([`estimate_bytes`]), without the whole
+    /// view's text.
+    game_bytes: AtomicUsize,
     last_used: Mutex<Instant>,
+}
+
+/// A published state: its delta's WebSocket message, and where it stands.
+pub struct Published {
+    /// Counts the states this instance published for the game (a WebSocket skips those it
+    /// has sent, or that its first state already holds).
+    pub seq: u64,
+    /// The lists of the message start at this ply (everything before it is unchanged).
+    pub from: usize,
+    /// The game's ply after the change.
+    pub ply: usize,
+    /// `{"type": "state", "game": <the view paged from `from`>}`.
+    pub text: Utf8Bytes,
+}
+
+/// The latest published states, newest last.
+struct Recent(VecDeque<Arc<Published>>);
+
+/// Published states kept for a WebSocket that fell behind.
+const RECENT: usize = 32;
+
+impl Recent {
+    fn latest(&self) -> Option<&Arc<Published>> {
+        self.0.back()
+    }
+
+    /// The lowest ply touched by the states after `seq`, when they are all still kept.
+    fn touched_since(&self, seq: u64) -> Option<usize> {
+        let oldest = self.0.front()?.seq;
+        if oldest > seq + 1 {
+            return None;
+        }
+        self.0.iter().filter(|p| p.seq > seq).map(|p| p.from).min()
+    }
+}
+
+/// Whether a request holds the game or a WebSocket watches it (the cache's own reference
+/// aside).
+fn in_use(slot: &Arc<GameSlot>) -> bool {
+    Arc::strong_count(slot) > 1 || slot.updates.receiver_count() > 0
 }
 
 /// How often [`Shared::act`] decides again after losing a race to another instance.
 const MAX_TRIES: usize = 5;
 
-/// States a slow WebSocket may fall behind before it is sent only the latest one.
+/// Views of more plies than this are built off the game's lock ([`Shared::view_text`]).
+pub const SMALL_VIEW: usize = 64;
+
+/// Big views built at once.
+const VIEWS_AT_ONCE: usize = 2;
+
+/// What a view's JSON text takes per ply, about (its move, position and board).
+const VIEW_BYTES_PER_PLY: usize = 1400;
+
+/// KiB of big answers' texts that are not shared (views paged from a ply, views of a game whose
+/// clock runs) that may wait to be written out at once; more wait for room.
+const ANSWER_KIB: usize = 64 << 10;
+
+/// An answer's text and its room in the answers' budget, given back when the text is dropped.
+struct Counted {
+    text: Vec<u8>,
+    _room: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl AsRef<[u8]> for Counted {
+    fn as_ref(&self) -> &[u8] {
+        &self.text
+    }
+}
+
+/// States a slow WebSocket may fall behind before it is sent one catching-up state.
 const UPDATES_BUFFERED: usize = 8;
+
+/// What a game in memory costs, estimated: its positions and moves (with the position
+/// history R10.3 keeps), and its metadata.
+pub fn estimate_bytes(live: &LiveGame) -> usize {
+    const PER_PLY: usize = std::mem::size_of::<emergo_core::Position>()
+        + std::mem::size_of::<Move>()
+        // The repetition history: a key in a list and a count in a map.
+        + 48;
+    const FIXED: usize = 4096;
+    let tags: usize = live
+        .meta
+        .tags
+        .iter()
+        .map(|(k, v)| k.len() + v.len() + 48)
+        .sum();
+    FIXED + tags + (live.game.ply() + 1) * PER_PLY
+}
 
 impl GameSlot {
     fn new(live: LiveGame) -> GameSlot {
-        let latest = state_message(&live);
+        let ply = live.game.ply();
+        let first = Published {
+            seq: 0,
+            from: ply,
+            ply,
+            text: delta_message(&live, ply),
+        };
         let version = AtomicI64::new(live.version);
         let clock_running = AtomicBool::new(live.clock_running());
+        let game_bytes = AtomicUsize::new(estimate_bytes(&live) + first.text.len());
         GameSlot {
             id: live.meta.id.clone(),
             version,
             clock_running,
+            game_bytes,
             state: tokio::sync::Mutex::new(live),
             updates: broadcast::channel(UPDATES_BUFFERED).0,
             hinting: AtomicBool::new(false),
-            latest: Mutex::new(latest),
+            published: Mutex::new(Recent(VecDeque::from([Arc::new(first)]))),
+            whole: Mutex::new(None),
+            building: tokio::sync::Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
         }
     }
@@ -164,22 +267,62 @@ impl GameSlot {
         &self.id
     }
 
-    /// The latest state message (no lock on the game).
-    pub fn latest(&self) -> Arc<str> {
-        self.latest
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+    /// The latest delta published (no lock on the game).
+    pub fn latest(&self) -> Option<Arc<Published>> {
+        self.recent().latest().cloned()
     }
 
-    /// The state message with the clock figures of now: the latest one, or a new one while the
-    /// game's clock runs.
-    pub async fn current(&self) -> Arc<str> {
-        if !self.clock_running.load(Ordering::SeqCst) {
-            return self.latest();
+    /// The lowest ply the states published after `seq` touched (`None` when some of them are
+    /// no longer kept).
+    pub fn touched_since(&self, seq: u64) -> Option<usize> {
+        self.recent().touched_since(seq)
+    }
+
+    fn recent(&self) -> std::sync::MutexGuard<'_, Recent> {
+        self.published.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn whole_text(&self) -> std::sync::MutexGuard<'_, Option<(u64, Bytes)>> {
+        self.whole.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The sequence number of the latest published state.
+    pub fn seq(&self) -> u64 {
+        self.latest().map_or(0, |p| p.seq)
+    }
+
+    /// The whole view's text, when it is kept for the latest state.
+    pub fn cached_whole(&self) -> Option<Bytes> {
+        let seq = self.seq();
+        match &*self.whole_text() {
+            Some((s, text)) if *s == seq && !self.clock_running() => Some(text.clone()),
+            _ => None,
         }
-        let live = self.state.lock().await;
-        state_message(&live)
+    }
+
+    /// Keeps the whole view's text of the state published as `seq` (unless the game changed
+    /// since, or its clock runs).
+    pub(crate) fn keep_whole(&self, seq: u64, text: Bytes) {
+        if seq == self.seq() && !self.clock_running() {
+            *self.whole_text() = Some((seq, text));
+        }
+    }
+
+    /// Drops the whole view's text (to make room); what it weighed.
+    fn drop_whole(&self) -> usize {
+        self.whole_text().take().map_or(0, |(_, text)| text.len())
+    }
+
+    /// What the game costs in memory, estimated: the game, its latest delta, and the whole
+    /// view's text when it is kept.
+    pub fn bytes(&self) -> usize {
+        let whole = self.whole_text().as_ref().map_or(0, |(_, t)| t.len());
+        self.game_bytes.load(Ordering::SeqCst) + whole
+    }
+
+    /// Whether the game's clock runs (its figures go down).
+    pub fn clock_running(&self) -> bool {
+        self.clock_running.load(Ordering::SeqCst)
     }
 
     fn touch(&self) {
@@ -188,25 +331,64 @@ impl GameSlot {
         }
     }
 
-    /// Sends the state to every WebSocket of the game. Called with the lock held, so that the
-    /// states go out in the order they were made.
+    fn idle_for(&self) -> Duration {
+        self.last_used
+            .lock()
+            .map_or(Duration::ZERO, |t| t.elapsed())
+    }
+
+    /// Sends the new state to every WebSocket of the game, as a delta from the lowest ply the
+    /// change touched (the lower of the ply before and after it). Called with the lock held, so
+    /// that the states go out in the order they were made.
     pub fn publish(&self, live: &LiveGame) {
-        let message = state_message(live);
+        self.publish_from(live, usize::MAX);
+    }
+
+    /// [`GameSlot::publish`] for a change that touched the game from ply `from` on, or lower
+    /// (a game re-read after another instance changed it).
+    pub fn publish_from(&self, live: &LiveGame, from: usize) {
+        let before = self.latest().map_or(0, |p| p.ply);
+        let from = from.min(before).min(live.game.ply());
         self.clock_running
             .store(live.clock_running(), Ordering::SeqCst);
-        *self.latest.lock().unwrap_or_else(|e| e.into_inner()) = message.clone();
         self.version.store(live.version, Ordering::SeqCst);
-        let _ = self.updates.send(message);
+        *self.whole_text() = None;
+        let published = {
+            let mut recent = self.recent();
+            let seq = recent.latest().map_or(0, |p| p.seq + 1);
+            let published = Arc::new(Published {
+                seq,
+                from,
+                ply: live.game.ply(),
+                text: delta_message(live, from),
+            });
+            if recent.0.len() >= RECENT {
+                recent.0.pop_front();
+            }
+            recent.0.push_back(published.clone());
+            published
+        };
+        self.game_bytes.store(
+            estimate_bytes(live) + published.text.len(),
+            Ordering::SeqCst,
+        );
+        let _ = self.updates.send(published);
     }
 }
 
 /// What comes before the game in a state message.
 pub const STATE_PREFIX: &str = r#"{"type":"state","game":"#;
 
-/// The WebSocket message for a state: `{"type": "state", "game": GameView}`.
-pub fn state_message(live: &LiveGame) -> Arc<str> {
-    let game = serde_json::to_string(&GameView::of(live)).unwrap_or_else(|_| "null".into());
-    Arc::from(format!("{STATE_PREFIX}{game}}}"))
+/// The WebSocket message of the view paged from ply `from`:
+/// `{"type": "state", "game": GameView}` (docs/api.md).
+pub fn delta_message(live: &LiveGame, from: usize) -> Utf8Bytes {
+    state_text(&GameView::paged(live, from))
+}
+
+/// The WebSocket message of a view.
+pub fn state_text(view: &GameView) -> Utf8Bytes {
+    let game = serde_json::to_string(view).unwrap_or_else(|_| "null".into());
+    Utf8Bytes::from(format!("{STATE_PREFIX}{game}}}"))
 }
 
 /// Everything the handlers share.
@@ -219,6 +401,10 @@ pub struct Shared {
     pub imports: tokio::sync::Semaphore,
     /// Open WebSockets.
     pub websockets: Arc<Permits>,
+    /// Big views being built now (off the games' locks, on blocking threads).
+    views: tokio::sync::Semaphore,
+    /// Room for big answers' texts that are not shared, in KiB ([`ANSWER_KIB`]).
+    answers: Arc<tokio::sync::Semaphore>,
     /// Turns true when the server shuts down; WebSockets close then.
     pub shutdown: watch::Receiver<bool>,
     /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/jobs.rs).
@@ -256,6 +442,8 @@ impl Shared {
             ),
             accounts: crate::accounts::Accounts::new(&limits),
             limits,
+            views: tokio::sync::Semaphore::new(VIEWS_AT_ONCE),
+            answers: Arc::new(tokio::sync::Semaphore::new(ANSWER_KIB)),
             games: Mutex::new(HashMap::new()),
             shutdown,
             jobs: std::sync::OnceLock::new(),
@@ -296,7 +484,6 @@ impl Shared {
             .await
             .map_err(ApiError::internal)?
             .ok_or_else(|| ApiError::game_not_found(id))?;
-        self.make_room();
         let (slot, inserted) = {
             let mut games = self.games();
             match games.get(id) {
@@ -313,6 +500,7 @@ impl Shared {
             }
         };
         if inserted {
+            self.make_room();
             // A change stored by another instance between the load and the insert had its
             // wake-up find no cached game: the version read now (after the insert) sees it.
             self.make_current(&slot).await?;
@@ -329,12 +517,12 @@ impl Shared {
 
     /// Puts a new game into the cache.
     pub fn insert(&self, mut live: LiveGame) -> Arc<GameSlot> {
-        self.make_room();
         live.time = self.clock.clone();
         let id = live.meta.id.clone();
         self.schedule_flag(&live);
         let slot = Arc::new(GameSlot::new(live));
         self.games().insert(id, slot.clone());
+        self.make_room();
         slot
     }
 
@@ -350,20 +538,114 @@ impl Shared {
     pub fn evict_idle(&self, idle: Duration) -> usize {
         let mut games = self.games();
         let before = games.len();
-        games.retain(|_, slot| {
-            let in_use = Arc::strong_count(slot) > 1 || slot.updates.receiver_count() > 0;
-            let recent = slot.last_used.lock().map_or(true, |t| t.elapsed() < idle);
-            in_use || recent
-        });
+        games.retain(|_, slot| in_use(slot) || slot.idle_for() < idle);
         before - games.len()
     }
 
-    /// Beyond [`Limits::cached_games`], drops the games nobody holds or watches.
-    fn make_room(&self) {
-        if self.games().len() >= self.limits.cached_games {
-            let dropped = self.evict_idle(Duration::ZERO);
-            tracing::debug!("{dropped} games dropped from memory to make room");
+    /// Beyond [`Limits::cache_bytes`] (the games' estimated [`GameSlot::bytes`]), drops what
+    /// was least recently used: a kept whole view's text, and the games nobody holds or
+    /// watches (they come back from the database when asked for).
+    pub fn make_room(&self) {
+        let budget = self.limits.cache_bytes;
+        let mut games = self.games();
+        let mut total: usize = games.values().map(|slot| slot.bytes()).sum();
+        if total <= budget {
+            return;
         }
+        let mut by_age: Vec<(Duration, String)> = games
+            .iter()
+            .map(|(id, slot)| (slot.idle_for(), id.clone()))
+            .collect();
+        // The longest idle first.
+        by_age.sort_by_key(|entry| std::cmp::Reverse(entry.0));
+        let mut dropped = 0;
+        for (_, id) in by_age {
+            if total <= budget {
+                break;
+            }
+            let Some(slot) = games.get(&id) else { continue };
+            if in_use(slot) {
+                total = total.saturating_sub(slot.drop_whole());
+            } else {
+                total = total.saturating_sub(slot.bytes());
+                games.remove(&id);
+                dropped += 1;
+            }
+        }
+        tracing::debug!("{dropped} games dropped from memory to make room ({total} bytes kept)");
+    }
+
+    /// The JSON text of the game's view paged from ply `from` (0: the whole view). A view of
+    /// more than [`SMALL_VIEW`] plies is built from a copy of the game taken under its lock,
+    /// after it, on a blocking thread, a few at a time; the whole view's text is kept for the
+    /// next reader until the game changes (within the cache's budget).
+    pub async fn view_text(&self, slot: &Arc<GameSlot>, from: usize) -> Result<Bytes, ApiError> {
+        if from == 0 {
+            if let Some(text) = slot.cached_whole() {
+                return Ok(text);
+            }
+        }
+        let plies = {
+            let live = slot.state.lock().await;
+            let from = from.min(live.game.ply());
+            let plies = live.game.ply() - from;
+            if plies <= SMALL_VIEW {
+                let text = serde_json::to_vec(&GameView::paged(&live, from))
+                    .map_err(ApiError::internal)?;
+                return Ok(Bytes::from(text));
+            }
+            plies
+        };
+        // One build of a game's whole view at a time: the readers that wait take its text.
+        let _one = match from {
+            0 => Some(slot.building.lock().await),
+            _ => None,
+        };
+        if from == 0 {
+            if let Some(text) = slot.cached_whole() {
+                return Ok(text);
+            }
+        }
+        // A text that is not shared counts in the answers' budget for as long as it lives
+        // (until it is written out, or its connection is closed).
+        let counted = match from == 0 && !slot.clock_running() {
+            true => None,
+            false => {
+                let kib = (plies.saturating_mul(VIEW_BYTES_PER_PLY) >> 10).clamp(1, ANSWER_KIB);
+                let permits = self
+                    .answers
+                    .clone()
+                    .acquire_many_owned(kib as u32)
+                    .await
+                    .map_err(ApiError::internal)?;
+                Some(permits)
+            }
+        };
+        let _turn = self.views.acquire().await.map_err(ApiError::internal)?;
+        let (copy, seq, from) = {
+            let live = slot.state.lock().await;
+            let from = from.min(live.game.ply());
+            (live.clone(), slot.seq(), from)
+        };
+        let text =
+            tokio::task::spawn_blocking(move || serde_json::to_vec(&GameView::paged(&copy, from)))
+                .await
+                .map_err(ApiError::internal)?
+                .map_err(ApiError::internal)?;
+        let text = match counted {
+            None => Bytes::from(text),
+            Some(room) => Bytes::from_owner(Counted { text, _room: room }),
+        };
+        if from == 0 {
+            slot.keep_whole(seq, text.clone());
+            self.make_room();
+        }
+        Ok(text)
+    }
+
+    /// What the games in memory cost, estimated, in bytes.
+    pub fn cached_bytes(&self) -> usize {
+        self.games().values().map(|slot| slot.bytes()).sum()
     }
 
     /// The number of games in memory.
@@ -712,6 +994,14 @@ impl Shared {
         if stored.version == live.version {
             return;
         }
+        // The plies both games share are unchanged: the delta starts after them.
+        let shared = live
+            .game
+            .moves()
+            .iter()
+            .zip(stored.game.moves())
+            .take_while(|(a, b)| a == b)
+            .count();
         live.meta = stored.meta;
         live.game = stored.game;
         live.version = stored.version;
@@ -723,7 +1013,7 @@ impl Shared {
             // when it is queued already, and queues it if the other instance could not).
             self.schedule_engine(slot, live);
         }
-        slot.publish(live);
+        slot.publish_from(live, shared);
     }
 
     /// If the engine is to move, starts its reply on the pool; the reply is stored, applied and

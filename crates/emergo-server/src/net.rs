@@ -39,6 +39,8 @@ pub struct Accept {
     pub header_timeout: Duration,
     /// Time a new connection has to send its first byte.
     pub first_byte_timeout: Duration,
+    /// Time a write may stall (the client reads nothing) before the connection is closed.
+    pub write_timeout: Duration,
     /// Connections from this address (a reverse proxy) count in the total only.
     pub trusted_proxy: Option<IpAddr>,
 }
@@ -52,6 +54,8 @@ pub const FEW_CONNECTIONS: usize = 8;
 /// `/healthz`, all together and from one client.
 pub const HEALTH_CONNECTIONS: usize = 16;
 pub const HEALTH_CONNECTIONS_PER_CLIENT: usize = 2;
+/// The system's send buffer of a connection (it doubles it for its own bookkeeping).
+const SEND_BUFFER: usize = 256 * 1024;
 
 /// Time given to running requests when the server stops.
 const DRAIN: Duration = Duration::from_secs(10);
@@ -87,6 +91,7 @@ pub async fn serve(
             peer,
             app: app.clone(),
             header_timeout: accept.header_timeout,
+            write_timeout: accept.write_timeout,
             stop: stop.clone(),
         };
         match accept.connections.acquire(client) {
@@ -131,6 +136,7 @@ struct Connection {
     peer: SocketAddr,
     app: Router,
     header_timeout: Duration,
+    write_timeout: Duration,
     stop: watch::Receiver<bool>,
 }
 
@@ -142,9 +148,13 @@ impl Connection {
             peer,
             app,
             header_timeout,
+            write_timeout,
             mut stop,
         } = self;
         let _ = stream.set_nodelay(true);
+        // What the system holds for a client that reads slowly, bounded (it would grow to
+        // megabytes per connection).
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(PeerAddr(peer));
             app.clone().oneshot(req.map(Body::new))
@@ -155,7 +165,7 @@ impl Connection {
             .header_read_timeout(header_timeout)
             .keep_alive(keep_alive);
         let conn = builder
-            .serve_connection(TokioIo::new(JsonParseErrors::new(stream)), service)
+            .serve_connection(TokioIo::new(JsonParseErrors::new(write_timed(stream, write_timeout))), service)
             .with_upgrades();
         tokio::pin!(conn);
         let stopping = async move {
@@ -218,6 +228,17 @@ async fn asks_for_health(stream: &TcpStream) -> bool {
     tokio::time::timeout(HEALTH_PEEK, look)
         .await
         .unwrap_or(false)
+}
+
+/// The stream, whose writes fail once one has waited `timeout` for a client that reads
+/// nothing (an answer or a WebSocket's messages then stop holding memory).
+fn write_timed(
+    stream: TcpStream,
+    timeout: Duration,
+) -> std::pin::Pin<Box<tokio_io_timeout::TimeoutStream<TcpStream>>> {
+    let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+    stream.set_write_timeout(Some(timeout));
+    Box::pin(stream)
 }
 
 /// Answers a connection over a cap with 503 `busy` and closes it, without reading its request.

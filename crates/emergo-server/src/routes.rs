@@ -437,24 +437,17 @@ async fn show(
 ) -> Result<Response, ApiError> {
     let Query(query) = query?;
     let slot = state.slot(&id).await?;
-    if let Some(from) = query.from.filter(|&from| from > 0) {
-        // Only the newest plies: built under the lock (small), serialised after.
-        let view = GameView::paged(&*slot.state.lock().await, from);
-        return Ok(Json(view).into_response());
-    }
-    let text = slot.current().await;
-    let game = text
-        .strip_prefix(crate::live::STATE_PREFIX)
-        .and_then(|rest| rest.strip_suffix('}'))
-        .map(str::to_string);
-    match game {
-        // The state every watcher was sent: no lock, no serialising.
-        Some(game) => Ok(([(header::CONTENT_TYPE, "application/json")], game).into_response()),
-        None => {
-            let live = slot.state.lock().await;
-            Ok(Json(GameView::of(&live)).into_response())
-        }
-    }
+    // The whole view is kept for the next reader; a big one is built off the game's lock.
+    let text = state.view_text(&slot, query.from.unwrap_or(0)).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// The answer to a change made from ply `before` on: the view paged from the lower of that
+/// ply and the game's (the delta of docs/api.md: the new move, its squares, the position
+/// before it and after it, and every field but the lists), so that it does not grow with the
+/// game.
+fn delta(live: &LiveGame, before: usize) -> Json<GameView> {
+    Json(GameView::paged(live, before.min(live.game.ply())))
 }
 
 #[derive(Deserialize)]
@@ -574,7 +567,7 @@ async fn play(
             Ok(Some(Change::Move(mv)))
         })
         .await?;
-    Ok(Json(GameView::of(&live)))
+    Ok(delta(&live, usize::try_from(body.ply).unwrap_or(0)))
 }
 
 #[derive(Deserialize)]
@@ -618,7 +611,7 @@ async fn takeback(
             Ok(Some(Change::Takeback { to: target }))
         })
         .await?;
-    Ok(Json(GameView::of(&live)))
+    Ok(delta(&live, usize::MAX))
 }
 
 async fn hint(
@@ -694,7 +687,7 @@ async fn resign(
             })))
         })
         .await?;
-    Ok(Json(GameView::of(&live)))
+    Ok(delta(&live, usize::MAX))
 }
 
 /// What a player does about a draw.
@@ -757,7 +750,7 @@ async fn draw(
             Ok((!unchanged).then_some(change))
         })
         .await?;
-    Ok(Json(GameView::of(&live)))
+    Ok(delta(&live, usize::MAX))
 }
 
 /// The tags written into a game's record.
@@ -831,7 +824,7 @@ async fn read_record(state: &AppState, body: Bytes) -> Result<(GameRecord, Game)
 async fn import(
     State(state): State<AppState>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<(StatusCode, Json<GameView>), ApiError> {
+) -> Result<Response, ApiError> {
     let body = body.map_err(|e| match ApiError::from(e) {
         ApiError::TooLarge { .. } => ApiError::TooLarge {
             cap: "record_bytes",
@@ -849,6 +842,12 @@ async fn import(
         state.store.put_record(&meta.id, text).await?;
     }
     let slot = state.insert(LiveGame::new(meta, game));
-    let live = slot.state.lock().await;
-    Ok((StatusCode::CREATED, Json(GameView::of(&live))))
+    // The whole view, built off the game's lock and kept for the page that opens it next.
+    let text = state.view_text(&slot, 0).await?;
+    Ok((
+        StatusCode::CREATED,
+        [(header::CONTENT_TYPE, "application/json")],
+        text,
+    )
+        .into_response())
 }

@@ -130,6 +130,10 @@ pub struct GameView {
     /// The squares of each move of `moves`, in order.
     pub history: Vec<MoveView>,
     pub ply: usize,
+    /// The stored game's version: every stored change (a move, a takeback, a seat taken, a
+    /// draw offer, an ending) makes it higher. Of two views of one game, one with a lower
+    /// version is older.
+    pub version: i64,
     /// N2 text of the position before each move and after the last: `ply + 1` entries, the
     /// first equal to `start`, the last to `position`.
     pub positions: Vec<String>,
@@ -239,6 +243,7 @@ impl GameView {
             moves: game.moves()[from..].iter().map(Move::to_string).collect(),
             history: game.moves()[from..].iter().map(MoveView::of).collect(),
             ply: game.ply(),
+            version: live.version,
             positions: game.positions()[from..]
                 .iter()
                 .map(Position::to_string)

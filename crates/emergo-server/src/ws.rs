@@ -1,23 +1,30 @@
-//! `GET /api/games/{id}/ws`: the game's state at once and after every change. The client sends
-//! nothing; a client that reconnects simply gets the current state, paged from the ply it
-//! names (`?from=<ply>`) so that a long game is not sent whole again.
+//! `GET /api/games/{id}/ws`: the game's state at once, then a delta after every change (the
+//! view paged from the first ply the change touched, docs/api.md). The client sends nothing; a
+//! client that reconnects names the ply it holds (`?from=<ply>`) and gets the state paged from
+//! there.
 //!
-//! A WebSocket costs little: the state messages are shared (one `Arc<str>` per state for every
-//! watcher, the first one taken without the game's lock), and the socket's buffers are small.
+//! A WebSocket costs little and never much: every message is small (the first state pages at
+//! most [`FIRST_PLIES`] plies; a reader of a longer game reads the rest over HTTP), one text
+//! shared by every watcher (no copy per socket), and a socket whose client reads nothing is
+//! closed once a write has waited [`Limits::write_timeout`](crate::Limits).
 
 use crate::edge::{ClientAddr, Permit};
 use crate::error::ApiError;
-use crate::live::{AppState, GameSlot, STATE_PREFIX};
+use crate::live::{delta_message, AppState, GameSlot, Published};
 use crate::routes::ViewQuery;
-use crate::view::GameView;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::Extension;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{broadcast, watch};
+
+/// The most plies the first state of a WebSocket (or a catching-up one) pages: a client that
+/// holds less of the game reads the rest with `GET /api/games/{id}?from=<ply>`.
+pub const FIRST_PLIES: usize = 64;
 
 /// The biggest message a client may send (it sends nothing).
 const MAX_INCOMING: usize = 4096;
@@ -41,65 +48,107 @@ pub async fn handler(
     let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let permit = state.websockets.acquire(Some(client))?;
     let shutdown = state.shutdown.clone();
+    let write_timeout = state.limits.write_timeout;
     Ok(upgrade
         .max_message_size(MAX_INCOMING)
         .max_frame_size(MAX_INCOMING)
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
-        .on_upgrade(move |socket| follow(socket, slot, from, shutdown, permit)))
+        .on_upgrade(move |socket| {
+            let watcher = Watcher {
+                socket,
+                slot,
+                write_timeout,
+                seq: 0,
+                held: from,
+            };
+            watcher.follow(shutdown, permit)
+        }))
 }
 
-async fn send(socket: &mut WebSocket, text: Arc<str>) -> bool {
-    socket.send(Message::Text((&*text).into())).await.is_ok()
-}
-
-/// The first state for a client that holds the game up to ply `from` (a page catching up after
-/// a lost connection): the view paged from there, built under the game's lock (only the newest
-/// plies) and serialised after it; from 0, the shared latest state.
-async fn first_state(slot: &GameSlot, from: usize) -> Arc<str> {
-    if from == 0 {
-        return slot.current().await;
-    }
-    let view = GameView::paged(&*slot.state.lock().await, from);
-    let game = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());
-    Arc::from(format!("{STATE_PREFIX}{game}}}"))
-}
-
-/// Sends the state now and after every change until the client leaves or the server stops.
-async fn follow(
-    mut socket: WebSocket,
+/// One WebSocket and what its client holds.
+struct Watcher {
+    socket: WebSocket,
     slot: Arc<GameSlot>,
-    from: usize,
-    mut shutdown: watch::Receiver<bool>,
-    _permit: Permit,
-) {
-    let _open = OpenSocket::count();
-    // Subscribe before reading the state, so that no change falls in between.
-    let mut updates = slot.updates.subscribe();
-    let first = first_state(&slot, from).await;
-    if !send(&mut socket, first).await {
-        return;
+    write_timeout: Duration,
+    /// The last state sent (its [`Published::seq`]).
+    seq: u64,
+    /// The ply up to which the client holds the game's lists as they stand.
+    held: usize,
+}
+
+impl Watcher {
+    /// Sends a text; false when the client is gone or has read nothing for the write timeout.
+    async fn send(&mut self, text: Utf8Bytes) -> bool {
+        let sent = tokio::time::timeout(self.write_timeout, self.socket.send(Message::Text(text)));
+        matches!(sent.await, Ok(Ok(())))
     }
-    loop {
-        tokio::select! {
-            update = updates.recv() => {
-                let text = match update {
-                    Ok(text) => text,
-                    // Too slow to read every state: the latest one says it all.
-                    Err(broadcast::error::RecvError::Lagged(_)) => slot.latest(),
-                    Err(broadcast::error::RecvError::Closed) => break,
-                };
-                if !send(&mut socket, text).await {
+
+    /// A state for the client from ply `from`, made under the game's lock: the view paged
+    /// from there, or from [`FIRST_PLIES`] before the end when that is later.
+    async fn state_from(&mut self, from: usize) -> Utf8Bytes {
+        let live = self.slot.state.lock().await;
+        let ply = live.game.ply();
+        let from = from.min(ply).max(ply.saturating_sub(FIRST_PLIES));
+        self.seq = self.slot.seq();
+        self.held = ply;
+        delta_message(&live, from)
+    }
+
+    /// The next state to send, from what was published (`None`: nothing new for this client).
+    async fn next(
+        &mut self,
+        update: Result<Arc<Published>, broadcast::error::RecvError>,
+    ) -> Option<Utf8Bytes> {
+        match update {
+            Ok(published) if published.seq <= self.seq => None,
+            Ok(published) if published.seq == self.seq + 1 && published.from <= self.held => {
+                self.seq = published.seq;
+                self.held = published.ply;
+                Some(published.text.clone())
+            }
+            // A state was missed (too slow to read them all): one state from the lowest ply
+            // the missed ones touched says it all.
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                let from = self
+                    .slot
+                    .touched_since(self.seq)
+                    .unwrap_or(0)
+                    .min(self.held);
+                Some(self.state_from(from).await)
+            }
+            Err(broadcast::error::RecvError::Closed) => None,
+        }
+    }
+
+    /// Sends the state now and after every change until the client leaves or the server stops.
+    async fn follow(mut self, mut shutdown: watch::Receiver<bool>, _permit: Permit) {
+        let _open = OpenSocket::count();
+        // Subscribe before reading the state, so that no change falls in between.
+        let mut updates = self.slot.updates.subscribe();
+        let first = self.state_from(self.held).await;
+        if !self.send(first).await {
+            return;
+        }
+        loop {
+            tokio::select! {
+                update = updates.recv() => {
+                    if matches!(update, Err(broadcast::error::RecvError::Closed)) {
+                        break;
+                    }
+                    let Some(text) = self.next(update).await else { continue };
+                    if !self.send(text).await {
+                        break;
+                    }
+                }
+                incoming = self.socket.recv() => match incoming {
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(_)) => {}
+                },
+                _ = shutdown.changed() => {
+                    let _ = tokio::time::timeout(self.write_timeout, self.socket.send(Message::Close(None))).await;
                     break;
                 }
-            }
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                Some(Ok(_)) => {}
-            },
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
             }
         }
     }

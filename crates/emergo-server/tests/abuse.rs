@@ -1247,5 +1247,353 @@ async fn issue17_item11_an_empty_or_stale_session_cookie_first_does_not_hide_the
         assert_eq!(status, StatusCode::OK, "{cookie}: {me}");
         assert_eq!(me["name"], "twocookies17", "{me}");
     }
+/// A game between people created and joined by `c`: its id and the seats' tokens.
+async fn people_game(h: &Harness, c: &reqwest::Client) -> (String, [Value; 2]) {
+    let (status, white) = post(
+        c,
+        h.url("/api/games"),
+        json!({"mode": "human", "color": "white"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{white}");
+    let id = white["game"]["id"].as_str().expect("id").to_string();
+    let (status, black) = post(
+        c,
+        h.url(&format!("/api/games/{id}/join")),
+        json!({"invite": white["invite"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{black}");
+    (id, [white["token"].clone(), black["token"].clone()])
+}
+
+/// Plays `game`'s moves from ply `from` to `to` in game `id`; the answers' texts.
+async fn play_plies(
+    h: &Harness,
+    c: &reqwest::Client,
+    (id, tokens): &(String, [Value; 2]),
+    game: &emergo_core::Game,
+    plies: std::ops::Range<usize>,
+) -> Vec<String> {
+    let mut answers = Vec::new();
+    for ply in plies {
+        let mv = game.moves()[ply].to_string();
+        let res = c
+            .post(h.url(&format!("/api/games/{id}/moves")))
+            .json(&json!({"token": tokens[ply % 2], "ply": ply, "move": mv}))
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(res.status(), StatusCode::OK, "ply {ply}");
+        answers.push(res.text().await.expect("body"));
+    }
+    answers
+}
+
+/// A WebSocket on game `id` from `from` whose receive buffer is as small as the system allows
+/// (so that a client that does not read stalls the server's writes soon).
+async fn small_buffer_socket(h: &Harness, from: IpAddr, id: &str) -> common::Socket {
+    let socket = TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("buffer size");
+    socket.bind(SocketAddr::new(from, 0)).expect("bind");
+    let stream = socket.connect(h.server.addr()).await.expect("connect");
+    let url = format!("ws://{}/api/games/{id}/ws", h.server.addr());
+    let (ws, _) =
+        tokio_tungstenite::client_async(url, tokio_tungstenite::MaybeTlsStream::Plain(stream))
+            .await
+            .expect("WebSocket opens");
+    ws
+}
+
+/// The text of the next message of a WebSocket (within 20 s).
+async fn next_text(socket: &mut common::Socket) -> String {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), socket.next())
+            .await
+            .expect("a message within 20 s")
+            .expect("the socket is open")
+            .expect("a good frame");
+        if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
+            return text.as_str().to_string();
+        }
+    }
+}
+
+/// Issue 17, item 2: a move's answer and the state pushed to a game's WebSockets are deltas
+/// (the new move, its squares, the positions before and after it, the other fields) whose
+/// size does not grow with the game: at ply 400 as small as at ply 10, while the whole view is
+/// hundreds of times bigger. (Before: both were the whole view, 783 KB at ply 600.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item2_a_moves_answer_and_its_pushed_state_do_not_grow_with_the_game() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(BYSTANDER);
+    let seats = people_game(&h, &c).await;
+    let id = seats.0.clone();
+    let url = format!("ws://{}/api/games/{id}/ws", h.server.addr());
+    let (socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("WebSocket opens");
+    let mut watcher = common::GameSocket { socket, held: None };
+    common::next_state(&mut watcher).await;
+    let game = common::shuffling_game(400);
+    let mut sizes = Vec::new();
+    for ply in 0..game.ply() {
+        let answer = play_plies(&h, &c, &seats, &game, ply..ply + 1)
+            .await
+            .remove(0);
+        let pushed = next_text(&mut watcher.socket).await;
+        // The watcher joins every delta into the whole game (a delta that does not join fails).
+        let state: Value = serde_json::from_str(&pushed).expect("JSON");
+        let held = watcher.held.as_ref().expect("held");
+        let whole = common::join(held, &state["game"]).expect("the delta joins");
+        assert_eq!(whole["moves"][ply], game.moves()[ply].to_string());
+        let answer_view: Value = serde_json::from_str(&answer).expect("JSON");
+        assert_eq!(
+            common::join(held, &answer_view).as_ref(),
+            Some(&whole),
+            "the answer is the same delta"
+        );
+        watcher.held = Some(whole);
+        if [9, 399].contains(&ply) {
+            sizes.push((answer.len(), pushed.len()));
+        }
+    }
+    let (_, whole_len, whole) = common_get_text(&h, &format!("/api/games/{id}")).await;
+    let whole: Value = serde_json::from_str(&whole).expect("JSON");
+    assert_eq!(
+        Some(&whole),
+        watcher.held.as_ref(),
+        "the deltas make the whole game"
+    );
+    eprintln!("a move's answer and pushed state at ply 10 / 400: {sizes:?}; the whole view at 400: {whole_len} bytes");
+    assert!(whole_len > 200_000, "{whole_len}");
+    for (answer, pushed) in &sizes {
+        assert!(*answer < 10_000, "answer {answer} bytes");
+        assert!(*pushed < 10_000, "pushed {pushed} bytes");
+    }
+    let (early, late) = (sizes[0], sizes[1]);
+    assert!(late.0 < 3 * early.0 && late.1 < 3 * early.1, "{sizes:?}");
+    h.stop().await;
+}
+
+async fn common_get_text(h: &Harness, path: &str) -> (StatusCode, usize, String) {
+    let res = client(BYSTANDER)
+        .get(h.url(path))
+        .send()
+        .await
+        .expect("sent");
+    let status = res.status();
+    let text = res.text().await.expect("body");
+    (status, text.len(), text)
+}
+
+/// Issue 17, item 2: a WebSocket whose client reads nothing is closed once a write has waited
+/// the write timeout (before, it stayed open, its messages piling up in memory), while a
+/// reading watcher of the same game stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item2_a_websocket_that_reads_nothing_is_closed_after_the_write_timeout() {
+    let limits = Limits {
+        write_timeout: Duration::from_secs(1),
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let c = client(BYSTANDER);
+    let state = h.server.state().clone();
+    let seats = people_game(&h, &c).await;
+    let id = seats.0.clone();
+    let silent = small_buffer_socket(&h, ATTACKER, &id).await;
+    let url = format!("ws://{}/api/games/{id}/ws", h.server.addr());
+    let (socket, _) = tokio_tungstenite::connect_async(url).await.expect("opens");
+    let mut reader = common::GameSocket { socket, held: None };
+    common::next_state(&mut reader).await;
+    assert_eq!(state.websockets.open(), 2);
+    let game = common::shuffling_game(600);
+    let started = Instant::now();
+    let mut closed = None;
+    for ply in 0..game.ply() {
+        play_plies(&h, &c, &seats, &game, ply..ply + 1).await;
+        common::next_state(&mut reader).await;
+        if state.websockets.open() == 1 {
+            closed = Some(ply);
+            break;
+        }
+    }
+    // The writes stall once the buffers are full; the socket goes a timeout later.
+    while closed.is_none() && started.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if state.websockets.open() == 1 {
+            closed = Some(game.ply());
+        }
+    }
+    eprintln!(
+        "the silent WebSocket was closed after ply {closed:?}, {:?} after the first move",
+        started.elapsed()
+    );
+    assert!(closed.is_some(), "the silent WebSocket is still open");
+    assert_eq!(state.websockets.open(), 1, "the reading watcher stays");
+    drop(silent);
+    h.stop().await;
+}
+
+/// Issue 17, item 2: a WebSocket that fell behind (its client read nothing for a while, the
+/// server's writes waited) gets one state from the ply it holds and joins the game again; a
+/// client that missed deltas re-reads from the ply it holds (`?from=`) and holds the whole game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item2_a_client_that_misses_deltas_catches_up_from_the_ply_it_holds() {
+    let limits = Limits {
+        write_timeout: Duration::from_secs(60),
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let c = client(BYSTANDER);
+    let seats = people_game(&h, &c).await;
+    let id = seats.0.clone();
+    let mut lagging = small_buffer_socket(&h, ATTACKER, &id).await;
+    let game = common::shuffling_game(300);
+    play_plies(&h, &c, &seats, &game, 0..100).await;
+    let (_, _, at_100) = common_get_text(&h, &format!("/api/games/{id}")).await;
+    let at_100: Value = serde_json::from_str(&at_100).expect("JSON");
+    play_plies(&h, &c, &seats, &game, 100..300).await;
+    let (_, _, whole) = common_get_text(&h, &format!("/api/games/{id}")).await;
+    let whole: Value = serde_json::from_str(&whole).expect("JSON");
+
+    // Over HTTP: from the ply held, joined to what is held.
+    let (_, _, paged) = common_get_text(&h, &format!("/api/games/{id}?from=100")).await;
+    let paged: Value = serde_json::from_str(&paged).expect("JSON");
+    assert_eq!(paged["from"], 100);
+    assert_eq!(common::join(&at_100, &paged).as_ref(), Some(&whole));
+
+    // Over the WebSocket, read only now, as the page does (assets/js/paging.mjs): each state
+    // joins what is held, or the client re-reads from the ply it holds and joins that.
+    let mut held: Option<Value> = None;
+    let (mut states, mut rereads) = (0, 0);
+    loop {
+        let text = next_text(&mut lagging).await;
+        let state: Value = serde_json::from_str(&text).expect("JSON");
+        let seen = &state["game"];
+        states += 1;
+        let joined = match &held {
+            _ if seen["from"] == 0 => Some(seen.clone()),
+            Some(held) => common::join(held, seen),
+            None => panic!("the first state is not whole: {seen}"),
+        };
+        let whole_now = match joined {
+            Some(whole) => whole,
+            None => {
+                rereads += 1;
+                let held = held.as_ref().expect("held");
+                let ply = held["ply"].as_u64().expect("ply");
+                let (_, _, text) =
+                    common_get_text(&h, &format!("/api/games/{id}?from={ply}")).await;
+                let paged: Value = serde_json::from_str(&text).expect("JSON");
+                common::join(held, &paged).expect("the re-read joins")
+            }
+        };
+        let done = whole_now["ply"] == 300;
+        held = Some(whole_now);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(held.as_ref(), Some(&whole));
+    eprintln!(
+        "the lagging WebSocket caught up with {states} states for 300 moves, {rereads} re-reads"
+    );
+    assert!(states < 300, "it did not fall behind ({states} states)");
+    h.stop().await;
+}
+
+/// Issue 17, item 2: the games in memory stay within the cache's byte budget however many long
+/// games are read (before: each 5,000-ply game read kept about 8 MB until 10 idle minutes had
+/// passed); the games dropped come back from the database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item2_the_game_cache_stays_within_its_byte_budget_after_reading_many_long_games() {
+    let budget = 8 << 20;
+    let limits = Limits {
+        cache_bytes: budget,
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let c = client(BYSTANDER);
+    let state = h.server.state().clone();
+    let record = common::shuffling_record(1500);
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        let (status, imported) = post_text(&c, h.url("/api/games/import"), record.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "{imported}");
+        let id = imported["id"].as_str().expect("id").to_string();
+        let (status, whole_len, _) = common_get_text(&h, &format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(whole_len > 1_000_000, "{whole_len}");
+        let (status, _, _) = common_get_text(&h, &format!("/api/games/{id}?from=1")).await;
+        assert_eq!(status, StatusCode::OK);
+        let cached = state.cached_bytes();
+        if i == 0 {
+            // The estimate counts the whole view's text kept for the next reader.
+            assert!(
+                cached > whole_len,
+                "{cached} bytes for a {whole_len}-byte view"
+            );
+        }
+        assert!(cached <= budget, "game {i}: {cached} bytes in memory");
+        ids.push(id);
+    }
+    eprintln!(
+        "12 games of 1,500 plies read: {} games, {} bytes in memory",
+        state.cached(),
+        state.cached_bytes()
+    );
+    assert!(state.cached() < 12);
+    let (status, _, again) = common_get_text(&h, &format!("/api/games/{}", ids[0])).await;
+    assert_eq!(status, StatusCode::OK);
+    let again: Value = serde_json::from_str(&again).expect("JSON");
+    assert_eq!(again["ply"], 1500);
+    h.stop().await;
+}
+
+/// Issue 17, item 2: an answer its client does not read is given up a write timeout after its
+/// writes stall, and the connection closed (before: 120 such answers held 697 MB for 70 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item2_an_answer_nobody_reads_is_dropped_after_the_write_timeout() {
+    let limits = Limits {
+        write_timeout: Duration::from_secs(1),
+        ..Limits::relaxed()
+    };
+    let h = start(limits, 1).await;
+    let c = client(BYSTANDER);
+    let (status, imported) = post_text(
+        &c,
+        h.url("/api/games/import"),
+        common::shuffling_record(3000),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let id = imported["id"].as_str().expect("id").to_string();
+    let (_, whole_len, _) = common_get_text(&h, &format!("/api/games/{id}")).await;
+    let socket = TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("buffer size");
+    socket.bind(SocketAddr::new(ATTACKER, 0)).expect("bind");
+    let mut stream = socket.connect(h.server.addr()).await.expect("connect");
+    let request = format!(
+        "GET /api/games/{id} HTTP/1.1\r\nHost: {}\r\n\r\n",
+        h.server.addr()
+    );
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    // Nothing read for three write timeouts...
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    // ... then what was sent is there, and the connection is closed before the answer's end.
+    let got = closed_within(&mut stream, Duration::from_secs(10)).await;
+    let got = got.expect("the connection is closed");
+    eprintln!(
+        "an unread {whole_len}-byte answer: {} bytes had been sent when it was dropped",
+        got.len()
+    );
+    assert!(
+        got.starts_with("HTTP/1.1 200"),
+        "{}",
+        &got[..got.len().min(200)]
+    );
+    assert!(got.len() < whole_len, "the whole answer was sent");
+    assert!(h.bystander_is_fast().await < FAST);
     h.stop().await;
 }

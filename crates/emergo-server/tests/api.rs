@@ -39,10 +39,14 @@ async fn a_game_between_people_from_invitation_to_agreed_draw_and_export() {
         let (status, answer) = srv.play(&id, &tokens[ply % 2], ply as i64, &mv).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         assert_eq!(answer["ply"], ply + 1);
-        assert_eq!(answer["moves"][ply], mv.as_str());
+        // The answer is a delta: the new move and the positions before and after it.
+        assert_eq!(answer["from"], ply);
+        assert_eq!(answer["moves"], json!([mv]));
+        assert_eq!(answer["positions"].as_array().map(Vec::len), Some(2));
         let seen = next_state(&mut spectator).await;
         assert_eq!(seen["ply"], ply + 1);
-        assert_eq!(seen["moves"], answer["moves"]);
+        assert_eq!(seen["moves"][ply], mv.as_str());
+        assert_eq!(seen["position"], answer["position"]);
         game = answer;
     }
 
@@ -92,7 +96,7 @@ async fn a_game_between_people_from_invitation_to_agreed_draw_and_export() {
         .await;
     assert_eq!(status, StatusCode::CREATED, "{imported}");
     assert_eq!(imported["mode"], "imported");
-    assert_eq!(imported["moves"], agreed["moves"]);
+    assert_eq!(imported["moves"], srv.game(&id).await["moves"]);
     assert_eq!(imported["result"], "1/2-1/2");
     assert_eq!(imported["reason"], "agreement");
     // A record from elsewhere that names no ending keeps its result.
@@ -394,7 +398,7 @@ async fn two_submissions_for_one_ply_exactly_one_is_accepted() {
             .expect("one refused");
         assert_eq!(loser.0, StatusCode::CONFLICT, "{:?}", loser.1);
         assert_eq!(loser.1["error"], "stale_ply");
-        game = accepted[0].clone();
+        game = join(&game, accepted[0]).expect("the answer joins the game");
         assert_eq!(game["ply"], ply + 1);
     }
     assert_eq!(srv.game(&id).await["moves"], game["moves"]);
@@ -455,8 +459,9 @@ async fn the_engine_replies_takes_back_and_hints() {
         .await;
     assert_eq!(status, StatusCode::OK, "{back}");
     assert_eq!(back["ply"], 2);
+    assert_eq!(back["from"], 2);
     assert_eq!(
-        back["moves"],
+        srv.game(&id).await["moves"],
         json!(game["moves"].as_array().expect("moves")[..2])
     );
     assert_eq!(back["turn"], "white");
@@ -530,7 +535,7 @@ async fn acknowledged_moves_survive_a_restart_and_games_leave_memory_and_come_ba
             .play(&id, &tokens[ply % 2], ply as i64, &first_legal(&game))
             .await;
         assert_eq!(status, StatusCode::OK);
-        game = answer;
+        game = join(&game, &answer).expect("the answer joins the game");
         if ply == 1 {
             // Dropped from memory, then rebuilt from the database on the next request.
             assert_eq!(srv.server.state().evict_idle(std::time::Duration::ZERO), 1);

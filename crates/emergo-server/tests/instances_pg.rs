@@ -41,8 +41,8 @@ async fn a_game_played_across_two_instances_reaches_both_and_one_ply_is_taken_on
             .await;
         assert_eq!(status, StatusCode::OK, "ply {ply}: {answer}");
         let seen = state_where(&mut spectator, |g| g["ply"] == ply + 1).await;
-        assert_eq!(seen["moves"], answer["moves"]);
-        game = answer;
+        game = join(&game, &answer).expect("the answer joins the game");
+        assert_eq!(seen["moves"], game["moves"]);
     }
 
     // Races: the side to move sends its move for one ply to both instances at once.
@@ -65,7 +65,7 @@ async fn a_game_played_across_two_instances_reaches_both_and_one_ply_is_taken_on
             assert_eq!(*status, StatusCode::CONFLICT, "{refused}");
             assert_eq!(refused["error"], "stale_ply", "{refused}");
         }
-        game = accepted[0].clone();
+        game = join(&game, accepted[0]).expect("the answer joins the game");
         // Both instances show the accepted move.
         for server in servers {
             assert_eq!(server.game(&id).await["ply"], ply + 1);

@@ -87,7 +87,7 @@ async fn a_finished_game_is_reviewed_once_and_the_review_is_kept() {
         let mv = first_legal(&game);
         let (status, next) = srv.play(&id, &tokens[ply % 2], ply as i64, &mv).await;
         assert_eq!(status, StatusCode::OK, "{next}");
-        game = next;
+        game = join(&game, &next).expect("the answer joins the game");
     }
     let (status, _) = srv
         .post(

@@ -101,9 +101,12 @@ pub struct LimitArgs {
     /// Imports read at once [default: 2].
     #[arg(long)]
     pub imports_at_once: Option<usize>,
-    /// Games kept in memory [default: 10000].
+    /// Memory for the games kept in memory, in MiB (estimated) [default: 64].
     #[arg(long)]
-    pub cached_games: Option<usize>,
+    pub cache_mib: Option<usize>,
+    /// Seconds a write to a client may wait for it to read before it is closed [default: 10].
+    #[arg(long)]
+    pub write_timeout: Option<u64>,
     /// Login attempts for one account name at once [default: 5] ...
     #[arg(long)]
     pub logins_per_name_burst: Option<u32>,
@@ -150,7 +153,12 @@ impl LimitArgs {
         set(&mut l.engine_queue, self.engine_queue);
         set(&mut l.engine_per_client, self.engine_per_client);
         set(&mut l.imports_at_once, self.imports_at_once);
-        set(&mut l.cached_games, self.cached_games);
+        if let Some(mib) = self.cache_mib {
+            l.cache_bytes = mib.saturating_mul(1 << 20);
+        }
+        if let Some(secs) = self.write_timeout {
+            l.write_timeout = Duration::from_secs(secs.max(1));
+        }
         if let Some(n) = self.games_burst {
             l.games_burst = n;
         }

@@ -10,7 +10,7 @@ import { events, resultWords, winner } from './events.mjs';
 import { moveLabel } from './notation.mjs';
 import { renderMoves, scoreText, colorWords } from './movelist.mjs';
 import { openLive, closeLive } from './live.mjs';
-import { mergeView } from './paging.mjs';
+import { takeState } from './paging.mjs';
 import { play as playSound } from './sound.mjs';
 import { createGame, visit } from './lobby.mjs';
 import { lookForReview, renderReview, betterPath, startReview, resetReview } from './review.mjs';
@@ -85,20 +85,19 @@ export function closeGame() {
   st.game = null;
 }
 
-/** Takes a new state. `source`: 'load', 'ws' (in order) or 'post' (may be stale). */
+/** Takes a new state, whole or a delta (docs/api.md). `source`: 'load', 'ws' (in order),
+ * 'post' (may be stale) or 'reread' (the answer to a re-read from a ply). */
 function setGame(g, source) {
   if (!g || g.id !== st.id) return;
-  if (g.from) {
-    // A paged view (the WebSocket catching up): joined to ours, or else the whole view asked.
-    const whole = mergeView(st.game, g);
-    if (!whole) {
-      refresh();
-      return;
-    }
-    g = whole;
+  // A delta joins the view we hold; one that does not (a state missed) has us read again.
+  const taken = takeState(st.game, g, source === 'reread');
+  if (taken.ask !== undefined) {
+    refresh(taken.ask);
+    return;
   }
+  if (!taken.game) return;
+  g = taken.game;
   const old = st.game;
-  if (old && source === 'post' && g.ply < old.ply) return;
   const follow = !old || st.viewPly >= old.ply;
   st.game = g;
   st.stateAt = performance.now();
@@ -257,16 +256,17 @@ async function submitMove(text) {
     st.busy = false;
     st.sel = [];
     toast(err.code === 'illegal_move' ? t('err.illegalTyped', { move: text }) : plainError(err));
-    if (['stale_ply', 'not_your_turn', 'game_over'].includes(err.code)) refresh();
+    if (['stale_ply', 'not_your_turn', 'game_over'].includes(err.code)) refresh(st.game ? st.game.ply : 0);
     else render();
     return false;
   }
 }
 
-async function refresh() {
+/** Reads the game again: from ply `from` on (joined to what we hold), or whole. */
+async function refresh(from = 0) {
   if (!st.id) return;
   try {
-    setGame(await api('GET', `/api/games/${st.id}`), 'load');
+    setGame(await api('GET', `/api/games/${st.id}${from ? `?from=${from}` : ''}`), from ? 'reread' : 'load');
   } catch (err) {
     toast(plainError(err));
   }

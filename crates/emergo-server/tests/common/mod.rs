@@ -10,6 +10,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
+mod shuffle;
+pub use shuffle::shuffling_game;
+
 pub type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -217,12 +220,13 @@ impl TestServer {
         .await
     }
 
-    pub async fn socket(&self, id: &str) -> Socket {
+    /// A game's WebSocket, whose deltas [`next_state`] joins into whole views.
+    pub async fn socket(&self, id: &str) -> GameSocket {
         let url = format!("ws://{}/api/games/{id}/ws", self.server.addr());
         let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("WebSocket opens");
-        socket
+        GameSocket { socket, held: None }
     }
 
     pub async fn stop(self) {
@@ -230,8 +234,71 @@ impl TestServer {
     }
 }
 
-/// The next state the socket receives (within 20 s).
-pub async fn next_state(socket: &mut Socket) -> Value {
+/// A game's WebSocket and the whole view its states make: each state after the first is a
+/// delta (docs/api.md), joined to the view held (a delta that does not join fails the test).
+pub struct GameSocket {
+    pub socket: Socket,
+    pub held: Option<Value>,
+}
+
+/// What [`next_state`] reads states from: a game's WebSocket (whole views, deltas joined) or
+/// a bare one (each state as it comes).
+pub trait States {
+    fn next_game(&mut self) -> impl std::future::Future<Output = Value> + Send;
+}
+
+impl States for Socket {
+    async fn next_game(&mut self) -> Value {
+        raw_state(self).await
+    }
+}
+
+impl States for GameSocket {
+    async fn next_game(&mut self) -> Value {
+        let state = raw_state(&mut self.socket).await;
+        let whole = match &self.held {
+            _ if state["from"] == 0 => state,
+            Some(held) => join(held, &state).unwrap_or_else(|| {
+                panic!("a delta that does not join the view held: {state} after {held}")
+            }),
+            None => panic!("a first state that is not whole: {state}"),
+        };
+        self.held = Some(whole.clone());
+        whole
+    }
+}
+
+/// The whole view from `held` (a whole view) and `delta` (a view paged from `delta.from`):
+/// `None` when `held` is not the same game up to that ply (the JS of the page does the same,
+/// assets/js/paging.mjs).
+pub fn join(held: &Value, delta: &Value) -> Option<Value> {
+    let from = delta["from"].as_u64()? as usize;
+    if from == 0 {
+        return Some(delta.clone());
+    }
+    if held["id"] != delta["id"] || held["from"] != 0 || held["ply"].as_u64()? < from as u64 {
+        return None;
+    }
+    if held["positions"][from] != delta["positions"][0] {
+        return None;
+    }
+    let mut whole = delta.clone();
+    whole["from"] = json!(0);
+    for key in ["moves", "history", "positions", "boards"] {
+        let mut list = held[key].as_array()?[..from].to_vec();
+        list.extend(delta[key].as_array()?.iter().cloned());
+        whole[key] = Value::Array(list);
+    }
+    Some(whole)
+}
+
+/// The next state the socket receives (within 20 s): from a game's socket, the whole view.
+pub async fn next_state(socket: &mut impl States) -> Value {
+    socket.next_game().await
+}
+
+/// The next state message as it comes (within 20 s).
+async fn raw_state(socket: &mut Socket) -> Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(20), socket.next())
             .await
@@ -247,7 +314,7 @@ pub async fn next_state(socket: &mut Socket) -> Value {
 }
 
 /// Reads states until one satisfies `done`; returns it.
-pub async fn state_where(socket: &mut Socket, done: impl Fn(&Value) -> bool) -> Value {
+pub async fn state_where(socket: &mut impl States, done: impl Fn(&Value) -> bool) -> Value {
     loop {
         let game = next_state(socket).await;
         if done(&game) {
@@ -267,67 +334,6 @@ pub fn first_legal(game: &Value) -> String {
         .as_str()
         .expect("a legal move")
         .to_string()
-}
-
-/// A legal game of `plies` moves (at most) that never ends: the men are entered, then step
-/// about. Each move is one whose position has come least often so far (never a third time,
-/// R10.3), preferring those that give the other side no capture and leave it many moves, ties
-/// broken by a fixed pseudo-random sequence; at a dead end it takes moves back and tries others
-/// (a bounded number of times, then the game stops early).
-pub fn shuffling_game(plies: usize) -> emergo_core::Game {
-    use emergo_core::{Game, Move, Phase, Position};
-    use std::collections::{HashMap, HashSet};
-    let mut game = Game::default();
-    let mut seen: HashMap<Position, u32> = HashMap::new();
-    seen.insert(*game.position(), 1);
-    let mut tried: HashSet<(Position, Move)> = HashSet::new();
-    let mut backtracks = 0;
-    let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
-    while game.ply() < plies {
-        let pos = *game.position();
-        // (times seen, gives a capture, a little chance, fewer replies), the move, where it goes
-        type Choice = ((u32, bool, u64, usize), Move, Position);
-        let mut best: Option<Choice> = None;
-        for mv in pos.legal_moves().iter() {
-            if tried.contains(&(pos, *mv)) {
-                continue;
-            }
-            let Ok(next) = pos.play(*mv) else { continue };
-            let count = seen.get(&next).copied().unwrap_or(0);
-            let replies = next.legal_moves().len();
-            if count >= 2 || replies == 0 {
-                continue;
-            }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let key = (
-                count,
-                next.phase() == Phase::Capture,
-                rng % 4,
-                usize::MAX - replies,
-            );
-            if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
-                best = Some((key, *mv, next));
-            }
-        }
-        let Some((_, mv, next)) = best else {
-            // A dead end: take the last move back and never play it there again.
-            backtracks += 1;
-            if backtracks > 100_000 || game.ply() == 0 {
-                break;
-            }
-            if let Some(n) = seen.get_mut(&pos) {
-                *n -= 1;
-            }
-            game.undo();
-            continue;
-        };
-        tried.insert((pos, mv));
-        game.play(mv).expect("a legal move");
-        *seen.entry(next).or_insert(0) += 1;
-    }
-    game
 }
 
 /// The record of [`shuffling_game`].
