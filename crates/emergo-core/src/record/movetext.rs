@@ -1,7 +1,7 @@
 //! Movetext as a tree: reading a line of moves with its comments and nested variations, and
 //! writing it back.
 
-use super::{is_move_number, result_of_token, Parser, RecordError, RecordLimit, RecordMove};
+use super::{after_move_number, is_move_number, result_of_token, Parser, RecordError, RecordLimit, RecordMove};
 use crate::color::Color;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
@@ -113,6 +113,11 @@ impl<'a> Parser<'a> {
                     if is_move_number(token) {
                         continue;
                     }
+                    // A move written against its number, `1.d3` or `1...a5`: the move after it.
+                    let (token, column) = match after_move_number(token) {
+                        Some(rest) => (rest, column + (token.len() - rest.len())),
+                        None => (token, column),
+                    };
                     if depth == 0 && moves.len() == self.limits.plies {
                         return Err(self.over(line, column, RecordLimit::Plies, self.limits.plies));
                     }
@@ -144,6 +149,10 @@ impl<'a> Parser<'a> {
             return Err(self.error(line, column, format!("{at} comes after the game has ended")));
         }
         let mv = position.parse_move(token).map_err(|e| {
+            let refusal = match &e {
+                MoveError::NoLegalMatch { reason, .. } => Some(*reason),
+                MoveError::Syntax { .. } => None,
+            };
             let why = match e {
                 MoveError::Syntax {
                     source: MoveTextError::BadSquare { text, .. },
@@ -157,7 +166,10 @@ impl<'a> Parser<'a> {
                 }
             };
             let legal = some_legal_moves(&position);
-            self.error(line, column, format!("{at}: {why}; {legal}"))
+            RecordError {
+                refusal,
+                ..self.error(line, column, format!("{at}: {why}; {legal}"))
+            }
         })?;
         game.play(mv)
             .map_err(|e| self.error(line, column, format!("{at}: {e}")))?;
