@@ -499,14 +499,20 @@ fn a_move_written_against_its_number_reads_as_the_move() {
     // Numbers alone and results are still what they were.
     let record = GameRecord::parse("1. d3 1-0").expect("a record");
     assert_eq!(record.result, Some(Outcome::Win(Color::White)));
-    assert!(GameRecord::parse("1..d3").is_err(), "two dots are no move number");
+    assert!(
+        GameRecord::parse("1..d3").is_err(),
+        "two dots are no move number"
+    );
 }
 
 #[test]
 fn r9_3_a_refused_entry_on_the_centre_names_its_rule_for_a_reader() {
     let err = GameRecord::parse("1. e5").unwrap_err();
     assert_eq!(err.refusal, Some(emergo_core::Refusal::FirstEntryOnCentre));
-    assert_eq!(err.refusal.map(|r| (r.name(), r.rule())), Some(("first_entry_on_centre", "R9.3")));
+    assert_eq!(
+        err.refusal.map(|r| (r.name(), r.rule())),
+        Some(("first_entry_on_centre", "R9.3"))
+    );
     let err = GameRecord::parse("1. zz").unwrap_err();
     assert_eq!(err.refusal, None, "a word that is no move breaks no rule");
 }

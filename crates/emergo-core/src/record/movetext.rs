@@ -1,7 +1,10 @@
 //! Movetext as a tree: reading a line of moves with its comments and nested variations, and
 //! writing it back.
 
-use super::{after_move_number, is_move_number, result_of_token, Parser, RecordError, RecordLimit, RecordMove};
+use super::{
+    after_move_number, is_move_number, result_of_token, Parser, RecordError, RecordLimit,
+    RecordMove,
+};
 use crate::color::Color;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;

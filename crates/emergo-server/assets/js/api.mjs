@@ -2,10 +2,11 @@
 import { t } from './i18n.mjs';
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.body = body; // the answer's other fields (docs/api.md): `cap`, `line`, `refusal`…
   }
 }
 
@@ -29,14 +30,15 @@ export async function api(method, path, body, asText) {
   if (!res.ok) {
     let code = 'error';
     let message = '';
+    let body = {};
     try {
-      const j = await res.json();
-      code = j.error || code;
-      message = j.message || '';
+      body = await res.json();
+      code = body.error || code;
+      message = body.message || '';
     } catch (e) {
       message = res.statusText;
     }
-    throw new ApiError(res.status, code, message);
+    throw new ApiError(res.status, code, message, body);
   }
   return asText ? res.text() : res.json();
 }
