@@ -30,6 +30,7 @@ mod movetext;
 use crate::game::{EndReason, Game, Outcome, Status};
 use crate::moves::Move;
 use crate::position::Position;
+use crate::refusal::Refusal;
 use movetext::{write_line, Ending};
 use std::collections::HashSet;
 use std::fmt::{self, Write as _};
@@ -82,6 +83,9 @@ pub struct RecordError {
     pub message: String,
     /// The cap of [`RecordLimits`] the record went over, when that is what is wrong.
     pub limit: Option<RecordLimit>,
+    /// The rule a move of the record breaks, when that is what is wrong (so that a reader can
+    /// say it in its own words and language).
+    pub refusal: Option<Refusal>,
 }
 
 /// Where in a record a problem is.
@@ -206,6 +210,7 @@ impl GameRecord {
             at: RecordPlace::Text { line: 1, column: 1 },
             message,
             limit: None,
+            refusal: None,
         };
         let mut start: Option<(&str, &str, Position)> = None;
         for name in START_TAGS {
@@ -263,6 +268,7 @@ impl GameRecord {
                 at: RecordPlace::Ply(i + 1),
                 message: format!("move {}: {e}", m.mv),
                 limit: None,
+                refusal: None,
             })?;
         }
         if let Some(outcome) = self.result {
@@ -275,6 +281,7 @@ impl GameRecord {
                     at: RecordPlace::Result,
                     message: format!("result {outcome}: {e}"),
                     limit: None,
+                    refusal: None,
                 })?;
             }
         }
@@ -392,6 +399,7 @@ impl<'a> Parser<'a> {
             at: RecordPlace::Text { line, column },
             message: message.into(),
             limit: None,
+            refusal: None,
         }
     }
 
@@ -624,6 +632,20 @@ impl<'a> Parser<'a> {
         self.bump();
         Ok((name, value))
     }
+}
+
+/// The move of a token that begins with a move number, `1.d3` (`d3`) or `12...a5` (`a5`); `None`
+/// when the token does not start with digits and one or three dots, or has nothing after them.
+fn after_move_number(token: &str) -> Option<&str> {
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return None;
+    }
+    let rest = &token[digits..];
+    let move_text = rest
+        .strip_prefix("...")
+        .or_else(|| rest.strip_prefix('.'))?;
+    (!move_text.is_empty() && !move_text.starts_with('.')).then_some(move_text)
 }
 
 fn is_move_number(token: &str) -> bool {

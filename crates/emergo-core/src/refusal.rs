@@ -38,6 +38,41 @@ pub enum Refusal {
     NotAdjacent,
 }
 
+impl Refusal {
+    /// A stable name for programs (an API's error field, a page's translation key).
+    pub fn name(self) -> &'static str {
+        match self {
+            Refusal::CaptureCompulsory => "capture_compulsory",
+            Refusal::MajorityRule { .. } => "majority_rule",
+            Refusal::NoSuchCapture => "no_such_capture",
+            Refusal::MustEnter => "must_enter",
+            Refusal::NoMenInHand => "no_men_in_hand",
+            Refusal::NoCaptureAvailable => "no_capture_available",
+            Refusal::FirstEntryOnCentre => "first_entry_on_centre",
+            Refusal::SquareTaken => "square_taken",
+            Refusal::EntryCapturable => "entry_capturable",
+            Refusal::NotYourColumn => "not_your_column",
+            Refusal::NotAdjacent => "not_adjacent",
+        }
+    }
+
+    /// The rule broken, as RULES.md numbers it (`R9.3`; `R6, R7` where two say it together).
+    pub fn rule(self) -> &'static str {
+        match self {
+            Refusal::CaptureCompulsory => "R5.1",
+            Refusal::MajorityRule { .. } => "R7.3",
+            Refusal::NoSuchCapture => "R6, R7",
+            Refusal::MustEnter => "R5.2",
+            Refusal::NoMenInHand => "R5.3",
+            Refusal::NoCaptureAvailable => "R5",
+            Refusal::FirstEntryOnCentre => "R9.3",
+            Refusal::SquareTaken => "R8, R9.1",
+            Refusal::EntryCapturable => "R9.4",
+            Refusal::NotYourColumn | Refusal::NotAdjacent => "R8",
+        }
+    }
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

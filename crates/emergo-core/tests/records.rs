@@ -483,3 +483,36 @@ proptest::proptest! {
         proptest::prop_assert_eq!(replayed.moves(), game.moves());
     }
 }
+
+#[test]
+fn a_move_written_against_its_number_reads_as_the_move() {
+    // Issue 18 item 6: `1.d3` (no space after the number) was refused as a move.
+    for text in ["1.d3 a5 2.f2 *", "1.d3 1...a5 2.f2", "1. d3 a5 2.f2 *"] {
+        let record = GameRecord::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let moves: Vec<String> = record.moves.iter().map(|m| m.mv.to_string()).collect();
+        assert_eq!(moves, ["d3", "a5", "f2"], "{text:?}");
+    }
+    // A refused move written so is found where its move stands, and says why.
+    let err = GameRecord::parse("1.d3 a5 2.zz").unwrap_err();
+    assert_eq!(err.line_column(), Some((1, 11)), "{err}");
+    assert!(err.to_string().contains("move 2. 'zz'"), "{err}");
+    // Numbers alone and results are still what they were.
+    let record = GameRecord::parse("1. d3 1-0").expect("a record");
+    assert_eq!(record.result, Some(Outcome::Win(Color::White)));
+    assert!(
+        GameRecord::parse("1..d3").is_err(),
+        "two dots are no move number"
+    );
+}
+
+#[test]
+fn r9_3_a_refused_entry_on_the_centre_names_its_rule_for_a_reader() {
+    let err = GameRecord::parse("1. e5").unwrap_err();
+    assert_eq!(err.refusal, Some(emergo_core::Refusal::FirstEntryOnCentre));
+    assert_eq!(
+        err.refusal.map(|r| (r.name(), r.rule())),
+        Some(("first_entry_on_centre", "R9.3"))
+    );
+    let err = GameRecord::parse("1. zz").unwrap_err();
+    assert_eq!(err.refusal, None, "a word that is no move breaks no rule");
+}

@@ -707,11 +707,15 @@ pub async fn log_out(
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
 }
 
-/// `GET /api/me`: who is logged in. Also keeps the account's real-time seeks alive.
+/// `GET /api/me`: who is logged in, or `null` for nobody (an expected answer, not an error).
+/// Also keeps the account's real-time seeks alive.
 pub async fn me(
     State(state): State<AppState>,
-    SignedIn(session): SignedIn,
+    cookie: SessionCookie,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let Some(session) = cookie.account(&state).await? else {
+        return Ok(Json(serde_json::Value::Null));
+    };
     crate::seeks::owner_is_around(&state, session.account.id).await;
     Ok(Json(me_json(&state, &session.account).await?))
 }

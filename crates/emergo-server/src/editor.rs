@@ -41,7 +41,10 @@ pub fn check(text: &str) -> Result<PositionView, ApiError> {
     let pos: Position = text
         .trim()
         .parse()
-        .map_err(|e: emergo_core::PositionTextError| ApiError::BadRequest(e.to_string()))?;
+        .map_err(|e: emergo_core::PositionTextError| ApiError::Explained {
+            message: e.to_string(),
+            fields: problem(&e),
+        })?;
     let game = Game::new(pos);
     let (status, result, reason) = match game.status() {
         Status::Ongoing => ("ongoing", None, None),
@@ -63,6 +66,44 @@ pub fn check(text: &str) -> Result<PositionView, ApiError> {
         reason,
         legal_moves,
     })
+}
+
+/// What is wrong with position text, as fields for a page to phrase (docs/api.md): `problem`
+/// (the kind), `column`, and what the kind names (`text`, `square`, `color`, `count`).
+fn problem(e: &emergo_core::PositionTextError) -> serde_json::Map<String, serde_json::Value> {
+    use emergo_core::notation::PositionTextErrorKind as K;
+    use emergo_core::PositionError;
+    use serde_json::json;
+    let (kind, more) = match &e.kind {
+        K::Empty => ("empty", json!({})),
+        K::BadSide(text) => ("bad_side", json!({ "text": text })),
+        K::Missing(what) => (
+            "missing",
+            json!({ "color": if what.starts_with("White") { "white" } else { "black" } }),
+        ),
+        K::BadCount(text) => ("bad_count", json!({ "text": text })),
+        K::UnknownSquare(text) => ("unknown_square", json!({ "text": text })),
+        K::BadEntry(text) => ("bad_entry", json!({ "text": text })),
+        K::DuplicateSquare(sq) => ("duplicate_square", json!({ "square": sq.to_string() })),
+        K::EmptyStack(sq) => ("empty_stack", json!({ "square": sq.to_string() })),
+        K::BadStackLetter(c) => ("bad_stack_letter", json!({ "text": c.to_string() })),
+        K::MoreThanTwoLayers(sq) => ("more_than_two_layers", json!({ "square": sq.to_string() })),
+        K::Trailing(text) => ("trailing", json!({ "text": text })),
+        K::Impossible(PositionError::TooManyMen { color, count }) => (
+            "too_many_men",
+            json!({ "color": color.name(), "count": count }),
+        ),
+        K::Impossible(PositionError::EmptyColumn { square }) => {
+            ("empty_column", json!({ "square": square.to_string() }))
+        }
+    };
+    let mut fields = serde_json::Map::new();
+    fields.insert("problem".into(), kind.into());
+    fields.insert("column".into(), e.column.into());
+    if let serde_json::Value::Object(more) = more {
+        fields.extend(more);
+    }
+    fields
 }
 
 /// `GET /api/position?position=<N2>`.
@@ -98,6 +139,25 @@ mod tests {
         assert_eq!((col.owner, col.men, col.prisoners), ("white", 3, 2));
         assert_eq!(view.status, "ongoing");
         assert!(!view.legal_moves.is_empty());
+    }
+
+    #[test]
+    fn r2_too_many_men_is_told_in_fields_a_page_can_phrase() {
+        // Issue 18 item 10: the page said the core's English sentence, in French too.
+        let err = check("W:12:0:c4=WB").expect_err("13 White men");
+        let ApiError::Explained { fields, .. } = err else {
+            panic!("the problem in fields: {err}");
+        };
+        assert_eq!(fields["problem"], "too_many_men");
+        assert_eq!(fields["color"], "white");
+        assert_eq!(fields["count"], 13);
+        let ApiError::Explained { fields, .. } = check("W:13:0").expect_err("13 in hand") else {
+            panic!("the problem in fields");
+        };
+        assert_eq!(
+            (fields["problem"].as_str(), fields["text"].as_str()),
+            (Some("bad_count"), Some("13"))
+        );
     }
 
     #[test]

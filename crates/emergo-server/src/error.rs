@@ -23,6 +23,17 @@ pub const MAX_ECHO: usize = 40;
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
+    /// A game record refused (400 `bad_request`): the core's error, whose place and broken rule
+    /// the answer gives as fields of their own.
+    #[error("{0}")]
+    BadRecord(emergo_core::RecordError),
+    /// A bad request whose answer says what is wrong in fields of its own as well (400
+    /// `bad_request`), for a page to phrase it.
+    #[error("{message}")]
+    Explained {
+        message: String,
+        fields: serde_json::Map<String, serde_json::Value>,
+    },
     #[error("{0}")]
     BadToken(String),
     #[error("{0}")]
@@ -100,7 +111,9 @@ impl ApiError {
     /// The status and the stable `error` code.
     pub fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
-            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::BadRequest(_) | ApiError::BadRecord(_) | ApiError::Explained { .. } => {
+                (StatusCode::BAD_REQUEST, "bad_request")
+            }
             ApiError::BadToken(_) => (StatusCode::FORBIDDEN, "bad_token"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::NotYourTurn(_) => (StatusCode::CONFLICT, "not_your_turn"),
@@ -284,6 +297,21 @@ impl IntoResponse for ApiError {
         }
         if let ApiError::WeakPassword { reason, .. } = &self {
             body["reason"] = (*reason).into();
+        }
+        if let ApiError::Explained { fields, .. } = &self {
+            for (k, v) in fields {
+                body[k] = v.clone();
+            }
+        }
+        if let ApiError::BadRecord(e) = &self {
+            if let Some((line, column)) = e.line_column() {
+                body["line"] = line.into();
+                body["column"] = column.into();
+            }
+            if let Some(refusal) = e.refusal {
+                body["refusal"] = refusal.name().into();
+                body["rule"] = refusal.rule().into();
+            }
         }
         let mut response = (status, Json(body)).into_response();
         let headers = response.headers_mut();

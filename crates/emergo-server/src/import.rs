@@ -16,11 +16,9 @@ pub fn read_record(body: &[u8], caps: RecordLimits) -> Result<(GameRecord, Game)
             cap: limit.name(),
             message: e.to_string(),
         },
-        None => ApiError::BadRequest(e.to_string()),
+        None => ApiError::BadRecord(e),
     })?;
-    let game = record
-        .to_game()
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let game = record.to_game().map_err(ApiError::BadRecord)?;
     Ok((record, game))
 }
 

@@ -94,6 +94,19 @@ impl LiveGame {
         !self.game.is_over() && self.meta.clock.is_some_and(|c| c.running())
     }
 
+    /// The seat a timed game waits for before anyone may move: its clock starts when both seats
+    /// are taken, and no move is played before that. The one rule for the API's refusal and
+    /// the view's `waiting_for`.
+    pub fn waiting_for(&self) -> Option<Color> {
+        if self.game.is_over() || !self.meta.clock.is_some_and(|c| !c.running()) {
+            return None;
+        }
+        let empty = Color::ALL
+            .into_iter()
+            .find(|&c| !self.meta.seats[c].joined());
+        Some(empty.unwrap_or_else(|| self.game.position().turn().other()))
+    }
+
     /// When the flag of the side to move falls (the last millisecond a move is accepted), while
     /// its clock runs.
     pub fn flag_at(&self) -> Option<i64> {

@@ -344,3 +344,26 @@ pub async fn leaderboard(
         json!({"category": category.name(), "players": players}),
     ))
 }
+
+/// An account's rating in `category` as game `game` began: the rating it had before that
+/// game's settlement (the one after its previous rated game of the category), or its rating now
+/// while the game is not settled; 1500 before its first game.
+pub async fn rating_before(
+    state: &AppState,
+    account_id: i64,
+    category: Category,
+    game: &str,
+) -> Result<f64, ApiError> {
+    let history = state.store.history_of(account_id, 1000).await?;
+    let rows: Vec<_> = history
+        .iter()
+        .filter(|row| row.category == category.name())
+        .collect();
+    let upto = rows
+        .iter()
+        .position(|row| row.game_id == game)
+        .unwrap_or(rows.len());
+    Ok(upto
+        .checked_sub(1)
+        .map_or(crate::rating::START_RATING, |i| rows[i].rating))
+}

@@ -536,11 +536,11 @@ async fn play(
                 });
             }
             require_ongoing(live)?;
-            if live.meta.clock.is_some_and(|c| !c.running()) {
-                return Err(ApiError::NotAllowed(
-                    "the clock starts when both seats are taken: wait for your opponent"
-                        .to_string(),
-                ));
+            if let Some(seat) = live.waiting_for() {
+                return Err(ApiError::NotAllowed(format!(
+                    "the clock starts when both seats are taken: wait for {} to join",
+                    seat.name()
+                )));
             }
             let pos = *live.game.position();
             if pos.turn() != color {
@@ -567,6 +567,21 @@ async fn play(
             Ok(Some(Change::Move(mv)))
         })
         .await?;
+    // A correspondence game between accounts: the lobby of the player to move says so.
+    let corr = live.meta.clock.is_some_and(|c| {
+        matches!(
+            c.control,
+            crate::time_control::TimeControl::Correspondence { .. }
+        )
+    });
+    if let Some(next) = live.meta.players.of(live.game.position().turn()) {
+        if corr && !live.game.is_over() {
+            let _ = state.accounts.lobby.send(seeks::LobbyEvent::Turn {
+                account: next.id,
+                game: live.meta.id.clone(),
+            });
+        }
+    }
     Ok(delta(&live, usize::try_from(body.ply).unwrap_or(0)))
 }
 
@@ -753,46 +768,86 @@ async fn draw(
     Ok(delta(&live, usize::MAX))
 }
 
-/// The tags written into a game's record.
-fn record_tags(live: &LiveGame) -> Vec<(String, String)> {
-    if !live.meta.tags.is_empty() {
-        return live.meta.tags.clone();
+/// The tags written into a game's record (docs/api.md, "Records"): an imported game's own;
+/// otherwise `Event`, `Site` (the game's address, on `host`), `Date`, `White` and `Black` (the
+/// accounts' names, "emergo level N", or "person"), `TimeControl` for a timed game, and for a
+/// rated game `WhiteElo` and `BlackElo`, each player's rating as the game began.
+async fn record_tags(
+    state: &AppState,
+    meta: &GameMeta,
+    host: Option<&str>,
+) -> Result<Vec<(String, String)>, ApiError> {
+    if !meta.tags.is_empty() {
+        return Ok(meta.tags.clone());
     }
-    let date = live
-        .meta
+    let date = meta
         .created_at
         .get(..10)
         .unwrap_or("????-??-??")
         .replace('-', ".");
-    let name = |color: Color| match live.meta.seats[color].kind {
-        SeatKind::Human => "person".to_string(),
-        SeatKind::Engine => format!("emergo level {}", live.meta.level.unwrap_or(Level::MIN)),
+    let name = |color: Color| match (meta.seats[color].kind, meta.players.of(color)) {
+        (SeatKind::Engine, _) => format!("emergo level {}", meta.level.unwrap_or(Level::MIN)),
+        (SeatKind::Human, Some(account)) => account
+            .name
+            .clone()
+            .unwrap_or_else(|| "deleted player".to_string()),
+        (SeatKind::Human, None) => "person".to_string(),
     };
-    vec![
-        (
-            "Event".to_string(),
-            format!("{} game", live.meta.mode.name()),
-        ),
-        (
-            "Site".to_string(),
-            format!("emergo serve, game {}", live.meta.id),
-        ),
+    let event = match meta.players.rated {
+        Some(category) => format!("Rated {category} game"),
+        None if meta.players.white.is_some() && meta.players.black.is_some() => {
+            "Casual game".to_string()
+        }
+        None => format!("{} game", meta.mode.name()),
+    };
+    let site = match host {
+        Some(host) => {
+            let scheme = if state.accounts.secure() {
+                "https"
+            } else {
+                "http"
+            };
+            format!("{scheme}://{host}/game/{}", meta.id)
+        }
+        None => format!("emergo serve, game {}", meta.id),
+    };
+    let mut tags = vec![
+        ("Event".to_string(), event),
+        ("Site".to_string(), site),
         ("Date".to_string(), date),
         ("White".to_string(), name(Color::White)),
         ("Black".to_string(), name(Color::Black)),
-    ]
+    ];
+    if let Some(clock) = meta.clock {
+        tags.push(("TimeControl".to_string(), clock.control.pgn_tag()));
+    }
+    if let Some(category) = meta.players.rated {
+        for (color, tag) in [(Color::White, "WhiteElo"), (Color::Black, "BlackElo")] {
+            if let Some(account) = meta.players.of(color) {
+                let rating = players::rating_before(state, account.id, category, &meta.id).await?;
+                tags.push((tag.to_string(), format!("{}", rating.round() as i64)));
+            }
+        }
+    }
+    Ok(tags)
 }
 
-async fn record(State(state): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
+async fn record(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
     let slot = state.slot(&id).await?;
-    let (game, tags, imported) = {
+    let (game, meta) = {
         let live = slot.state.lock().await;
-        (
-            live.game.clone(),
-            record_tags(&live),
-            live.meta.mode == Mode::Imported,
-        )
+        (live.game.clone(), live.meta.clone())
     };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| h.len() <= 255);
+    let tags = record_tags(&state, &meta, host).await?;
+    let imported = meta.mode == Mode::Imported;
     // An imported record is written back from its own text (variations, comments).
     let source = match imported {
         true => state.store.record(&id).await?,

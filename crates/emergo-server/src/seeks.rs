@@ -74,6 +74,8 @@ pub enum LobbyEvent {
         seek: String,
         game: String,
     },
+    /// A move of a correspondence game made it `account`'s turn in `game`.
+    Turn { account: i64, game: String },
 }
 
 /// Keeps the account's real-time seeks alive for [`SEEK_GRACE_SECS`] more.
@@ -482,6 +484,8 @@ async fn follow_lobby(
                         None
                     }
                 }
+                Ok(LobbyEvent::Turn { account: mover, game }) => (Some(mover) == account)
+                    .then(|| json!({"type": "turn", "game": game})),
                 Err(broadcast::error::RecvError::Closed) => break,
             },
             _ = tick.tick() => {

@@ -183,6 +183,18 @@ impl fmt::Display for TimeControl {
 }
 
 impl TimeControl {
+    /// The control as a record's `TimeControl` tag, in PGN's own forms: `180+2` (seconds and
+    /// increment) for real time, `1/259200` (one move in three days) for correspondence.
+    pub fn pgn_tag(self) -> String {
+        match self {
+            TimeControl::RealTime {
+                base_ms,
+                increment_ms,
+            } => format!("{}+{}", base_ms / 1000, increment_ms / 1000),
+            TimeControl::Correspondence { days } => format!("1/{}", u64::from(days) * 86_400),
+        }
+    }
+
     /// The rating category: a real-time game's estimated duration is B×60 + 60×I seconds
     /// (blitz under 8 minutes, rapid under 25, classical from 25 on).
     pub fn category(self) -> Category {

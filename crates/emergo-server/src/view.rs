@@ -166,6 +166,9 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// When the side to move of a correspondence game loses on time (RFC 3339).
     pub deadline: Option<String>,
+    /// The seat a timed game waits for (`"white"` or `"black"`): no one may move until both
+    /// seats are taken and the clock starts; `null` otherwise.
+    pub waiting_for: Option<&'static str>,
 }
 
 /// A real-time game's clocks: the time left to each side now (the side to move's going down
@@ -273,6 +276,7 @@ impl GameView {
             time_control: live.meta.clock.map(|c| c.control.to_string()),
             clock,
             deadline,
+            waiting_for: live.waiting_for().map(Color::name),
         }
     }
 }
@@ -295,6 +299,8 @@ pub struct GameSummary {
     pub level: Option<u8>,
     pub white: SeatView,
     pub black: SeatView,
+    /// The accounts at the seats (names), as in a game view.
+    pub players: crate::players::PlayersView,
     pub ply: i64,
     pub status: &'static str,
     pub result: Option<String>,
@@ -310,6 +316,7 @@ impl GameSummary {
             level: row.level.map(Level::get),
             white: SeatView::of(&row.seats.white),
             black: SeatView::of(&row.seats.black),
+            players: crate::players::PlayersView::of(&row.players),
             ply: row.ply,
             status: if row.result.is_some() {
                 "finished"

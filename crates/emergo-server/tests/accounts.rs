@@ -205,16 +205,20 @@ async fn sign_up_log_in_log_out_and_the_session_ends_on_the_server() {
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert!(cleared.expect("a cookie").contains("Max-Age=0"));
+    // Nobody logged in is an answer, not an error (issue 18 item 12).
     let (status, body) = get_as(&s, &alice, "/api/me").await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
-    assert_eq!(body["error"], "unauthorized");
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, Value::Null);
     let other = User {
         name: alice.name.clone(),
         cookie: second,
     };
-    assert_eq!(get_as(&s, &other, "/api/me").await.0, StatusCode::OK);
-    let (status, _) = s.get("/api/me").await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        get_as(&s, &other, "/api/me").await.1["name"],
+        alice.name.as_str()
+    );
+    let (status, body) = s.get("/api/me").await;
+    assert_eq!((status, body), (StatusCode::OK, Value::Null));
     s.stop().await;
 }
 
@@ -250,10 +254,11 @@ async fn a_password_change_ends_other_sessions_and_a_deleted_account_frees_its_n
     )
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
-    assert_eq!(get_as(&s, &alice, "/api/me").await.0, StatusCode::OK);
+    assert_eq!(get_as(&s, &alice, "/api/me").await.1["name"], "alice");
     assert_eq!(
-        get_as(&s, &elsewhere, "/api/me").await.0,
-        StatusCode::UNAUTHORIZED
+        get_as(&s, &elsewhere, "/api/me").await,
+        (StatusCode::OK, Value::Null),
+        "the other session ended"
     );
 
     // A game between accounts, then alice deletes her account: the game stays.
@@ -269,8 +274,8 @@ async fn a_password_change_ends_other_sessions_and_a_deleted_account_frees_its_n
     .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(
-        get_as(&s, &alice, "/api/me").await.0,
-        StatusCode::UNAUTHORIZED
+        get_as(&s, &alice, "/api/me").await,
+        (StatusCode::OK, Value::Null)
     );
     assert_eq!(s.get("/api/players/alice").await.0, StatusCode::NOT_FOUND);
     assert_eq!(s.game(&game.id).await["id"], game.id.as_str());

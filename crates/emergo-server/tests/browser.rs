@@ -544,6 +544,7 @@ async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
     .await;
     assert_eq!(shadow, json!("2"), "R9.2: White enters its 2 men at once");
     save_screenshot(&a, "midgame.png").await;
+    assert_board_drawn_in_both_themes(&a, "#board", "the game board").await;
     hover(&a, "c4").await;
     let tip = wait_until(
         &a,

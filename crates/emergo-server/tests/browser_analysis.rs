@@ -96,6 +96,8 @@ async fn from_ply_20_a_variation_is_played_exported_and_imported_back() {
         "{label}"
     );
     assert_eq!(axe_violations(&c).await, json!([]), "the analysis board");
+    // Issue 18 item 1: the analysis board was a black square (its squares unstyled).
+    assert_board_drawn_in_both_themes(&c, "#an-board", "the analysis board").await;
 
     // A variation: the first move of an engine line other than the game's 21st move, clicked
     // (found and clicked in one script: the lines are drawn again at every depth).

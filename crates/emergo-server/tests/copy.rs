@@ -290,7 +290,11 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
     // listed, and a new account gets a new id (the copied ids are taken).
     let srv = TestServer::start_on(&middle, middle_path).await;
     let (status, me, _) = as_account(&srv, Some(&alice), Method::GET, "/api/me", json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{me}");
+    assert_eq!(
+        (status, &me["name"]),
+        (StatusCode::OK, &json!("alice")),
+        "{me}"
+    );
     let (_, page, _) = as_account(&srv, None, Method::GET, "/api/players/alice", json!({})).await;
     assert_eq!(page, alice_page);
     let (_, seeks, _) = as_account(&srv, Some(&bob), Method::GET, "/api/seeks", json!({})).await;

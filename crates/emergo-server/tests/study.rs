@@ -74,8 +74,8 @@ async fn r3_the_editor_builds_three_over_two_explains_a_bad_set_up_and_starts_an
     // R2: with 12 men still in White's hand that is 15 White men; the core says so.
     wait_until(
         &c,
-        "document.querySelector('#editor-check').dataset.valid === 'false' && document.querySelector('#editor-check').innerText.includes('white has 15 men (board and hand); at most 12')",
-        "the core's own error",
+        "document.querySelector('#editor-check').dataset.valid === 'false' && document.querySelector('#editor-check').innerText.includes('White has 15 men on the board and in hand together; a side has 12 at most')",
+        "the core's refusal said for a person",
     )
     .await;
     assert_eq!(
@@ -100,6 +100,7 @@ async fn r3_the_editor_builds_three_over_two_explains_a_bad_set_up_and_starts_an
     assert_eq!(editor_text(&c).await, "B:9:9:c4=WWWBB,e5=B");
     assert_eq!(axe_violations(&c).await, json!([]), "the editor");
     save_screenshot(&c, "editor.png").await;
+    assert_board_drawn_in_both_themes(&c, "#editor-board", "the editor's board").await;
 
     // N2 in: bad text is explained and leaves the board; good text is drawn.
     let text = find(&c, "#editor-text").await;
@@ -108,8 +109,8 @@ async fn r3_the_editor_builds_three_over_two_explains_a_bad_set_up_and_starts_an
     click(&c, "#editor-load").await;
     wait_until(
         &c,
-        "document.querySelector('#editor-check').innerText.includes(\"'z9' is not a square\")",
-        "the syntax error in the core's words",
+        "document.querySelector('#editor-check').innerText.includes('“z9” is not a square')",
+        "the syntax error said for a person",
     )
     .await;
     text.clear().await.expect("clears");
@@ -250,6 +251,7 @@ async fn a_finished_game_is_reviewed_with_a_graph_classes_and_the_better_move() 
     )
     .await;
     save_screenshot(&c, "review.png").await;
+    assert_board_drawn_in_both_themes(&c, "#board", "the reviewed game's board").await;
     assert_eq!(axe_violations(&c).await, json!([]), "the reviewed game");
 
     // A second look is instant: the stored review is drawn on opening the game.

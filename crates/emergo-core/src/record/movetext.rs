@@ -2,7 +2,8 @@
 //! writing it back.
 
 use super::{
-    comment_text, is_move_number, result_of_token, Parser, RecordError, RecordLimit, RecordMove,
+    after_move_number, comment_text, is_move_number, result_of_token, Parser, RecordError,
+    RecordLimit, RecordMove,
 };
 use crate::color::Color;
 use crate::game::{Game, Outcome};
@@ -115,6 +116,11 @@ impl<'a> Parser<'a> {
                     if is_move_number(token) {
                         continue;
                     }
+                    // A move written against its number, `1.d3` or `1...a5`: the move after it.
+                    let (token, column) = match after_move_number(token) {
+                        Some(rest) => (rest, column + (token.len() - rest.len())),
+                        None => (token, column),
+                    };
                     if depth == 0 && moves.len() == self.limits.plies {
                         return Err(self.over(line, column, RecordLimit::Plies, self.limits.plies));
                     }
@@ -146,6 +152,10 @@ impl<'a> Parser<'a> {
             return Err(self.error(line, column, format!("{at} comes after the game has ended")));
         }
         let mv = position.parse_move(token).map_err(|e| {
+            let refusal = match &e {
+                MoveError::NoLegalMatch { reason, .. } => Some(*reason),
+                MoveError::Syntax { .. } => None,
+            };
             let why = match e {
                 MoveError::Syntax {
                     source: MoveTextError::BadSquare { text, .. },
@@ -159,7 +169,10 @@ impl<'a> Parser<'a> {
                 }
             };
             let legal = some_legal_moves(&position);
-            self.error(line, column, format!("{at}: {why}; {legal}"))
+            RecordError {
+                refusal,
+                ..self.error(line, column, format!("{at}: {why}; {legal}"))
+            }
         })?;
         game.play(mv)
             .map_err(|e| self.error(line, column, format!("{at}: {e}")))?;

@@ -130,6 +130,11 @@ export async function claimSeat(id, store) {
   await ready;
   if (!current) return;
   try {
+    // Only a game this account sits in: another's game is watched without asking (an expected
+    // "no" is no error to log).
+    const g = await api('GET', `/api/games/${id}`);
+    const players = g.players || {};
+    if (![players.white, players.black].some((p) => p && p.name === current.name)) return;
     const grant = await api('POST', `/api/games/${id}/seat`, {});
     store.set(`emergo.seat.${id}`, { seat: grant.seat, token: grant.token });
   } catch (err) {

@@ -1,6 +1,7 @@
 // The analysis board's engine: a WebSocket to /api/analysis/ws that is open only while the page
 // is shown (closed when it is hidden or left, which stops the server's search), and the
 // evaluation in words and as a bar's share. No rule here.
+import { num } from './i18n.mjs';
 
 let socket = null;
 let wanted = null; // {position, multipv}
@@ -97,9 +98,10 @@ export function whiteShare(white, mateWhite) {
   return 1 / (1 + Math.exp(-white / 250));
 }
 
-/** A score from White's side as text: `+0.35`, or `{winner, n}` for a forced win. */
+/** A score from White's side as text in the page's language (`+0.35`, `+0,35`, `−1.20`), or
+ * `{winner, n}` for a forced win. */
 export function scoreWords(white, mateWhite) {
   if (mateWhite !== null && mateWhite !== undefined) return { winner: mateWhite > 0 ? 'white' : 'black', n: Math.abs(mateWhite) };
-  const s = (white / 100).toFixed(2);
-  return { text: white >= 0 ? `+${s}` : s };
+  const s = num(Math.abs(white) / 100, 2);
+  return { text: `${white >= 0 ? '+' : '−'}${s}` };
 }

@@ -2,10 +2,11 @@
 import { t } from './i18n.mjs';
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.body = body; // the answer's other fields (docs/api.md): `cap`, `line`, `refusal`…
   }
 }
 
@@ -29,17 +30,16 @@ export async function api(method, path, body, asText) {
   if (!res.ok) {
     let code = 'error';
     let message = '';
-    let reason;
+    let body = {};
     try {
-      const j = await res.json();
-      code = j.error || code;
-      message = j.message || '';
-      reason = j.reason;
+      body = await res.json();
+      code = body.error || code;
+      message = body.message || '';
     } catch (e) {
       message = res.statusText;
     }
-    const err = new ApiError(res.status, code, message);
-    if (reason) err.reason = reason;
+    const err = new ApiError(res.status, code, message, body);
+    if (body.reason) err.reason = body.reason;
     throw err;
   }
   return asText ? res.text() : res.json();

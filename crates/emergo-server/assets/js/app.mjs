@@ -1,6 +1,6 @@
 // Emergo in the browser: the entry module. Routing, the header's switches (language, theme,
 // board colours, sound) and start-up. Plain ES modules, no build step, no outside resources.
-import { $, toast, store, seatOf } from './dom.mjs';
+import { $, toast, clearToast, store, seatOf } from './dom.mjs';
 import { t, pickLang, setLang, lang, applyDom, LANGS } from './i18n.mjs';
 import { prefs, setPref, applyLook } from './prefs.mjs';
 import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
@@ -17,6 +17,7 @@ let routing = 0;
 
 async function route() {
   const turn = ++routing;
+  clearToast();
   leavePages();
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
   const player = location.pathname.match(/^\/player\/([A-Za-z0-9_-]{1,20})\/?$/);

@@ -79,8 +79,11 @@ export function squareWords(sq, col) {
   return t('sq.columnOver', { sq, owner, men: col.men, prisoners: col.prisoners, other: t(`color.${otherColor(col.owner)}`) });
 }
 
-/** The frame, squares, coordinates and the layers `drawPosition` fills. */
+/** The frame, squares, coordinates and the layers `drawPosition` fills, in the `<svg>` `b`:
+ * every screen's board (game, review, analysis, editor) is drawn here, with the class its
+ * colours hang on. */
 export function drawFrame(b, flipped) {
+  b.classList.add('board-svg');
   b.replaceChildren();
   const defs = svg('defs', {}, b);
   const frame = svg('linearGradient', { id: 'g-frame', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);

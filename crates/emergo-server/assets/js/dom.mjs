@@ -58,6 +58,17 @@ export function toast(text, kind = 'error') {
   box.className = `toast ${kind === 'info' ? 'info' : ''}`;
   box.dataset.kind = kind;
   box.hidden = false;
+  // over the header, as tall as it (it wraps on a phone), up to its switches
+  const head = $('.topbar');
+  const switches = $('.topbar .switches');
+  box.style.minHeight = head ? `${head.offsetHeight}px` : '';
+  box.style.right = switches ? `${Math.max(0, document.documentElement.clientWidth - switches.getBoundingClientRect().left + 6)}px` : '0';
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (box.hidden = true), kind === 'info' ? 4500 : 9000);
+}
+
+/** Takes the message down (a new page: what it said was about the one left). */
+export function clearToast() {
+  clearTimeout(toastTimer);
+  $('#toast').hidden = true;
 }

@@ -141,12 +141,20 @@ function showCheck(answer, refusal) {
   } else {
     box.dataset.valid = 'false';
     main.textContent = t('editor.invalid');
-    // The core's own words (English, as every server message).
-    detail.textContent = refusal && refusal.code === 'bad_request' ? refusal.message : plainError(refusal);
-    detail.lang = 'en';
+    // What the core found wrong, said here in the page's language from the answer's fields.
+    detail.textContent = problemWords(refusal);
   }
   box.append(main, detail);
   for (const id of ['#editor-engine', '#editor-human', '#editor-analyse']) $(id).disabled = !ed.checked;
+}
+
+/** A refused set-up in words for a person who clicked (docs/api.md: `problem` and its fields). */
+function problemWords(err) {
+  const body = (err && err.body) || {};
+  if (!body.problem) return plainError(err);
+  const params = { ...body };
+  if (body.color) params.color = t(`color.${body.color}`);
+  return t(`posErr.${body.problem}`, params);
 }
 
 /** Reads position text into the editor; refused text leaves the board as it is. */

@@ -139,7 +139,8 @@ function atLatest() {
 
 function canMove() {
   const g = st.game;
-  return !!(g && st.token && g.status === 'ongoing' && g.turn === st.seat && atLatest() && !st.busy && !g.engine_thinking);
+  // the server says when a game waits for a seat (docs/api.md `waiting_for`): no move before
+  return !!(g && st.token && g.status === 'ongoing' && !g.waiting_for && g.turn === st.seat && atLatest() && !st.busy && !g.engine_thinking);
 }
 
 /** A premove may be entered while the other side is to move. */
@@ -348,7 +349,7 @@ function renderBar(box, color) {
   const g = st.game;
   const board = g.boards[st.viewPly];
   const { name, sub } = playerName(color);
-  const toMove = g.status === 'ongoing' && board.turn === color && atLatest();
+  const toMove = g.status === 'ongoing' && !g.waiting_for && board.turn === color && atLatest();
   box.className = `player${toMove ? ' to-move' : ''}`;
   box.dataset.color = color;
   const thinking = g.engine_thinking && g[color].kind === 'engine';
@@ -430,6 +431,10 @@ function renderStatus() {
     const main = st.viewPly === 0 ? t('status.start') : t('status.after', { move: moveLabel(st.viewPly, startTurn, g.moves[st.viewPly - 1]) });
     lines.push(el('div', { class: 'main', text: main }));
     lines.push(el('div', { class: 'detail', text: t('status.back') }));
+  } else if (g.status === 'ongoing' && g.waiting_for) {
+    const color = t(`color.${g.waiting_for}`);
+    lines.push(el('div', { class: 'main', 'data-waiting': g.waiting_for, text: t('status.waiting', { color }) }));
+    lines.push(el('div', { class: 'detail', text: t('status.waitingDetail', { color }) }));
   } else if (g.status === 'ongoing') {
     const mine = st.seat === g.turn;
     const color = t(`color.${g.turn}`);
@@ -600,6 +605,9 @@ function settings(swap) {
 
 export function initGame() {
   setInterval(tickClocks, 100);
+  // On a phone the actions are a bar fixed at the bottom: the game keeps room for all its rows.
+  const bar = $('#actions');
+  if (window.ResizeObserver) new ResizeObserver(() => document.documentElement.style.setProperty('--actions-height', `${bar.offsetHeight}px`)).observe(bar);
   const b = $('#board');
   initInput(b, {
     flipped: () => st.flipped,
@@ -646,6 +654,8 @@ export function initGame() {
       st.hint = h.move ? { move: h.move, score: h.score } : null;
       if (!st.hint) toast(t('hint.none'), 'info');
       render();
+      // its words in view (on a phone, above the bar of actions: the page's scroll padding)
+      if (st.hint) $('#hint-text').scrollIntoView({ block: 'nearest' });
     } catch (err) {
       toast(plainError(err));
     }

@@ -40,10 +40,16 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] !== undefined ? String(params[name]) : m));
 }
 
-/** `one` or `other`: French counts 0 and 1 as one, English and Dutch only 1. */
+/** `one` or `other`: French counts every number under 2 as one (0, 1, 1,5), English and Dutch only 1. */
 export function plural(language, n) {
-  if (language === 'fr') return n === 0 || n === 1 ? 'one' : 'other';
+  if (language === 'fr') return Math.abs(n) < 2 ? 'one' : 'other';
   return n === 1 ? 'one' : 'other';
+}
+
+/** A number written as the language writes it (`0.25`, `0,25`), with `digits` decimals. */
+export function num(x, digits = null, language = current) {
+  const options = digits === null ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return Number(x).toLocaleString(language, options);
 }
 
 /** Fills the page's fixed words: `data-i18n` (text) and `data-i18n-<attribute>` (attributes). */

@@ -31,7 +31,7 @@ export function initLobby(nav) {
       $('#import-text').value = '';
       navigate(`/game/${g.id}`);
     } catch (err) {
-      toast(err.code === 'bad_request' ? importError(err.message || '') : plainError(err));
+      toast(err.code === 'bad_request' ? importError(err) : plainError(err));
     }
   });
   for (const b of document.querySelectorAll('.tabs button')) {
@@ -44,9 +44,15 @@ export function initLobby(nav) {
 
 /** A refused record in words for a person: where, and which word, never the list of legal
  * moves the server adds for programs. */
-function importError(message) {
+function importError(err) {
+  const message = err.message || '';
   const line = /line (\d+)/.exec(message);
   const token = /'([^']{1,40})'/.exec(message);
+  const refusal = err.body && err.body.refusal;
+  if (line && token && refusal) {
+    const why = t(`refusal.${refusal}`);
+    return `${t('import.bad')} ${t('import.badRule', { token: token[1], line: line[1], why, rule: err.body.rule })}`;
+  }
   if (line && token) return `${t('import.bad')} ${t('import.badToken', { token: token[1], line: line[1] })}`;
   if (line) return `${t('import.bad')} ${t('import.badLine', { line: line[1] })}`;
   return t('import.bad');
@@ -105,6 +111,8 @@ function sideLabel(summary, color) {
   if (summary.mode === 'imported') return t(`color.${color}`);
   if (side.kind === 'engine') return summary.level ? t('who.engineLevel', { level: summary.level }) : t('who.engine');
   const mine = seatOf(summary.id);
+  const account = summary.players && summary.players[color];
+  if (account) return account.deleted || !account.name ? t('player.deleted') : account.name;
   if (mine && mine.seat === color) return t('who.you');
   return side.joined === false ? t('who.openSeat') : t('who.person');
 }

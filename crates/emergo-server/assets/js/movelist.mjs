@@ -7,6 +7,8 @@ import { resultWords } from './events.mjs';
 /** Draws the list of `g`'s moves with `viewPly` current; `goTo(ply)` on a click. */
 export function renderMoves(g, viewPly, atLatest, goTo) {
   const list = $('#moves');
+  // One tab stop for the whole list (the current move); the arrow keys move inside it.
+  const focused = list.contains(document.activeElement);
   list.replaceChildren();
   const startTurn = g.boards[0].turn;
   if (!g.moves.length) list.append(el('li', { class: 'none', text: t('moves.none') }));
@@ -20,6 +22,7 @@ export function renderMoves(g, viewPly, atLatest, goTo) {
       'data-ply': String(ply),
       'aria-label': moveLabel(ply, startTurn, mv.move),
       'aria-current': ply === viewPly ? 'step' : null,
+      tabindex: ply === Math.max(viewPly, 1) ? '0' : '-1',
       text: mv.move,
       onclick: () => goTo(ply),
     });
@@ -33,6 +36,7 @@ export function renderMoves(g, viewPly, atLatest, goTo) {
     const { why } = resultWords(g, null);
     list.append(el('li', { class: 'end', text: `${scoreText(g.result)} · ${t(why.key, colorWords(why.params))}` }));
   }
+  if (focused) (current || list.querySelector(".mv[tabindex='0']") || list).focus({ preventScroll: true });
   if (current) current.scrollIntoView({ block: 'nearest' });
   else if (atLatest) list.scrollTop = list.scrollHeight;
   $('#nav-first').disabled = $('#nav-prev').disabled = viewPly === 0;

@@ -3,7 +3,7 @@
 // the lobby WebSocket: the list follows every change, and a taken seek opens its game.
 import { $, el, svg, store, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
-import { t } from './i18n.mjs';
+import { t, num } from './i18n.mjs';
 import { me, onMe } from './account.mjs';
 import { seekDots } from './charts.mjs';
 import { QUICK, quickMatch, ownQuickSeek } from './pairing.mjs';
@@ -58,7 +58,9 @@ export function initOnline(nav) {
 /** `3+2` as shown: `corr:3` becomes "3 days" (per move). */
 export function timeLabel(time) {
   const corr = /^corr:(\d+)$/.exec(time);
-  return corr ? t('online.days', { n: Number(corr[1]) }) : time;
+  if (corr) return t('online.days', { n: Number(corr[1]) });
+  const real = /^(\d+(?:\.\d+)?)\+(\d+)$/.exec(time || '');
+  return real ? `${num(Number(real[1]))}+${real[2]}` : time;
 }
 
 /** Words again after a change of language. */
@@ -76,22 +78,26 @@ export function showOnline() {
   refresh();
 }
 
+/** Closes a socket without a warning in the console: one still connecting closes once open. */
+function drop(s) {
+  s.onclose = null;
+  s.onmessage = null;
+  if (s.readyState === WebSocket.CONNECTING) s.onopen = () => s.close();
+  else s.close();
+}
+
 export function leaveOnline() {
   active = false;
   clearTimeout(retry);
   if (socket) {
-    socket.onclose = null;
-    socket.close();
+    drop(socket);
     socket = null;
   }
 }
 
 function connect(again) {
   if (socket && !again) return;
-  if (socket) {
-    socket.onclose = null;
-    socket.close();
-  }
+  if (socket) drop(socket);
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/lobby/ws`;
   socket = new WebSocket(url);
   socket.onmessage = (msg) => {
@@ -102,6 +108,8 @@ function connect(again) {
       return;
     }
     if (data.type === 'seeks') refresh();
+    // a correspondence move made it our turn (docs/api.md, the lobby's WebSocket)
+    if (data.type === 'turn' && me()) loadMyTurn(me().name);
     if (data.type === 'taken' && data.game) {
       waiting = null;
       navigate(`/game/${data.game}`);
@@ -221,10 +229,14 @@ async function withdraw(id) {
   }
 }
 
+let turnAsked = 0; // the last question, so an older answer never wins
+
 async function loadMyTurn(name) {
   const list = $('#my-turn');
+  const asked = ++turnAsked;
   try {
     const page = await api('GET', `/api/players/${encodeURIComponent(name)}`);
+    if (asked !== turnAsked) return;
     const games = page.games.filter((g) => g.your_turn && g.status === 'ongoing' && /^corr:/.test(g.time_control || ''));
     list.replaceChildren();
     if (!games.length) list.append(el('li', { class: 'empty', text: t('online.noTurn') }));
@@ -250,9 +262,11 @@ function drawGraph(open) {
   };
   label(box.left - 4, box.top + 10, '2200', 'end');
   label(box.left - 4, box.bottom, '1000', 'end');
-  label(box.left, box.bottom + 16, '0.25', 'start');
-  label(box.right - 40, box.bottom + 16, '60', 'end');
-  label(box.right, box.bottom + 16, t('online.corrShort'), 'end');
+  label(box.left, box.bottom + 16, num(0.25), 'start');
+  // 60 minutes under its place (right - 30), then a line, then correspondence's own column
+  label(box.right - 30, box.bottom + 16, '60', 'end');
+  svg('line', { x1: box.right - 22, y1: box.top, x2: box.right - 22, y2: box.bottom + 20, class: 'grid', 'stroke-dasharray': '3 3' }, graph);
+  label(box.right + 8, box.bottom + 16, t('online.corrShort'), 'end');
   label((box.left + box.right) / 2, box.bottom + 30, t('online.graphTime'), 'middle');
   for (const dot of seekDots(open, box)) {
     const c = svg('circle', { cx: dot.x, cy: dot.y, r: 7, class: `seek-dot${dot.seek.rated ? ' rated' : ''}` }, graph);

@@ -26,8 +26,12 @@ export function leavePages() {
   $('#leaderboard').hidden = true;
 }
 
+/** A rating as lichess says it: `1662 ± 290`, with "provisional" (and a `?`) until its
+ * deviation is under the leaderboard's bar. */
 function ratingWords(r) {
-  return `${Math.round(r.rating)} (RD ${Math.round(r.rd)}) · ${t('player.gamesN', { n: r.games })}`;
+  const provisional = r.rd >= 110;
+  const rating = `${Math.round(r.rating)}${provisional ? '?' : ''} ± ${Math.round(r.rd)}`;
+  return [rating, ...(provisional ? [t('player.provisional')] : []), t('player.gamesN', { n: r.games })].join(' · ');
 }
 
 function resultWord(g) {

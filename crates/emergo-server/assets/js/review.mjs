@@ -3,7 +3,7 @@
 // an arrow on the board and an accuracy per player. The server classifies; this draws.
 import { $, el, svg, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
-import { t } from './i18n.mjs';
+import { t, num } from './i18n.mjs';
 import { moveLabel } from './notation.mjs';
 
 const rv = { id: null, status: null, progress: 0, place: 0, data: null, timer: null };
@@ -142,7 +142,7 @@ export function renderReview(g, viewPly, goTo) {
   if (p) {
     const line = el('div', { class: `review-move cls-${p.class}`, id: 'review-move', 'data-class': p.class },
       t('review.move', { move: moveLabel(viewPly, startTurn, p.move), class: t(`review.class.${p.class}`), score: men(p.score) }));
-    if (MARKED.includes(p.class) && p.best) line.append(' ', el('span', { class: 'review-better', text: t('review.better', { move: p.best, loss: (p.loss / 100).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }) }));
+    if (MARKED.includes(p.class) && p.best) line.append(' ', el('span', { class: 'review-better', text: t('review.better', { move: p.best, loss: num(p.loss / 100, 1), n: p.loss / 100 }) }));
     panel.append(line);
   }
   panel.append(el('div', { class: 'note', text: t('review.depth', { depth: r.depth }) }));
@@ -172,7 +172,9 @@ function drawGraph(s, r, viewPly, goTo, plies) {
   r.plies.forEach((p, k) => {
     if (!MARKED.includes(p.class)) return;
     const q = pts[k + 1];
-    svg('circle', { cx: q.x, cy: q.y, r: 4.5, class: `graph-dot cls-${p.class}`, 'data-ply': String(k + 1) }, s);
+    // kept inside the graph, so that a dot at a won or lost score shows whole
+    const cy = Math.min(GRAPH_H - 5, Math.max(5, q.y));
+    svg('circle', { cx: q.x, cy, r: 4.5, class: `graph-dot cls-${p.class}`, 'data-ply': String(k + 1) }, s);
   });
   const cur = pts[Math.min(viewPly, pts.length - 1)];
   if (cur) svg('line', { x1: cur.x, y1: 0, x2: cur.x, y2: GRAPH_H, class: 'graph-now' }, s);

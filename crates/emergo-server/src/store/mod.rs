@@ -50,6 +50,8 @@ pub struct SummaryRow {
     pub mode: crate::model::Mode,
     pub level: Option<Level>,
     pub seats: ByColor<crate::model::Seat>,
+    /// The accounts at the seats, and the rated category.
+    pub players: crate::model::Players,
     pub ply: i64,
     pub result: Option<String>,
     pub reason: Option<String>,

@@ -64,10 +64,20 @@ pub(super) struct SummaryDbRow {
     reason: Option<String>,
     created_at: String,
     updated_at: String,
+    white_account: Option<i64>,
+    black_account: Option<i64>,
+    white_name: Option<String>,
+    black_name: Option<String>,
+    rated: Option<String>,
 }
 
 pub(super) const SUMMARY_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
-    black_token, ply, result, reason, created_at, updated_at";
+    black_token, ply, result, reason, created_at, updated_at, white_account, black_account, \
+    (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
+        AS white_name, \
+    (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
+        AS black_name, \
+    rated";
 
 /// A stored move: `(ply, move text)`.
 pub(super) type MoveRow = (i64, String);
@@ -193,6 +203,17 @@ pub(super) fn summary(row: SummaryDbRow) -> Result<SummaryRow, StoreError> {
         seat(&row.black_kind, row.black_token).map_err(&corrupt)?,
     );
     Ok(SummaryRow {
+        players: crate::model::Players {
+            white: row.white_account.map(|id| PlayerRef {
+                id,
+                name: row.white_name,
+            }),
+            black: row.black_account.map(|id| PlayerRef {
+                id,
+                name: row.black_name,
+            }),
+            rated: row.rated.as_deref().and_then(|c| c.parse().ok()),
+        },
         mode: mode(&row.mode).map_err(&corrupt)?,
         level: level(row.level),
         seats,

@@ -81,6 +81,27 @@ impl Driver {
 
     /// A new browser session with its own fresh profile (so its own localStorage).
     pub async fn browser(&self, profile: &Path, width: u32, height: u32) -> Client {
+        self.session(profile, width, height, None).await
+    }
+
+    /// A new browser session as a phone: a touch screen of `width` × `height` CSS pixels (a
+    /// headless window cannot be narrower than 500 px; the phone's screen can).
+    pub async fn phone(&self, profile: &Path, width: u32, height: u32) -> Client {
+        let emulation = json!({
+            "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": true },
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36",
+        });
+        self.session(profile, width.max(500), height, Some(emulation))
+            .await
+    }
+
+    async fn session(
+        &self,
+        profile: &Path,
+        width: u32,
+        height: u32,
+        emulation: Option<Value>,
+    ) -> Client {
         let args = vec![
             "--headless=new".to_string(),
             "--no-sandbox".into(),
@@ -95,9 +116,13 @@ impl Driver {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.display()),
         ];
+        let mut options = json!({ "binary": CHROMIUM, "args": args });
+        if let Some(emulation) = emulation {
+            options["mobileEmulation"] = emulation;
+        }
         let caps = json!({
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+            "goog:chromeOptions": options,
         });
         let Value::Object(caps) = caps else {
             unreachable!("a JSON object")
@@ -175,6 +200,14 @@ impl Rig {
         let profile = self.tmp.path().join(format!("profile-{}", self.profiles));
         std::fs::create_dir_all(&profile).expect("a profile directory");
         self.driver.browser(&profile, width, height).await
+    }
+
+    /// A phone's browser (see [`Driver::phone`]).
+    pub async fn phone(&mut self, width: u32, height: u32) -> Client {
+        self.profiles += 1;
+        let profile = self.tmp.path().join(format!("profile-{}", self.profiles));
+        std::fs::create_dir_all(&profile).expect("a profile directory");
+        self.driver.phone(&profile, width, height).await
     }
 
     pub async fn stop_server(&mut self) {
@@ -487,4 +520,255 @@ pub async fn axe_violations(c: &Client) -> Value {
            .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')))",
     )
     .await
+}
+
+/* ---------------------------------------------------------------- what a screen draws */
+
+/// The squares and men a board draws, read from the page: the theme's two square colours (the
+/// style sheet's `--sq-dark` and `--sq-light` resolved), the squares' computed fills, and points
+/// in the viewport where a person sees an empty dark square, a light square, and the top of
+/// each column, with the colour each should have there.
+const BOARD_PROBE: &str = r#"
+const b = document.querySelector(arguments[0]);
+if (!b) return { error: 'no board ' + arguments[0] };
+b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+const probe = document.createElement('div');
+document.body.append(probe);
+const colour = (value) => { probe.style.color = value; return getComputedStyle(probe).color; };
+const want = { dark: colour('var(--sq-dark)'), light: colour('var(--sq-light)') };
+const faces = { W: colour('#f8f3e7'), B: colour('#3a332e') };
+probe.remove();
+const fills = (cls) => [...new Set([...b.querySelectorAll('.squares .' + cls)].map((e) => getComputedStyle(e).fill))];
+const boxes = [...b.querySelectorAll('.pieces .column')].map((g) => g.getBoundingClientRect());
+// squares shaded whole (the last move, a selection, a premove); the marks of legal moves are a
+// dot at the centre or a ring at the edge, so a dark square is looked at between the two
+// (and the squares a hint, a better move or a captured man is drawn on)
+const marked = new Set([...b.querySelectorAll('.under [data-sq], .over [data-sq]')].map((e) => e.dataset.sq));
+for (const e of b.querySelectorAll('[data-better]')) for (const sq of e.dataset.better.split('-')) marked.add(sq);
+for (const e of b.querySelectorAll('[data-captured]')) marked.add(e.dataset.captured);
+const aside = b.getBoundingClientRect().width / 1000 * 28;
+const inView = (p) => p.x >= 2 && p.y >= 2 && p.x <= innerWidth - 3 && p.y <= innerHeight - 3;
+const covered = (p) => boxes.some((r) => p.x >= r.left - 2 && p.x <= r.right + 2 && p.y >= r.top - 2 && p.y <= r.bottom + 2);
+const centreOf = (e) => { const r = e.getBoundingClientRect(); return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) }; };
+const points = [];
+const hits = new Map([...b.querySelectorAll('.hit')].map((h) => [h.dataset.sq, h]));
+for (const [sq, h] of hits) {
+  const c = centreOf(h);
+  const p = { x: Math.round(c.x + aside), y: c.y };
+  if (marked.has(sq) || covered(p) || !inView(p) || b.querySelector(`.column[data-col='${sq}']`)) continue;
+  points.push({ ...p, what: 'the empty dark square ' + sq, want: want.dark });
+}
+for (const r of b.querySelectorAll('.squares .sq-light')) {
+  const p = centreOf(r);
+  if (covered(p) || !inView(p)) continue;
+  points.push({ ...p, what: 'a light square', want: want.light });
+}
+const columns = [];
+const scale = b.getBoundingClientRect().width / 1000;
+for (const g of b.querySelectorAll('.pieces .column')) {
+  const face = g.querySelectorAll('ellipse')[1];
+  if (!face) continue;
+  const top = g.dataset.stack[0];
+  const r = b.getBoundingClientRect();
+  const cx = r.left + Number(face.getAttribute('cx')) * scale;
+  const cy = r.top + Number(face.getAttribute('cy')) * scale;
+  const spots = [0, -33, 33].map((dx) => ({ x: Math.round(cx + dx * scale), y: Math.round(cy) })).filter(inView);
+  if (spots.length) columns.push({ sq: g.dataset.col, want: faces[top], spots });
+}
+return { want, darkFills: fills('sq-dark'), lightFills: fills('sq-light'), points, columns,
+  boardClass: b.getAttribute('class') };
+"#;
+
+/// The colours (`rgb(r, g, b)`) of the screenshot `png` at `points` ([{x, y}]), decoded by the
+/// browser itself.
+async fn pixels(c: &Client, png: &[u8], points: &Value) -> Vec<[u8; 3]> {
+    let v = c
+        .execute(
+            "const [bytes, points] = arguments;
+             return createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' })).then((bitmap) => {
+               const canvas = document.createElement('canvas');
+               canvas.width = bitmap.width;
+               canvas.height = bitmap.height;
+               const ctx = canvas.getContext('2d', { willReadFrequently: true });
+               ctx.drawImage(bitmap, 0, 0);
+               return points.map((p) => [...ctx.getImageData(p.x, p.y, 1, 1).data].slice(0, 3));
+             });",
+            vec![json!(png), points.clone()],
+        )
+        .await
+        .expect("the screenshot is read");
+    serde_json::from_value(v).expect("colours")
+}
+
+fn rgb_of(text: &str) -> [u8; 3] {
+    let n: Vec<u8> = text
+        .trim_start_matches("rgba(")
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .take(3)
+        .map(|s| s.trim().parse().unwrap_or(0))
+        .collect();
+    [n[0], n[1], n[2]]
+}
+
+fn near(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(&x, y)| x.abs_diff(y) <= 8)
+}
+
+/// Fails unless the board `css` draws what a person should see, in the look now in force:
+/// dark and light squares filled with the theme's two colours (computed styles and the
+/// screenshot's pixels agree), distinct and not black, and every column's top man visible in
+/// its colour. `screen` names the screen in the failure.
+pub async fn assert_board_drawn(c: &Client, css: &str, screen: &str) {
+    let probe = c
+        .execute(BOARD_PROBE, vec![json!(css)])
+        .await
+        .expect("the board is read");
+    assert!(probe.get("error").is_none(), "{screen}: {probe}");
+    let look = js(
+        c,
+        "const d = document.documentElement.dataset; return d.theme + ' theme, ' + d.board + ' board'",
+    )
+    .await;
+    let dark = probe["want"]["dark"]
+        .as_str()
+        .expect("a colour")
+        .to_string();
+    let light = probe["want"]["light"]
+        .as_str()
+        .expect("a colour")
+        .to_string();
+    assert_ne!(dark, light, "{screen} ({look}): the two square colours");
+    assert_eq!(
+        probe["darkFills"],
+        json!([dark]),
+        "{screen} ({look}): the dark squares' fill (the board's class is {})",
+        probe["boardClass"]
+    );
+    assert_eq!(
+        probe["lightFills"],
+        json!([light]),
+        "{screen} ({look}): the light squares' fill"
+    );
+    for colour in [&dark, &light] {
+        assert!(
+            !near(rgb_of(colour), [0, 0, 0]),
+            "{screen} ({look}): a square colour is black"
+        );
+    }
+    let points = probe["points"].as_array().expect("points").clone();
+    assert!(
+        points.iter().any(|p| p["want"] == json!(dark))
+            && points.iter().any(|p| p["want"] == json!(light)),
+        "{screen} ({look}): no empty dark and light square in view to look at: {probe}"
+    );
+    let columns = probe["columns"].as_array().expect("columns").clone();
+    let mut all: Vec<Value> = points
+        .iter()
+        .map(|p| json!({"x": p["x"], "y": p["y"]}))
+        .collect();
+    for col in &columns {
+        all.extend(col["spots"].as_array().expect("spots").iter().cloned());
+    }
+    let png = c.screenshot().await.expect("a screenshot");
+    let seen = pixels(c, &png, &Value::Array(all)).await;
+    for (p, got) in points.iter().zip(&seen) {
+        let want = rgb_of(p["want"].as_str().expect("a colour"));
+        assert!(
+            near(*got, want),
+            "{screen} ({look}): {} at ({}, {}) shows {got:?}, not {want:?}",
+            p["what"],
+            p["x"],
+            p["y"]
+        );
+    }
+    let mut rest = &seen[points.len()..];
+    for col in &columns {
+        let n = col["spots"].as_array().expect("spots").len();
+        let want = rgb_of(col["want"].as_str().expect("a colour"));
+        assert!(
+            rest[..n].iter().any(|&got| near(got, want)),
+            "{screen} ({look}): the column on {} is not visible: {:?} where its top man \
+             ({want:?}) should be",
+            col["sq"],
+            &rest[..n]
+        );
+        rest = &rest[n..];
+    }
+}
+
+/// [`assert_board_drawn`] in the light theme with the wooden board and in the dark theme with
+/// the green one (switched by the header's buttons, as a person does); leaves the light theme
+/// and the wooden board on.
+pub async fn assert_board_drawn_in_both_themes(c: &Client, css: &str, screen: &str) {
+    for (theme, board, check) in [
+        ("light", "wood", true),
+        ("dark", "green", true),
+        ("light", "wood", false),
+    ] {
+        for _ in 0..3 {
+            if js(c, "return document.documentElement.dataset.theme").await == json!(theme) {
+                break;
+            }
+            click(c, "#theme").await;
+        }
+        if js(c, "return document.documentElement.dataset.board").await != json!(board) {
+            click(c, "#board-colors").await;
+        }
+        let look = js(
+            c,
+            "const d = document.documentElement.dataset; return [d.theme, d.board]",
+        )
+        .await;
+        assert_eq!(look, json!([theme, board]), "{screen}: the look switched");
+        if check {
+            assert_board_drawn(c, css, screen).await;
+        }
+    }
+}
+
+/// The page's rectangle of the first element `css` matches (`null` when none or not shown):
+/// `{left, top, right, bottom, width, height}` in CSS pixels of the viewport.
+pub async fn rect(c: &Client, css: &str) -> Value {
+    js(
+        c,
+        &format!(
+            "const e = document.querySelector({css:?}); if (!e || !e.getClientRects().length) return null;
+             const r = e.getBoundingClientRect();
+             return {{ left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height }}"
+        ),
+    )
+    .await
+}
+
+/// Whether two rectangles of [`rect`] overlap (by more than a pixel's rounding).
+pub fn overlap(a: &Value, b: &Value) -> bool {
+    let f = |r: &Value, k: &str| r[k].as_f64().unwrap_or(0.0);
+    f(a, "left") < f(b, "right") - 0.5
+        && f(b, "left") < f(a, "right") - 0.5
+        && f(a, "top") < f(b, "bottom") - 0.5
+        && f(b, "top") < f(a, "bottom") - 0.5
+}
+
+/// Taps `css` with a finger (a touch pointer: down, up).
+pub async fn tap(c: &Client, css: &str) {
+    let element = find(c, css).await;
+    c.perform_actions(
+        fantoccini::actions::TouchActions::new("finger".into())
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            }),
+    )
+    .await
+    .expect("the finger taps");
 }

@@ -83,3 +83,18 @@ test('the modules write no sentence of their own (visible words go through t)', 
     assert.deepEqual(words, [], f);
   }
 });
+
+test('numbers are written as the language writes them (issue 18 item 11)', async () => {
+  const { num } = await import('../../assets/js/i18n.mjs');
+  const { scoreWords } = await import('../../assets/js/analysis-live.mjs');
+  setLang('fr');
+  assert.equal(num(0.25), '0,25');
+  assert.equal(scoreWords(625, null).text, '+6,25');
+  assert.equal(scoreWords(-120, null).text, '−1,20');
+  // French counts every number under 2 as one: "1,5 pion", "2,5 pions"
+  assert.equal(t('review.better', { move: 'd3', loss: num(1.5, 1), n: 1.5 }), 'Mieux : d3 (le coup joué a perdu 1,5 pion).');
+  assert.equal(t('review.better', { move: 'd3', loss: num(2.5, 1), n: 2.5 }), 'Mieux : d3 (le coup joué a perdu 2,5 pions).');
+  setLang('en');
+  assert.equal(num(0.25), '0.25');
+  assert.equal(scoreWords(625, null).text, '+6.25');
+});
