@@ -1,7 +1,7 @@
 //! Accounts in a real browser (issue 11): two people sign up in two browsers (one logs out and
 //! in again), a challenge by name is declined, they pair through the lobby's quick pairing grid
 //! (3+2: the seeker's lobby opens the game by itself, both pages show the clocks and the names),
-//! play a rated game, and the winner's rating shows on the player page; then the winner changes
+//! play a rated game (five moves each), and the winner's rating shows on the player page; then the winner changes
 //! the password and deletes the account. The lobby, the player page and the leaderboard pass
 //! axe-core.
 
@@ -223,15 +223,25 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         .await;
     }
 
-    // One move each, then Black resigns: White wins the rated blitz game.
-    play_one_move_by_clicking(white).await;
-    wait_until(
-        black,
-        "Number(document.querySelector('#game').dataset.ply) === 1",
-        "White's move",
-    )
-    .await;
-    play_one_move_by_clicking(black).await;
+    // Five moves each (a rated game resigned sooner is aborted), then Black resigns: White
+    // wins the rated blitz game.
+    for ply in 0..10 {
+        let (mover, other) = if ply % 2 == 0 {
+            (white, black)
+        } else {
+            (black, white)
+        };
+        play_one_move_by_clicking(mover).await;
+        wait_until(
+            other,
+            &format!(
+                "Number(document.querySelector('#game').dataset.ply) === {}",
+                ply + 1
+            ),
+            "the other side's move",
+        )
+        .await;
+    }
     click(black, "#resign").await;
     click(black, "#resign").await; // confirm
     wait_until(

@@ -198,7 +198,8 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
     let srv = TestServer::start_on(&source, dir.path().join("source.db")).await;
     use reqwest::Method;
 
-    // A rated game between two accounts (a move each), won by alice; an open seek of alice; a deleted account.
+    // A rated game between two accounts (five moves each, from one address), won by alice; an
+    // open seek of alice; a deleted account.
     let alice = sign_up(&srv, "alice").await;
     let bob = sign_up(&srv, "bob").await;
     let carol = sign_up(&srv, "carol").await;
@@ -211,18 +212,15 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
     assert_eq!(status, StatusCode::CREATED, "{grant}");
     let game = id_of(&grant);
     let moves = format!("/api/games/{game}/moves");
-    let (status, view, _) = as_account(
-        &srv,
-        Some(&alice),
-        Method::POST,
-        &moves,
-        json!({"ply": 0, "move": "d3"}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{view}");
-    let reply = json!({"ply": 1, "move": first_legal(&view)});
-    let (status, view, _) = as_account(&srv, Some(&bob), Method::POST, &moves, reply).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
+    // Five moves a side: a rated game resigned sooner is aborted (issue 17 item 5).
+    let mut view = grant["game"].clone();
+    for ply in 0..10 {
+        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        let mv = json!({"ply": ply, "move": first_legal(&view)});
+        let (status, next, _) = as_account(&srv, Some(mover), Method::POST, &moves, mv).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        view = next;
+    }
     let resign = format!("/api/games/{game}/resign");
     let (status, view, _) = as_account(&srv, Some(&bob), Method::POST, &resign, json!({})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
@@ -257,7 +255,8 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
             ("ratings", 2),
             ("seeks", 2),
             ("rated_games", 1),
-            ("rating_history", 2)
+            ("rating_history", 2),
+            ("shared_client_games", 1)
         ],
         "{there:?}"
     );
