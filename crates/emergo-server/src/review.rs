@@ -267,7 +267,7 @@ impl Board {
 
     /// The reviews that may begin now: while a slot is free, the first waiting one whose client
     /// has none running.
-    fn to_begin(&mut self) -> Vec<Queued> {
+    fn startable(&mut self) -> Vec<Queued> {
         let mut begin = Vec::new();
         while self.running.len() < REVIEWS_AT_ONCE {
             let busy = |client: &IpAddr| self.running.values().any(|(c, _)| c == client);
@@ -330,7 +330,7 @@ impl Reviews {
                 total: game.ply() + 1,
             }),
         });
-        let begin = board.to_begin();
+        let begin = board.startable();
         let place = board
             .place(id)
             .ok_or_else(|| ApiError::internal("a review queued and lost"))?;
@@ -341,7 +341,7 @@ impl Reviews {
     fn end(&self, id: &str) -> Vec<Queued> {
         let mut board = self.lock();
         board.running.remove(id);
-        board.to_begin()
+        board.startable()
     }
 }
 
