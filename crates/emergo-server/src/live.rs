@@ -98,7 +98,7 @@ impl LiveGame {
     /// are taken, and no move is played before that. The one rule for the API's refusal and
     /// the view's `waiting_for`.
     pub fn waiting_for(&self) -> Option<Color> {
-        if self.game.is_over() || !self.meta.clock.is_some_and(|c| !c.running()) {
+        if self.game.is_over() || self.meta.clock.is_none_or(|c| c.running()) {
             return None;
         }
         let empty = Color::ALL
