@@ -165,7 +165,10 @@ impl Connection {
             .header_read_timeout(header_timeout)
             .keep_alive(keep_alive);
         let conn = builder
-            .serve_connection(TokioIo::new(JsonParseErrors::new(write_timed(stream, write_timeout))), service)
+            .serve_connection(
+                TokioIo::new(JsonParseErrors::new(write_timed(stream, write_timeout))),
+                service,
+            )
             .with_upgrades();
         tokio::pin!(conn);
         let stopping = async move {

@@ -1247,6 +1247,9 @@ async fn issue17_item11_an_empty_or_stale_session_cookie_first_does_not_hide_the
         assert_eq!(status, StatusCode::OK, "{cookie}: {me}");
         assert_eq!(me["name"], "twocookies17", "{me}");
     }
+    h.stop().await;
+}
+
 /// A game between people created and joined by `c`: its id and the seats' tokens.
 async fn people_game(h: &Harness, c: &reqwest::Client) -> (String, [Value; 2]) {
     let (status, white) = post(
