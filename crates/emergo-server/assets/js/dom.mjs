@@ -58,13 +58,31 @@ export function toast(text, kind = 'error') {
   box.className = `toast ${kind === 'info' ? 'info' : ''}`;
   box.dataset.kind = kind;
   box.hidden = false;
-  // over the header, as tall as it (it wraps on a phone), up to its switches
-  const head = $('.topbar');
-  const switches = $('.topbar .switches');
-  box.style.minHeight = head ? `${head.offsetHeight}px` : '';
-  box.style.right = switches ? `${Math.max(0, document.documentElement.clientWidth - switches.getBoundingClientRect().left + 6)}px` : '0';
+  placeToast(box);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (box.hidden = true), kind === 'info' ? 4500 : 9000);
+}
+
+/** Puts the message over the header and nothing else: between the brand and the switches
+ * (both left free to click), or where that is too narrow (a phone) over the header's lower row. */
+function placeToast(box) {
+  const head = $('.topbar');
+  const brand = $('.topbar .brand');
+  const switches = $('.topbar .switches');
+  if (!head || !brand || !switches) return;
+  const h = head.getBoundingClientRect();
+  const b = brand.getBoundingClientRect();
+  const s = switches.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  let place = { left: b.right + 8, right: width - s.left + 8, top: h.top, height: h.height };
+  if (width - place.left - place.right < 280) {
+    const top = Math.max(b.bottom, s.bottom) + 2;
+    place = { left: 0, right: 0, top, height: Math.max(h.bottom - top, 40) };
+  }
+  box.style.left = `${Math.max(0, place.left)}px`;
+  box.style.right = `${Math.max(0, place.right)}px`;
+  box.style.top = `${Math.max(0, place.top)}px`;
+  box.style.minHeight = `${place.height}px`;
 }
 
 /** Takes the message down (a new page: what it said was about the one left). */
