@@ -74,10 +74,14 @@ function placeToast(box) {
   const b = brand.getBoundingClientRect();
   const s = switches.getBoundingClientRect();
   const width = document.documentElement.clientWidth;
-  let place = { left: b.right + 8, right: width - s.left + 8, top: h.top, height: h.height };
+  // the account's links and buttons stay free too: the message ends left of the first shown
+  const links = [...document.querySelectorAll('.topbar .account > *')].filter((e) => e.getClientRects().length);
+  const firstLink = links.length ? Math.min(...links.map((e) => e.getBoundingClientRect().left)) : s.left;
+  let place = { left: b.right + 8, right: width - Math.min(firstLink, s.left) + 8, top: h.top, height: h.height };
   if (width - place.left - place.right < 280) {
     const top = Math.max(b.bottom, s.bottom) + 2;
-    place = { left: 0, right: 0, top, height: Math.max(h.bottom - top, 40) };
+    const room = firstLink - 8;
+    place = { left: 0, right: room >= 200 ? width - room : 0, top, height: Math.max(h.bottom - top, 40) };
   }
   box.style.left = `${Math.max(0, place.left)}px`;
   box.style.right = `${Math.max(0, place.right)}px`;
