@@ -192,7 +192,15 @@ async fn item3_a_timed_game_with_a_friend_waits_for_the_friend_and_marks_nothing
 async fn assert_toast_covers_nothing(c: &Client, when: &str) {
     let toast = rect(c, "#toast").await;
     assert!(toast != Value::Null, "{when}: no toast shown");
-    for css in ["#bar-top", "#bar-bottom", "#board", "#status", "#result"] {
+    for css in [
+        "#bar-top",
+        "#bar-bottom",
+        "#board",
+        "#status",
+        "#result",
+        ".topbar .brand",
+        ".topbar .switches",
+    ] {
         let other = rect(c, css).await;
         if other != Value::Null {
             assert!(
@@ -311,7 +319,7 @@ async fn item5_on_a_390_px_phone_every_action_bar_fits_and_the_hint_is_in_view()
         "the hint {hint} is below the fold or under the actions {bar}"
     );
     assert_board_drawn(&c, "#board", "the game board on a phone").await;
-    save_screenshot(&c, "phone-actions.png").await;
+    save_screenshot(&c, "phone-390.png").await;
 
     // The editor's and the analysis board's bars fit too.
     click(&c, "#to-lobby").await;

@@ -58,13 +58,35 @@ export function toast(text, kind = 'error') {
   box.className = `toast ${kind === 'info' ? 'info' : ''}`;
   box.dataset.kind = kind;
   box.hidden = false;
-  // over the header, as tall as it (it wraps on a phone), up to its switches
-  const head = $('.topbar');
-  const switches = $('.topbar .switches');
-  box.style.minHeight = head ? `${head.offsetHeight}px` : '';
-  box.style.right = switches ? `${Math.max(0, document.documentElement.clientWidth - switches.getBoundingClientRect().left + 6)}px` : '0';
+  placeToast(box);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (box.hidden = true), kind === 'info' ? 4500 : 9000);
+}
+
+/** Puts the message over the header and nothing else: between the brand and the switches
+ * (both left free to click), or where that is too narrow (a phone) over the header's lower row. */
+function placeToast(box) {
+  const head = $('.topbar');
+  const brand = $('.topbar .brand');
+  const switches = $('.topbar .switches');
+  if (!head || !brand || !switches) return;
+  const h = head.getBoundingClientRect();
+  const b = brand.getBoundingClientRect();
+  const s = switches.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  // the account's links and buttons stay free too: the message ends left of the first shown
+  const links = [...document.querySelectorAll('.topbar .account > *')].filter((e) => e.getClientRects().length);
+  const firstLink = links.length ? Math.min(...links.map((e) => e.getBoundingClientRect().left)) : s.left;
+  let place = { left: b.right + 8, right: width - Math.min(firstLink, s.left) + 8, top: h.top, height: h.height };
+  if (width - place.left - place.right < 280) {
+    const top = Math.max(b.bottom, s.bottom) + 2;
+    const room = firstLink - 8;
+    place = { left: 0, right: room >= 200 ? width - room : 0, top, height: Math.max(h.bottom - top, 40) };
+  }
+  box.style.left = `${Math.max(0, place.left)}px`;
+  box.style.right = `${Math.max(0, place.right)}px`;
+  box.style.top = `${Math.max(0, place.top)}px`;
+  box.style.minHeight = `${place.height}px`;
 }
 
 /** Takes the message down (a new page: what it said was about the one left). */
