@@ -389,7 +389,7 @@ async fn item6_the_import_reads_1_d3_and_says_why_1_e5_cannot_be_played() {
         "{said}"
     );
     // In French, the same reason in French.
-    click(&c, "#lang").await;
+    choose_lang(&c, "fr").await;
     import("1. e5").await;
     wait_until(
         &c,
@@ -432,7 +432,7 @@ async fn item10_the_editor_says_a_bad_set_up_for_a_person_in_their_language() {
         !said.contains("bad position text"),
         "no programmer's words: {said}"
     );
-    click(&c, "#lang").await;
+    choose_lang(&c, "fr").await;
     click(&c, "#editor-board rect.hit[data-sq='c5']").await;
     wait_until(
         &c,

@@ -79,7 +79,7 @@ function applyLang() {
         o.value = code;
         o.textContent = code.toUpperCase();
         o.lang = code;
-        o.setAttribute('aria-label', table['lang.name']);
+        o.setAttribute('aria-label', `${code.toUpperCase()} · ${table['lang.name']}`);
         return o;
       }),
     );
