@@ -68,6 +68,10 @@ fn describe() {
         "how long an engine job waited for a worker"
     );
     describe_counter!(JOB_RETRIES, "engine jobs taken again after a lost worker");
+    describe_histogram!(
+        crate::store::MOVE_BATCH_SIZE,
+        "moves written in one transaction, one commit for all (SQLite)"
+    );
     metrics::counter!(MOVES_ACCEPTED).absolute(0);
     metrics::counter!(JOB_RETRIES).absolute(0);
     metrics::gauge!(WEBSOCKETS_OPEN).set(0.0);

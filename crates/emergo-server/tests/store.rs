@@ -99,6 +99,49 @@ async fn a_flag_falls_once_and_no_move_is_stored_after_it() {
     assert_eq!((clock.left.white, clock.left.black), (0, 15_000));
 }
 
+/// Moves of many games at once (SQLite writes them in groups, one commit for all): each
+/// right move is stored, each move decided on a stale version is refused alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_of_many_games_at_once_are_each_stored_or_refused_alone() {
+    let (_dir, _, url) = temp_db();
+    let store = Store::open(&url).await.expect("store");
+    let now = "2026-12-01T00:00:01Z";
+    let ids: Vec<String> = (0..48).map(|i| format!("m{i}")).collect();
+    for id in &ids {
+        store
+            .insert_game(&human_game(id), &Game::default())
+            .await
+            .expect("insert");
+    }
+    let tasks: Vec<_> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let (store, id) = (store.clone(), id.clone());
+            // Every third game's move names a version the game never had.
+            let version = if i % 3 == 0 { 7 } else { 0 };
+            tokio::spawn(async move {
+                let answer = store.append_move(&id, &play(version, 0, "d3", now)).await;
+                (version, answer)
+            })
+        })
+        .collect();
+    for (id, task) in ids.iter().zip(tasks) {
+        let (version, answer) = task.await.expect("task");
+        let moves = store.moves(id).await.expect("read");
+        if version == 0 {
+            assert!(answer.is_ok(), "{id}: {answer:?}");
+            assert_eq!(moves, ["d3"], "{id}");
+        } else {
+            assert!(
+                matches!(answer, Err(StoreError::Conflict(_))),
+                "{id}: {answer:?}"
+            );
+            assert!(moves.is_empty(), "{id}: {moves:?}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn the_moves_key_refuses_a_second_move_for_one_ply() {
     let (_dir, _, url) = temp_db();

@@ -14,7 +14,7 @@ pub use jobs_pg::{
     JobKind, JobState, JobsPg, Lease, OpenJobs, QueueFigures, TakenJob, JOBS_CHANNEL,
 };
 pub use postgres::{PgStore, CHANNEL};
-pub use sqlite::SqliteStore;
+pub use sqlite::{SqliteStore, MOVE_BATCH_SIZE};
 
 use crate::clock::GameClock;
 use crate::model::GameMeta;
