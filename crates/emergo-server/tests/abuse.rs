@@ -1600,3 +1600,60 @@ async fn issue17_item2_an_answer_nobody_reads_is_dropped_after_the_write_timeout
     assert!(h.bystander_is_fast().await < FAST);
     h.stop().await;
 }
+
+/// Issue 17, item 2: a flood of whole-game reads (`?from=1` of a 3,000-ply game, four
+/// connections reading as fast as they can) does not slow another player's moves: each move of
+/// a game between people is answered within [`FAST`] while the flood runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue17_item2_a_flood_of_whole_game_reads_does_not_slow_another_players_moves() {
+    let h = start(Limits::relaxed(), 1).await;
+    let c = client(BYSTANDER);
+    let (status, imported) = post_text(
+        &c,
+        h.url("/api/games/import"),
+        common::shuffling_record(3000),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let long = imported["id"].as_str().expect("id").to_string();
+    let url = h.url(&format!("/api/games/{long}?from=1"));
+    let readers: Vec<_> = (0..4)
+        .map(|_| {
+            let (attacker, url) = (client(ATTACKER), url.clone());
+            tokio::spawn(async move {
+                let (mut read, mut bytes) = (0, 0);
+                let until = Instant::now() + Duration::from_secs(6);
+                while Instant::now() < until && read < 200 {
+                    let res = attacker.get(&url).send().await.expect("sent");
+                    assert_eq!(res.status(), StatusCode::OK);
+                    bytes += res.bytes().await.expect("body").len();
+                    read += 1;
+                }
+                (read, bytes)
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let game = common::shuffling_game(20);
+    let seats = people_game(&h, &c).await;
+    let mut slowest = Duration::ZERO;
+    for ply in 0..game.ply() {
+        let started = Instant::now();
+        play_plies(&h, &c, &seats, &game, ply..ply + 1).await;
+        slowest = slowest.max(started.elapsed());
+    }
+    let mut reads = (0, 0);
+    for reader in readers {
+        let (read, bytes) = reader.await.expect("reader");
+        reads = (reads.0 + read, reads.1 + bytes);
+    }
+    eprintln!(
+        "{} whole-game reads ({} MB) while {} moves were played; the slowest move took {slowest:?}",
+        reads.0,
+        reads.1 >> 20,
+        game.ply()
+    );
+    assert!(reads.0 >= 4, "the flood ran: {} reads", reads.0);
+    assert!(slowest < FAST, "a move took {slowest:?} during the flood");
+    h.stop().await;
+}
