@@ -1308,20 +1308,6 @@ async fn small_buffer_socket(h: &Harness, from: IpAddr, id: &str) -> common::Soc
     ws
 }
 
-/// The text of the next message of a WebSocket (within 20 s).
-async fn next_text(socket: &mut common::Socket) -> String {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(20), socket.next())
-            .await
-            .expect("a message within 20 s")
-            .expect("the socket is open")
-            .expect("a good frame");
-        if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
-            return text.as_str().to_string();
-        }
-    }
-}
-
 /// Issue 17, item 2: a move's answer and the state pushed to a game's WebSockets are deltas
 /// (the new move, its squares, the positions before and after it, the other fields) whose
 /// size does not grow with the game: at ply 400 as small as at ply 10, while the whole view is
@@ -1344,7 +1330,7 @@ async fn issue17_item2_a_moves_answer_and_its_pushed_state_do_not_grow_with_the_
         let answer = play_plies(&h, &c, &seats, &game, ply..ply + 1)
             .await
             .remove(0);
-        let pushed = next_text(&mut watcher.socket).await;
+        let pushed = common::next_text(&mut watcher.socket).await;
         // The watcher joins every delta into the whole game (a delta that does not join fails).
         let state: Value = serde_json::from_str(&pushed).expect("JSON");
         let held = watcher.held.as_ref().expect("held");
@@ -1471,7 +1457,7 @@ async fn issue17_item2_a_client_that_misses_deltas_catches_up_from_the_ply_it_ho
     let mut held: Option<Value> = None;
     let (mut states, mut rereads) = (0, 0);
     loop {
-        let text = next_text(&mut lagging).await;
+        let text = common::next_text(&mut lagging).await;
         let state: Value = serde_json::from_str(&text).expect("JSON");
         let seen = &state["game"];
         states += 1;

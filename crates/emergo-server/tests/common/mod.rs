@@ -297,8 +297,8 @@ pub async fn next_state(socket: &mut impl States) -> Value {
     socket.next_game().await
 }
 
-/// The next state message as it comes (within 20 s).
-async fn raw_state(socket: &mut Socket) -> Value {
+/// The text of the next text message of a WebSocket (within 20 s).
+pub async fn next_text(socket: &mut Socket) -> String {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(20), socket.next())
             .await
@@ -306,11 +306,16 @@ async fn raw_state(socket: &mut Socket) -> Value {
             .expect("the socket is open")
             .expect("a good frame");
         if let Message::Text(text) = msg {
-            let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
-            assert_eq!(value["type"], "state");
-            return value["game"].clone();
+            return text.as_str().to_string();
         }
     }
+}
+
+/// The next state message as it comes (within 20 s).
+async fn raw_state(socket: &mut Socket) -> Value {
+    let value: Value = serde_json::from_str(&next_text(socket).await).expect("JSON");
+    assert_eq!(value["type"], "state");
+    value["game"].clone()
 }
 
 /// Reads states until one satisfies `done`; returns it.
