@@ -1,6 +1,7 @@
 //! SQLite, the embedded default: one file, WAL, every commit on disk before it returns.
 
 pub(in crate::store) mod accounts;
+mod notifications;
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
