@@ -227,6 +227,7 @@ async fn notifications_come_live_to_the_header_on_any_screen_in_english_and_fren
             ["alice challenges you (2 days)", "/", true]
         ])
     );
+    assert_eq!(axe_violations(&c).await, json!([]), "the list open");
     let (panel, head) = (rect(&c, "#notes-panel").await, rect(&c, ".topbar").await);
     assert!(
         panel["top"].as_f64() >= head["bottom"].as_f64(),
