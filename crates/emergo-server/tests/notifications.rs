@@ -435,11 +435,15 @@ async fn notifications_cross_instances_through_the_fan_out() {
     // Give both instances' listeners a moment to be listening (they start with the server).
     tokio::time::sleep(Duration::from_millis(300)).await;
 
+    let asked = std::time::Instant::now();
     play(&a, &id, &alice, 0, "d3").await;
-    let answered = std::time::Instant::now();
+    let answered = asked.elapsed();
     let told = next_of(&mut bob_on_b, "notification").await;
-    // A figure, not a check (docs/web.md): from the move's answer on A to the socket on B.
-    eprintln!("notification across instances: {:?}", answered.elapsed());
+    // Figures, not checks (docs/web.md): the move's request on A, its answer, the socket on B.
+    eprintln!(
+        "notification across instances: answered in {answered:?}, on B after {:?}",
+        asked.elapsed()
+    );
     assert_eq!(told["notification"]["kind"], "turn", "{told}");
     assert_eq!(told["notification"]["game"], id.as_str());
     assert_eq!(next_of(&mut bob_on_b, "turn").await["game"], id.as_str());
