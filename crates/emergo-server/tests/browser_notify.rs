@@ -228,6 +228,7 @@ async fn notifications_come_live_to_the_header_on_any_screen_in_english_and_fren
         ])
     );
     assert_eq!(axe_violations(&c).await, json!([]), "the list open");
+    save_screenshot(&c, "notifications.png").await;
     let (panel, head) = (rect(&c, "#notes-panel").await, rect(&c, ".topbar").await);
     assert!(
         panel["top"].as_f64() >= head["bottom"].as_f64(),
@@ -412,6 +413,7 @@ async fn on_a_phone_the_bell_and_its_list_cover_neither_the_status_nor_the_board
         "the list fits the screen: {panel}"
     );
     assert!(panel["height"].as_f64() > Some(40.0), "{panel}");
+    save_screenshot(&c, "notifications-phone.png").await;
     for (what, css) in [("status", "#status"), ("board", "#board")] {
         let other = rect(&c, css).await;
         assert!(
