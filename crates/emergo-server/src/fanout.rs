@@ -3,8 +3,13 @@
 //! has the cached game re-read from the database and published to this instance's WebSockets.
 //! A wake-up carries no state, so a lost one loses nothing: after a lost connection (the listener
 //! reconnects by itself) every cached game is re-read.
+//!
+//! The same listener takes the notifications' fan-out (`NOTIFY emergo_notes`, src/notify.rs)
+//! and tells this instance's sockets of the account; after a lost connection every socket here
+//! is told to read its notifications again.
 
 use crate::live::AppState;
+use crate::notify::{parse_payload, NOTES_CHANNEL};
 use crate::store::{PgStore, CHANNEL};
 use sqlx::postgres::{PgListener, PgPool};
 use std::sync::Arc;
@@ -42,8 +47,18 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
         tracing::debug!("wake-ups: listening");
         // Whatever changed while nobody listened is read now.
         state.refresh_all().await;
+        state.notes.all_changed();
         loop {
             match listener.try_recv().await {
+                Ok(Some(note)) if note.channel() == NOTES_CHANNEL => {
+                    match parse_payload(note.payload()) {
+                        Some((from, account, event)) if from != instance => {
+                            state.notes.deliver(account, event);
+                        }
+                        Some(_) => {}
+                        None => tracing::warn!("notifications: a payload not understood"),
+                    }
+                }
                 Ok(Some(note)) => {
                     tracing::debug!("wake-up {}", note.payload());
                     let parts: Vec<&str> = note.payload().split(' ').collect();
@@ -79,6 +94,6 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
 
 async fn connect(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen(CHANNEL).await?;
+    listener.listen_all([CHANNEL, NOTES_CHANNEL]).await?;
     Ok(listener)
 }

@@ -28,6 +28,7 @@ pub mod limits;
 pub mod live;
 pub mod model;
 pub mod net;
+pub mod notify;
 pub mod ops;
 pub mod players;
 pub mod position_api;

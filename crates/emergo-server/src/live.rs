@@ -432,6 +432,8 @@ pub struct Shared {
     pub clock: Clock,
     /// This instance's timers of flag falls.
     pub flags: FlagTimers,
+    /// The notifications' channels of the accounts with a socket here (src/notify.rs).
+    pub notes: crate::notify::Hub,
 }
 
 pub type AppState = Arc<Shared>;
@@ -464,6 +466,7 @@ impl Shared {
             analyses: crate::analysis::Analyses::default(),
             clock,
             flags: FlagTimers::default(),
+            notes: crate::notify::Hub::default(),
         }
     }
 
@@ -791,6 +794,7 @@ impl Shared {
         let id = live.meta.id.clone();
         let version = live.version;
         let turn = live.game.position().turn();
+        let before = crate::notify::Before::of(&change, live);
         let stored = match change {
             Change::Move(mv) => {
                 let ply = live.game.ply();
@@ -932,6 +936,8 @@ impl Shared {
         slot.publish(live);
         // A rated game that just ended: its ratings, once.
         crate::players::settle_later(self, &live.meta, &live.game);
+        // A correspondence game's players hear of its turns and its end (issue 18).
+        crate::notify::game_changed(self, live, before).await;
         Ok(true)
     }
 

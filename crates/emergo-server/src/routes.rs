@@ -99,6 +99,11 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/seeks/{id}", get(seeks::show).delete(seeks::delete))
         .route("/api/seeks/{id}/accept", post(seeks::accept))
         .route("/api/lobby/ws", get(seeks::lobby_ws))
+        .route(
+            "/api/notifications",
+            get(crate::notify::list).layer(no_store()),
+        )
+        .route("/api/notifications/read", post(crate::notify::read))
         .route("/api/players/{name}", get(players::player))
         .route("/api/leaderboard", get(players::leaderboard))
         .fallback(no_route)
@@ -567,21 +572,6 @@ async fn play(
             Ok(Some(Change::Move(mv)))
         })
         .await?;
-    // A correspondence game between accounts: the lobby of the player to move says so.
-    let corr = live.meta.clock.is_some_and(|c| {
-        matches!(
-            c.control,
-            crate::time_control::TimeControl::Correspondence { .. }
-        )
-    });
-    if let Some(next) = live.meta.players.of(live.game.position().turn()) {
-        if corr && !live.game.is_over() {
-            let _ = state.accounts.lobby.send(seeks::LobbyEvent::Turn {
-                account: next.id,
-                game: live.meta.id.clone(),
-            });
-        }
-    }
     Ok(delta(&live, usize::try_from(body.ply).unwrap_or(0)))
 }
 

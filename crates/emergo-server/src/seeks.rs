@@ -26,6 +26,7 @@ use crate::players::{rating_now, unix_now};
 use crate::routes::Body;
 use crate::session::{SessionCookie, SignedIn};
 use crate::store::accounts::{NewSeek, RatingRow, SeekRow};
+use crate::store::notifications::NewNote;
 use crate::store::StoreError;
 use crate::time_control::TimeControl;
 use crate::view::{GameView, SeatGrant};
@@ -74,8 +75,6 @@ pub enum LobbyEvent {
         seek: String,
         game: String,
     },
-    /// A move of a correspondence game made it `account`'s turn in `game`.
-    Turn { account: i64, game: String },
 }
 
 /// Keeps the account's real-time seeks alive for [`SEEK_GRACE_SECS`] more.
@@ -245,6 +244,23 @@ pub async fn create(
         )));
     }
     let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+    if let Some(opponent) = opponent_id {
+        crate::notify::notify(
+            &state,
+            NewNote {
+                account_id: opponent,
+                kind: "challenge",
+                game_id: None,
+                seek_id: Some(&seek.id),
+                other: Some(&account.name),
+                time_control: Some(&seek.time_control),
+                outcome: None,
+                reason: None,
+                created_at: &seek.created_at,
+            },
+        )
+        .await;
+    }
     let row = state
         .store
         .seek(&seek.id)
@@ -419,7 +435,24 @@ pub async fn accept(
         }
         Err(err) => return Err(err.into()),
     }
+    let game_id = meta.id.clone();
     let slot = state.insert(LiveGame::new(meta, game));
+    // The seek's owner hears of its game on any page (issue 18).
+    crate::notify::notify(
+        &state,
+        NewNote {
+            account_id: row.account_id,
+            kind: "started",
+            game_id: Some(&game_id),
+            seek_id: Some(&id),
+            other: Some(&me.name),
+            time_control: Some(&row.time_control),
+            outcome: None,
+            reason: None,
+            created_at: &now_text(),
+        },
+    )
+    .await;
     let live = slot.state.lock().await;
     let _ = state.accounts.lobby.send(LobbyEvent::Taken {
         account: row.account_id,
@@ -440,84 +473,167 @@ pub async fn accept(
 
 /// `GET /api/lobby/ws`: `{"type": "seeks"}` whenever the list of seeks changes, and
 /// `{"type": "taken", "seek", "game"}` when a seek of the session's account is taken (the
-/// lobby page then opens the game). While open, it keeps the account's seeks alive.
+/// lobby page then opens the game); while open, it keeps the account's seeks alive. And on
+/// every page (issue 18) the account's notifications (`{"type": "notification"}`,
+/// `{"type": "notifications"}`, `{"type": "turn"}`, src/notify.rs). `?lobby=false` opens it
+/// for the notifications alone (no seeks, none kept alive); the client switches with a message
+/// `{"lobby": true}` or `{"lobby": false}`.
 pub async fn lobby_ws(
     State(state): State<AppState>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     cookie: SessionCookie,
+    query: Result<axum::extract::Query<LobbyQuery>, axum::extract::rejection::QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let axum::extract::Query(query) = query?;
     let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let account = cookie.account(&state).await?.map(|s| s.account.id);
     let permit = state.websockets.acquire(Some(client))?;
-    Ok(upgrade
-        .max_message_size(4096)
-        .on_upgrade(move |socket| follow_lobby(socket, state, account, permit)))
+    // Subscribed before the upgrade: a notification stored once the client holds the socket
+    // (and reads the list) is never missed.
+    let notes = account.map(|id| crate::notify::Hub::subscribe(&state, id));
+    let lobby = query.lobby.unwrap_or(true);
+    Ok(upgrade.max_message_size(4096).on_upgrade(move |socket| {
+        let follower = LobbyFollower {
+            socket,
+            write_timeout: state.limits.write_timeout,
+            state,
+            account,
+            lobby,
+            told: Vec::new(),
+        };
+        follower.follow(notes, permit)
+    }))
 }
 
-async fn follow_lobby(
-    mut socket: WebSocket,
+#[derive(Deserialize)]
+pub struct LobbyQuery {
+    /// `false`: the notifications only, until the client asks for the lobby.
+    lobby: Option<bool>,
+}
+
+/// What a client may send: whether it shows the lobby now.
+#[derive(Deserialize)]
+struct LobbySwitch {
+    lobby: bool,
+}
+
+/// Ticks between two pings (a keep-alive for proxies, and a check that the client reads).
+const PING_TICKS: u32 = 6;
+
+/// Seeks taken that a socket remembers having told (they come by two ways).
+const TOLD_MAX: usize = 64;
+
+struct LobbyFollower {
+    socket: WebSocket,
     state: AppState,
+    write_timeout: Duration,
     account: Option<i64>,
-    _permit: Permit,
-) {
-    let mut events = state.accounts.lobby.subscribe();
-    let mut shutdown = state.shutdown.clone();
-    let mut tick = tokio::time::interval(LOBBY_TICK);
-    let opened = unix_now() - 1;
-    let mut told: Vec<String> = Vec::new();
-    let hello = json!({"type": "seeks"}).to_string();
-    if socket.send(Message::Text(hello.into())).await.is_err() {
-        return;
+    /// The client shows the lobby: it hears of seeks and keeps the account's alive.
+    lobby: bool,
+    told: Vec<String>,
+}
+
+impl LobbyFollower {
+    /// Sends a message; false when the client is gone or read nothing for the write timeout.
+    async fn send(&mut self, message: Message) -> bool {
+        let sent = tokio::time::timeout(self.write_timeout, self.socket.send(message));
+        matches!(sent.await, Ok(Ok(())))
     }
-    loop {
-        let message = tokio::select! {
-            event = events.recv() => match event {
-                Ok(LobbyEvent::SeeksChanged) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    Some(json!({"type": "seeks"}))
-                }
-                Ok(LobbyEvent::Taken { account: owner, seek, game }) => {
-                    if Some(owner) == account && !told.contains(&seek) {
-                        told.push(seek.clone());
-                        Some(json!({"type": "taken", "seek": seek, "game": game}))
-                    } else {
-                        None
-                    }
-                }
-                Ok(LobbyEvent::Turn { account: mover, game }) => (Some(mover) == account)
-                    .then(|| json!({"type": "turn", "game": game})),
-                Err(broadcast::error::RecvError::Closed) => break,
-            },
-            _ = tick.tick() => {
-                // Another instance may have taken a seek: ask the database.
-                let mut found = None;
-                if let Some(id) = account {
-                    owner_is_around(&state, id).await;
-                    if let Ok(taken) = state.store.taken_seeks(id, opened).await {
-                        found = taken.into_iter().find(|(seek, _)| !told.contains(seek));
-                    }
-                }
-                found.map(|(seek, game)| {
-                    told.push(seek.clone());
-                    json!({"type": "taken", "seek": seek, "game": game})
-                })
-            }
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                Some(Ok(_)) => None,
-            },
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
-        };
-        if let Some(message) = message {
-            if socket
-                .send(Message::Text(message.to_string().into()))
+
+    fn taken(&mut self, seek: String, game: String) -> Option<Value> {
+        if self.told.contains(&seek) {
+            return None;
+        }
+        if self.told.len() >= TOLD_MAX {
+            self.told.remove(0);
+        }
+        self.told.push(seek.clone());
+        Some(json!({"type": "taken", "seek": seek, "game": game}))
+    }
+
+    async fn follow(mut self, mut notes: Option<crate::notify::Subscription>, _permit: Permit) {
+        let mut events = self.state.accounts.lobby.subscribe();
+        let mut shutdown = self.state.shutdown.clone();
+        let mut tick = tokio::time::interval(LOBBY_TICK);
+        let mut ticks: u32 = 0;
+        let opened = unix_now() - 1;
+        if self.lobby
+            && !self
+                .send(Message::Text(json!({"type": "seeks"}).to_string().into()))
                 .await
-                .is_err()
-            {
-                break;
+        {
+            return;
+        }
+        loop {
+            let mut out: Vec<Value> = Vec::new();
+            tokio::select! {
+                event = events.recv() => match event {
+                    Ok(LobbyEvent::SeeksChanged) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        if self.lobby {
+                            out.push(json!({"type": "seeks"}));
+                        }
+                    }
+                    Ok(LobbyEvent::Taken { account: owner, seek, game }) => {
+                        if self.lobby && Some(owner) == self.account {
+                            out.extend(self.taken(seek, game));
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                note = async {
+                    match notes.as_mut() {
+                        Some(n) => n.events.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => match note {
+                    Ok(event) => out.extend(event.messages()),
+                    // Fell behind: one message says it all.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        out.extend(crate::notify::Event::Changed.messages());
+                    }
+                    Err(broadcast::error::RecvError::Closed) => notes = None,
+                },
+                _ = tick.tick() => {
+                    ticks = ticks.wrapping_add(1);
+                    if ticks.is_multiple_of(PING_TICKS) && !self.send(Message::Ping(Default::default())).await {
+                        break;
+                    }
+                    // Another instance may have taken a seek: ask the database.
+                    if let (Some(id), true) = (self.account, self.lobby) {
+                        owner_is_around(&self.state, id).await;
+                        if let Ok(taken) = self.state.store.taken_seeks(id, opened).await {
+                            let fresh = taken.into_iter().find(|(seek, _)| !self.told.contains(seek));
+                            if let Some((seek, game)) = fresh {
+                                out.extend(self.taken(seek, game));
+                            }
+                        }
+                    }
+                }
+                incoming = self.socket.recv() => match incoming {
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(Message::Text(text))) => {
+                        if let Ok(switch) = serde_json::from_str::<LobbySwitch>(text.as_str()) {
+                            if switch.lobby && !self.lobby {
+                                out.push(json!({"type": "seeks"}));
+                                if let Some(id) = self.account {
+                                    owner_is_around(&self.state, id).await;
+                                }
+                            }
+                            self.lobby = switch.lobby;
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                },
+                _ = shutdown.changed() => {
+                    let _ = self.send(Message::Close(None)).await;
+                    break;
+                }
+            }
+            for message in out {
+                if !self.send(Message::Text(message.to_string().into())).await {
+                    return;
+                }
             }
         }
     }

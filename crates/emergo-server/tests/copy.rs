@@ -256,7 +256,9 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
             ("seeks", 2),
             ("rated_games", 1),
             ("rating_history", 2),
-            ("shared_client_games", 1)
+            ("shared_client_games", 1),
+            // alice's seek taken (issue 18)
+            ("notifications", 1)
         ],
         "{there:?}"
     );

@@ -395,5 +395,23 @@ export default {
   'err.weak_password.name': 'Een wachtwoord kan niet uw naam zijn, ook niet met een paar tekens erbij.',
   'err.weak_password.common': 'Dit wachtwoord is een van de meest gebruikte. Kies een ander.',
   'player.provisional': 'voorlopig',
+  // issue 18: notifications
+  'notes.title': 'Meldingen',
+  'notes.bell': 'Meldingen',
+  'notes.bellUnread.one': 'Meldingen: {n} ongelezen',
+  'notes.bellUnread.other': 'Meldingen: {n} ongelezen',
+  'notes.readAll': 'Alles als gelezen markeren',
+  'notes.none': 'Niets nieuws: je zetten, uitdagingen en nieuwe partijen verschijnen hier.',
+  'notes.turn': '{name} heeft gezet: jij bent aan zet',
+  'notes.challenge': '{name} daagt je uit ({time})',
+  'notes.started': 'Je partij tegen {name} is begonnen ({time})',
+  'notes.ended.win': 'Je partij tegen {name} is afgelopen: je hebt gewonnen',
+  'notes.ended.loss': 'Je partij tegen {name} is afgelopen: je hebt verloren',
+  'notes.ended.draw': 'Je partij tegen {name} is afgelopen: remise',
+  'notes.browserAsk': 'Meld het me ook via de meldingen van deze browser',
+  'notes.browserOn': 'Deze browser toont ze ook in zijn meldingen.',
+  'notes.browserBlocked': 'De instellingen van deze browser blokkeren meldingen van deze site.',
+  'notes.browserNone': 'Deze browser heeft geen eigen meldingen.',
+  'notes.browserTitle': 'Emergo',
 };
 

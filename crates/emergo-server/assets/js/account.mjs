@@ -15,6 +15,11 @@ export function me() {
   return current;
 }
 
+/** Settles once the page knows who is logged in (the first `GET /api/me` answered). */
+export function known() {
+  return ready;
+}
+
 /** Calls `fn` now and whenever the account logged in changes. */
 export function onMe(fn) {
   listeners.push(fn);

@@ -11,6 +11,7 @@ import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
+import { initNotes, relabelNotes, seenGame } from './notify.mjs';
 
 // Each route() call counts; one that waited (for a seat) gives way to a newer one.
 let routing = 0;
@@ -44,6 +45,7 @@ async function route() {
     // A game between accounts: the session's seat, as a token the game page keeps.
     if (!seatOf(m[1])) await claimSeat(m[1], store);
     if (turn !== routing) return;
+    seenGame(m[1]);
     openGame(m[1], () => {
       history.replaceState(null, '', '/');
       route();
@@ -115,6 +117,7 @@ function init() {
     else loadGameList();
     relabelOnline();
     relabelPages();
+    relabelNotes();
   });
   $('#theme').addEventListener('click', () => {
     const order = ['auto', 'light', 'dark'];
@@ -142,6 +145,7 @@ function init() {
   initLobby(navigate);
   initAccount(navigate);
   initOnline(navigate);
+  initNotes(navigate);
   initPages();
   initGame();
   initEditor(navigate);

@@ -7,14 +7,13 @@ import { t, num } from './i18n.mjs';
 import { me, onMe } from './account.mjs';
 import { seekDots } from './charts.mjs';
 import { QUICK, quickMatch, ownQuickSeek } from './pairing.mjs';
+import { onLobbyMessage, setLobby } from './lobby-socket.mjs';
 
 /** The seek form's time controls. */
 export const SEEK_TIMES = ['0.25+0', '0.5+0', '1+0', '2+1', '3+0', '3+2', '5+0', '5+3', '10+0', '10+5', '15+10', '30+0', '30+20',
   'corr:1', 'corr:2', 'corr:3', 'corr:5', 'corr:7', 'corr:14'];
 
 let navigate = () => {};
-let socket = null;
-let retry = null;
 let active = false;
 let waiting = null; // {id, time}: this page's open quick-pairing seek
 let seeks = [];
@@ -48,9 +47,17 @@ export function initOnline(nav) {
   onMe((who) => {
     $('#online-login').hidden = !!who;
     $('#online-body').hidden = !who;
-    if (active) {
-      connect(true);
-      refresh();
+    if (active) refresh();
+  });
+  // the page's one lobby socket (lobby-socket.mjs), whose lobby part is on while this shows
+  onLobbyMessage((data) => {
+    if (!active) return;
+    if (data.type === 'seeks') refresh();
+    // a correspondence move made it our turn (docs/api.md, the lobby's WebSocket)
+    if (data.type === 'turn' && me()) loadMyTurn(me().name);
+    if (data.type === 'taken' && data.game) {
+      waiting = null;
+      navigate(`/game/${data.game}`);
     }
   });
 }
@@ -74,51 +81,13 @@ export function relabelOnline() {
 
 export function showOnline() {
   active = true;
-  connect(false);
+  setLobby(true);
   refresh();
-}
-
-/** Closes a socket without a warning in the console: one still connecting closes once open. */
-function drop(s) {
-  s.onclose = null;
-  s.onmessage = null;
-  if (s.readyState === WebSocket.CONNECTING) s.onopen = () => s.close();
-  else s.close();
 }
 
 export function leaveOnline() {
   active = false;
-  clearTimeout(retry);
-  if (socket) {
-    drop(socket);
-    socket = null;
-  }
-}
-
-function connect(again) {
-  if (socket && !again) return;
-  if (socket) drop(socket);
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/lobby/ws`;
-  socket = new WebSocket(url);
-  socket.onmessage = (msg) => {
-    let data = null;
-    try {
-      data = JSON.parse(msg.data);
-    } catch (e) {
-      return;
-    }
-    if (data.type === 'seeks') refresh();
-    // a correspondence move made it our turn (docs/api.md, the lobby's WebSocket)
-    if (data.type === 'turn' && me()) loadMyTurn(me().name);
-    if (data.type === 'taken' && data.game) {
-      waiting = null;
-      navigate(`/game/${data.game}`);
-    }
-  };
-  socket.onclose = () => {
-    socket = null;
-    if (active) retry = setTimeout(() => connect(false), 2000);
-  };
+  setLobby(false);
 }
 
 async function quick(time) {

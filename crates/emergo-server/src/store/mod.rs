@@ -5,6 +5,7 @@
 
 pub mod accounts;
 mod jobs_pg;
+pub mod notifications;
 mod postgres;
 mod rows;
 mod sqlite;

@@ -5,6 +5,7 @@
 //! re-read the game.
 
 mod accounts;
+mod notifications;
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{

@@ -8,6 +8,7 @@
 //! `fsync` (group commit). A move is acknowledged only after that commit.
 
 pub(in crate::store) mod accounts;
+mod notifications;
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{

@@ -118,10 +118,35 @@ pub const SHARED_CLIENT_GAMES: Table = Table {
     identity: false,
 };
 
+/// The accounts' notifications (issue 18; after the games: they name them).
+pub const NOTIFICATIONS: Table = Table {
+    name: "notifications",
+    columns: &[
+        ("id", Int),
+        ("account_id", Int),
+        ("kind", Text),
+        ("game_id", Text),
+        ("seek_id", Text),
+        ("other", Text),
+        ("time_control", Text),
+        ("outcome", Text),
+        ("reason", Text),
+        ("created_at", Text),
+        ("read_at", Text),
+    ],
+    key: "id",
+    identity: true,
+};
+
 /// The tables the games name (copied before them).
 pub const BEFORE_GAMES: [&Table; 4] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS];
 /// The tables that name games (copied after them).
-pub const AFTER_GAMES: [&Table; 3] = [&RATED_GAMES, &RATING_HISTORY, &SHARED_CLIENT_GAMES];
+pub const AFTER_GAMES: [&Table; 4] = [
+    &RATED_GAMES,
+    &RATING_HISTORY,
+    &SHARED_CLIENT_GAMES,
+    &NOTIFICATIONS,
+];
 
 /// One stored value.
 #[derive(Clone, Debug, PartialEq)]

@@ -123,6 +123,8 @@ impl Driver {
         let caps = json!({
             "browserName": "chrome",
             "goog:chromeOptions": options,
+            // the console's messages, for the tests that read them (browser_notify.rs)
+            "goog:loggingPrefs": { "browser": "ALL" },
         });
         let Value::Object(caps) = caps else {
             unreachable!("a JSON object")
