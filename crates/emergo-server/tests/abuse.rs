@@ -1317,6 +1317,10 @@ async fn next_text(socket: &mut common::Socket) -> String {
             .expect("the socket is open")
             .expect("a good frame");
         if let tokio_tungstenite::tungstenite::Message::Text(text) = msg {
+            // The spectators' count (issue 18) comes between states.
+            if text.as_str().starts_with(r#"{"type":"watchers""#) {
+                continue;
+            }
             return text.as_str().to_string();
         }
     }

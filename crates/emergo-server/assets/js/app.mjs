@@ -11,6 +11,7 @@ import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
+import { initPeople, showWatch, leaveWatch, relabelWatch, relabelChallenge, drawWatchers } from './people.mjs';
 
 // Each route() call counts; one that waited (for a seat) gives way to a newer one.
 let routing = 0;
@@ -19,6 +20,7 @@ async function route() {
   const turn = ++routing;
   clearToast();
   leavePages();
+  leaveWatch();
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
   const player = location.pathname.match(/^\/player\/([A-Za-z0-9_-]{1,20})\/?$/);
   if (location.pathname === '/editor') {
@@ -48,7 +50,7 @@ async function route() {
       history.replaceState(null, '', '/');
       route();
     });
-  } else if (player || location.pathname.replace(/\/$/, '') === '/leaderboard') {
+  } else if (player || ['/leaderboard', '/watch'].includes(location.pathname.replace(/\/$/, ''))) {
     leaveLobby();
     leaveOnline();
     closeGame();
@@ -56,6 +58,7 @@ async function route() {
     $('#game').hidden = true;
     $('#conn').hidden = true;
     if (player) showPlayer(player[1]);
+    else if (location.pathname.replace(/\/$/, '') === '/watch') showWatch();
     else showLeaderboard();
   } else {
     closeGame();
@@ -115,6 +118,9 @@ function init() {
     else loadGameList();
     relabelOnline();
     relabelPages();
+    relabelWatch();
+    relabelChallenge();
+    drawWatchers();
   });
   $('#theme').addEventListener('click', () => {
     const order = ['auto', 'light', 'dark'];
@@ -143,6 +149,7 @@ function init() {
   initAccount(navigate);
   initOnline(navigate);
   initPages();
+  initPeople(navigate);
   initGame();
   initEditor(navigate);
   initAnalysis();

@@ -307,6 +307,10 @@ async fn raw_state(socket: &mut Socket) -> Value {
             .expect("a good frame");
         if let Message::Text(text) = msg {
             let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
+            // The spectators' count (issue 18) comes between states.
+            if value["type"] == "watchers" {
+                continue;
+            }
             assert_eq!(value["type"], "state");
             return value["game"].clone();
         }
