@@ -152,3 +152,38 @@ pub fn refresh_later(state: &AppState, slot: &Arc<GameSlot>, until_settled: bool
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::players::LEADERBOARD_RD;
+    use crate::rating::{Rating, Score};
+
+    /// Rated games (alternately won and lost) a new player needs before its RD is under the
+    /// leaderboard's bar, against `opponent` (given the player's rating, its opponent's now).
+    fn games_to_settle(mut opponent: impl FnMut(&Rating) -> Rating) -> usize {
+        let mut me = Rating::new();
+        for n in 1..100 {
+            let them = opponent(&me);
+            let score = if n % 2 == 0 { Score::Win } else { Score::Loss };
+            me = me.after_game(&them, score);
+            if me.rd < LEADERBOARD_RD {
+                return n;
+            }
+        }
+        100
+    }
+
+    /// The leaderboard's empty words (assets/i18n): "after about 10 rated games … against
+    /// players with settled ratings, about 13 when both are new".
+    #[test]
+    fn the_leaderboards_words_hold_10_games_against_settled_players_13_between_new_ones() {
+        let settled = Rating {
+            rating: 1500.0,
+            rd: 60.0,
+            volatility: 0.06,
+        };
+        assert_eq!(games_to_settle(|_| settled), 10);
+        // Two new players who play each other: the opponent's RD falls as fast.
+        assert_eq!(games_to_settle(|me| *me), 13);
+    }
+}
