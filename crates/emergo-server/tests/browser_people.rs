@@ -66,7 +66,10 @@ async fn ten_plies(rig: &Rig, id: &str, white: &str, black: &str) {
     let (_, mut view) = post(rig, &path, white, json!({"ply": 0, "move": "d3"})).await;
     for ply in 1..10 {
         let who = if ply % 2 == 0 { white } else { black };
-        let mv = view["legal_moves"][0].as_str().expect("a legal move").to_string();
+        let mv = view["legal_moves"][0]
+            .as_str()
+            .expect("a legal move")
+            .to_string();
         let (status, next) = post(rig, &path, who, json!({"ply": ply, "move": mv})).await;
         assert_eq!(status, reqwest::StatusCode::OK, "{next}");
         view = next;
@@ -85,7 +88,11 @@ async fn rated_win(rig: &Rig, white: &str, black: &str) -> String {
 /// Logs the browser in with a session made over HTTP (the page then reloads).
 async fn log_in(c: &Client, rig: &Rig, session: &str, path: &str) {
     c.goto(&rig.url("/")).await.expect("the page loads");
-    js(c, &format!("document.cookie = 'emergo_session={session}; path=/'; return true")).await;
+    js(
+        c,
+        &format!("document.cookie = 'emergo_session={session}; path=/'; return true"),
+    )
+    .await;
     c.goto(&rig.url(path)).await.expect("the page loads");
     find(c, "#me-link:not([hidden])").await;
 }
@@ -126,8 +133,21 @@ async fn assert_seen(c: &Client, screen: &str, css: &[&str]) {
     }
 }
 
-/// Fails when two of the bar's parts overlap (name and rating, clock, men in hand).
+/// Fails when two of the bar's parts overlap (name and rating, clock, men in hand), or the
+/// name is not shown whole.
 async fn assert_bar_parts_apart(c: &Client, bar: &str, screen: &str) {
+    let name = js(
+        c,
+        &format!(
+            "const n = document.querySelector('{bar} .name'), r = n.getBoundingClientRect();
+             return {{ text: n.textContent, width: r.width, cut: n.scrollWidth > n.clientWidth + 1 }}"
+        ),
+    )
+    .await;
+    assert!(
+        name["width"].as_f64().unwrap_or(0.0) >= 20.0 && name["cut"] == json!(false),
+        "{screen}: {bar}'s name is not shown whole: {name}"
+    );
     let parts = [".name-row", ".clock", ".hand", ".turn-flag"];
     for (i, a) in parts.iter().enumerate() {
         for b in &parts[i + 1..] {
@@ -138,13 +158,17 @@ async fn assert_bar_parts_apart(c: &Client, bar: &str, screen: &str) {
             if ra.is_null() || rb.is_null() {
                 continue;
             }
-            assert!(!overlap(&ra, &rb), "{screen}: {bar} {a} {ra} covers {b} {rb}");
+            assert!(
+                !overlap(&ra, &rb),
+                "{screen}: {bar} {a} {ra} covers {b} {rb}"
+            );
         }
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_and_spectators_count() {
+async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_and_spectators_count()
+{
     let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = account(&rig, "alice").await;
@@ -157,14 +181,20 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
     // alice (White) at the bottom: both ratings, "1500?", with words that say what "?" means.
     let v = wait_until(
         &c,
-        "[...document.querySelectorAll('#bar-bottom .rating-value, #bar-top .rating-value')].map((e) => e.textContent)",
+        "(() => { const v = [...document.querySelectorAll('#bar-bottom .rating-value, #bar-top .rating-value')].map((e) => e.textContent); return v.length === 2 && v; })()",
         "the ratings in the bars",
     )
     .await;
     assert_eq!(v, json!(["1500?", "1500?"]));
-    let title = js(&c, "return document.querySelector('#bar-top .rating').title").await;
+    let title = js(
+        &c,
+        "return document.querySelector('#bar-top .rating').title",
+    )
+    .await;
     assert!(
-        title.as_str().is_some_and(|t| t.starts_with("Provisional rating (± 350)")),
+        title
+            .as_str()
+            .is_some_and(|t| t.starts_with("Provisional rating (± 350)")),
         "{title}"
     );
     // Shown beside the name, in the muted ink, on one line with it.
@@ -183,11 +213,13 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
     }
 
     // A spectator (not signed in) comes: "1 spectator", under the result, covering nothing.
-    let url = format!("ws://{}/api/games/{id}/ws", rig.url("").trim_start_matches("http://"));
+    let url = format!(
+        "ws://{}/api/games/{id}/ws",
+        rig.url("").trim_start_matches("http://")
+    );
     let (mut spectator, _) = tokio_tungstenite::connect_async(url).await.expect("opens");
-    let spectator_reads = tokio::spawn(async move {
-        while let Some(Ok(_)) = spectator.next().await {}
-    });
+    let spectator_reads =
+        tokio::spawn(async move { while let Some(Ok(_)) = spectator.next().await {} });
     wait_until(
         &c,
         "document.querySelector('#watchers').textContent === '1 spectator' && !document.querySelector('#watchers').hidden",
@@ -195,14 +227,17 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
     )
     .await;
     let (watchers, status) = (rect(&c, "#watchers").await, rect(&c, "#status").await);
-    assert!(!overlap(&watchers, &status), "{watchers} covers the status {status}");
+    assert!(
+        !overlap(&watchers, &status),
+        "{watchers} covers the status {status}"
+    );
 
     // bob resigns: the change comes beside each name without a reload.
     let (status, _) = post(&rig, &format!("/api/games/{id}/resign"), &bob, json!({})).await;
     assert_eq!(status, reqwest::StatusCode::OK);
     let changes = wait_until(
         &c,
-        "[...document.querySelectorAll('#bar-bottom .rating-change, #bar-top .rating-change')].map((e) => e.textContent)",
+        "(() => { const t = ['#bar-bottom', '#bar-top'].map((b) => document.querySelector(b + ' .rating-change')); return t.every(Boolean) && t.map((e) => e.textContent); })()",
         "the rating changes",
     )
     .await;
@@ -214,21 +249,46 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
     .await;
     assert_ne!(colours[0], colours[1], "a gain and a loss look different");
     // Nothing covers the clocks, the status or the changes (the toast of the end aside: closed).
-    js(&c, "document.querySelector('#toast').hidden = true; return true").await;
+    js(
+        &c,
+        "document.querySelector('#toast').hidden = true; return true",
+    )
+    .await;
     assert_seen(
         &c,
         "desktop, the game over",
-        &["#status", "#bar-top .clock", "#bar-bottom .clock", "#bar-top .rating-change", "#bar-bottom .rating-change", "#watchers"],
+        &[
+            "#status",
+            "#bar-top .clock",
+            "#bar-bottom .clock",
+            "#bar-top .rating-change",
+            "#bar-bottom .rating-change",
+            "#watchers",
+        ],
     )
     .await;
-    // Issue 18 item 12: the finished game asked for its review, and nothing answered an error.
+    // Issue 18 item 12: the finished game, opened again, asks for its review (there is none),
+    // and nothing answers an error.
+    c.goto(&rig.url(&format!("/game/{id}")))
+        .await
+        .expect("the page loads");
+    wait_until(
+        &c,
+        "document.querySelectorAll('.player .rating-change').length === 2",
+        "the changes after a reload",
+    )
+    .await;
     wait_until(
         &c,
         "performance.getEntriesByType('resource').some((e) => e.name.endsWith('/review'))",
         "the review asked for",
     )
     .await;
-    assert_eq!(failed_requests(&c).await, json!([]), "the finished game's page");
+    assert_eq!(
+        failed_requests(&c).await,
+        json!([]),
+        "the finished game's page"
+    );
     assert_no_script_errors(&c).await;
 
     // In French.
@@ -239,12 +299,24 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
         "the count in French",
     )
     .await;
-    let title = js(&c, "return document.querySelector('#bar-top .rating').title").await;
+    let title = js(
+        &c,
+        "return document.querySelector('#bar-top .rating').title",
+    )
+    .await;
     assert!(
-        title.as_str().is_some_and(|t| t.contains("Classement provisoire") && t.contains("−162")),
+        title
+            .as_str()
+            .is_some_and(|t| t.contains("Classement provisoire") && t.contains("−162")),
         "{title}"
     );
-    assert_seen(&c, "French", &["#bar-top .rating-change", "#bar-bottom .clock"]).await;
+    assert_seen(
+        &c,
+        "French",
+        &["#bar-top .rating-change", "#bar-bottom .clock"],
+    )
+    .await;
+    save_screenshot(&c, "game-ratings-fr.png").await;
     c.close().await.expect("the browser closes");
 
     // On a phone, bob's side: the bars keep name, rating, change, clock and men apart, in view.
@@ -258,19 +330,37 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
     .await;
     let changes = js(
         &p,
-        "return [...document.querySelectorAll('#bar-bottom .rating-change, #bar-top .rating-change')].map((e) => e.textContent)",
+        "return ['#bar-bottom', '#bar-top'].map((b) => document.querySelector(b + ' .rating-change').textContent)",
     )
     .await;
     assert_eq!(changes, json!(["−162", "+162"]), "bob at the bottom");
-    js(&p, "document.querySelector('#toast').hidden = true; return true").await;
+    js(
+        &p,
+        "document.querySelector('#toast').hidden = true; return true",
+    )
+    .await;
     for bar in ["#bar-top", "#bar-bottom"] {
         assert_bar_parts_apart(&p, bar, "phone").await;
-        assert_seen(&p, "phone", &[&format!("{bar} .rating"), &format!("{bar} .clock"), &format!("{bar} .hand")]).await;
+        assert_seen(
+            &p,
+            "phone",
+            &[
+                &format!("{bar} .rating"),
+                &format!("{bar} .clock"),
+                &format!("{bar} .hand"),
+            ],
+        )
+        .await;
     }
     assert_seen(&p, "phone", &["#status"]).await;
     js(&p, "window.scrollTo(0, 0); return true").await;
     assert_board_drawn(&p, "#board", "the game page on a phone").await;
-    assert_eq!(failed_requests(&p).await, json!([]), "the phone's game page");
+    save_screenshot(&p, "game-ratings-phone.png").await;
+    assert_eq!(
+        failed_requests(&p).await,
+        json!([]),
+        "the phone's game page"
+    );
     assert_no_script_errors(&p).await;
     p.close().await.expect("the browser closes");
     spectator_reads.abort();
@@ -278,7 +368,8 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_seeks_graph_accepts() {
+async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_seeks_graph_accepts(
+) {
     let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = account(&rig, "alice").await;
@@ -296,8 +387,15 @@ async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_
     )
     .await;
     assert_eq!(row[0], "Blitz", "{row}");
-    assert_eq!(&row.as_array().expect("cells")[1..5], &[json!("1"), json!("1"), json!("0"), json!("0")], "{row}");
-    assert!(row[5].as_str().is_some_and(|t| t.starts_with("1662?")), "{row}");
+    assert_eq!(
+        &row.as_array().expect("cells")[1..5],
+        &[json!("1"), json!("1"), json!("0"), json!("0")],
+        "{row}"
+    );
+    assert!(
+        row[5].as_str().is_some_and(|t| t.starts_with("1662?")),
+        "{row}"
+    );
     assert_eq!(row[6], "1900", "{row}");
     assert!(!won.is_empty());
     // The game she plays now, as a link to it.
@@ -308,14 +406,39 @@ async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_
     )
     .await;
     assert_eq!(link, json!(format!("/game/{playing}")));
-    assert_seen(&c, "player page", &["#player-stats table", "#player-playing a", "#challenge-open"]).await;
+    assert_seen(
+        &c,
+        "player page",
+        &[
+            "#player-stats table",
+            "#player-playing a",
+            "#challenge-open",
+        ],
+    )
+    .await;
+    save_screenshot(&c, "player-stats.png").await;
 
     // The Challenge dialog: time, colour, rated; sent, the lobby shows it.
     click(&c, "#challenge-open").await;
-    wait_until(&c, "document.querySelector('#challenge-dialog').open", "the dialog").await;
-    assert_seen(&c, "the dialog", &["#challenge-time", "#challenge-send", "#challenge-rated"]).await;
+    wait_until(
+        &c,
+        "document.querySelector('#challenge-dialog').open",
+        "the dialog",
+    )
+    .await;
+    assert_seen(
+        &c,
+        "the dialog",
+        &["#challenge-time", "#challenge-send", "#challenge-rated"],
+    )
+    .await;
+    save_screenshot(&c, "challenge-dialog.png").await;
     assert_eq!(
-        js(&c, "return document.querySelector('#challenge-to').textContent").await,
+        js(
+            &c,
+            "return document.querySelector('#challenge-to').textContent"
+        )
+        .await,
         json!("To alice")
     );
     find(&c, "#challenge-time")
@@ -342,19 +465,37 @@ async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_
         .expect("JSON");
     let challenge = &seeks["challenges"][0];
     assert_eq!(
-        (&challenge["opponent"], &challenge["time"], &challenge["color"], &challenge["rated"]),
-        (&json!("alice"), &json!("10+5"), &json!("black"), &json!(true)),
+        (
+            &challenge["opponent"],
+            &challenge["time"],
+            &challenge["color"],
+            &challenge["rated"]
+        ),
+        (
+            &json!("alice"),
+            &json!("10+5"),
+            &json!("black"),
+            &json!(true)
+        ),
         "{seeks}"
     );
 
     // Nine more make ten, the most one may have; the next is refused in words that say so
     // (once the rate of making them allows another try: 6 s).
     for _ in 0..9 {
-        let (status, answer) = post(&rig, "/api/seeks", &bob, json!({"time": "5+3", "opponent": "alice"})).await;
+        let (status, answer) = post(
+            &rig,
+            "/api/seeks",
+            &bob,
+            json!({"time": "5+3", "opponent": "alice"}),
+        )
+        .await;
         assert_eq!(status, reqwest::StatusCode::CREATED, "{answer}");
     }
     tokio::time::sleep(Duration::from_millis(6500)).await;
-    c.goto(&rig.url("/player/alice")).await.expect("the page loads");
+    c.goto(&rig.url("/player/alice"))
+        .await
+        .expect("the page loads");
     click(&c, "#challenge-open").await;
     click(&c, "#challenge-send").await;
     let said = wait_until(
@@ -378,26 +519,54 @@ async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_
         "the page in French",
     )
     .await;
-    c.goto(&rig.url("/player/bob")).await.expect("the page loads");
+    c.goto(&rig.url("/player/bob"))
+        .await
+        .expect("the page loads");
     find(&c, "#player-name").await;
     wait_until(&c, "document.querySelector('#player-name').textContent === 'bob' && document.querySelector('#player-stats table')", "bob's page").await;
-    assert_eq!(js(&c, "return document.querySelector('#challenge-open').hidden").await, json!(true));
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('#challenge-open').hidden"
+        )
+        .await,
+        json!(true)
+    );
 
     // The seeks graph: alice's seek is a dot bob reaches with the keyboard and takes with Enter.
-    let (status, _) = post(&rig, "/api/seeks", &alice, json!({"time": "5+0", "rated": false})).await;
+    let (status, _) = post(
+        &rig,
+        "/api/seeks",
+        &alice,
+        json!({"time": "5+0", "rated": false}),
+    )
+    .await;
     assert_eq!(status, reqwest::StatusCode::CREATED);
     c.goto(&rig.url("/")).await.expect("the lobby");
     let dot = "#seek-graph circle.acceptable[tabindex='0'][role=button]";
     find(&c, dot).await;
-    let label = js(&c, &format!("return document.querySelector(\"{dot}\").getAttribute('aria-label')")).await;
-    assert!(label.as_str().is_some_and(|l| l.starts_with("Accepter : alice")), "{label}");
+    let label = js(
+        &c,
+        &format!("return document.querySelector(\"{dot}\").getAttribute('aria-label')"),
+    )
+    .await;
+    assert!(
+        label
+            .as_str()
+            .is_some_and(|l| l.starts_with("Accepter : alice")),
+        "{label}"
+    );
     let reached = js(
         &c,
         &format!("const d = document.querySelector(\"{dot}\"); d.focus(); return document.activeElement === d"),
     )
     .await;
     assert_eq!(reached, json!(true), "the dot takes the keyboard's focus");
-    find(&c, dot).await.send_keys(&Key::Enter.to_string()).await.expect("Enter");
+    find(&c, dot)
+        .await
+        .send_keys(&Key::Enter.to_string())
+        .await
+        .expect("Enter");
     let id = game_id(&c).await;
     assert_ne!(id, playing);
     find(&c, "#game:not([hidden]) #board").await;
@@ -442,23 +611,32 @@ async fn the_watch_page_lists_games_being_played_highest_rated_first_live_and_op
     )
     .await;
     assert!(
-        words.as_str().is_some_and(|w| w.contains("after about 10 rated games") && !w.contains("110")),
+        words
+            .as_str()
+            .is_some_and(|w| w.contains("after about 10 rated games") && !w.contains("110")),
         "{words}"
     );
     click(&c, "#watch-link").await;
     let order = wait_until(
         &c,
-        "location.pathname === '/watch' && [...document.querySelectorAll('#watch-list li[data-game]')].map((li) => li.dataset.game)",
+        "(() => { const v = [...document.querySelectorAll('#watch-list li[data-game]')].map((li) => li.dataset.game); return location.pathname === '/watch' && v.length === 2 && v; })()",
         "the games being played",
     )
     .await;
     assert_eq!(order, json!([high, low]));
-    let first = js(&c, "return document.querySelector('#watch-list li a').textContent").await;
+    let first = js(
+        &c,
+        "return document.querySelector('#watch-list li a').textContent",
+    )
+    .await;
     assert!(
-        first.as_str().is_some_and(|t| t.starts_with("alice (1662?) – carol (1500?)")),
+        first
+            .as_str()
+            .is_some_and(|t| t.starts_with("alice (1662?) – carol (1500?)")),
         "{first}"
     );
     assert_seen(&c, "the watch page", &["#watch-list li a"]).await;
+    save_screenshot(&c, "watch.png").await;
     // Live: a new game comes within the page's refresh (10 s).
     let eve = account(&rig, "eve").await;
     let third = paired(&rig, &eve, &carol, "5+0", false).await;
@@ -481,12 +659,22 @@ async fn the_watch_page_lists_games_being_played_highest_rated_first_live_and_op
         "the empty leaderboard's words in French",
     )
     .await;
-    assert!(words.as_str().is_some_and(|w| w.contains("après environ 10 parties classées")), "{words}");
+    assert!(
+        words
+            .as_str()
+            .is_some_and(|w| w.contains("après environ 10 parties classées")),
+        "{words}"
+    );
     // A game of the list opens as a spectator's page.
     click(&c, "#watch-link").await;
     click(&c, &format!("#watch-list li[data-game=\"{high}\"] a")).await;
     assert_eq!(game_id(&c).await, high);
-    wait_until(&c, "document.querySelectorAll('.player .rating').length === 2", "the ratings").await;
+    wait_until(
+        &c,
+        "document.querySelectorAll('.player .rating').length === 2",
+        "the ratings",
+    )
+    .await;
     assert_board_drawn(&c, "#board", "a watched game").await;
     assert_eq!(failed_requests(&c).await, json!([]));
     assert_no_script_errors(&c).await;
