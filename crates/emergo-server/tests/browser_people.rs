@@ -610,6 +610,8 @@ async fn the_watch_page_lists_games_being_played_highest_rated_first_live_and_op
         "the empty leaderboard's words",
     )
     .await;
+    // The lobby's Play online card links to the watch page.
+    c.goto(&rig.url("/")).await.expect("the lobby");
     assert!(
         words
             .as_str()
@@ -648,9 +650,9 @@ async fn the_watch_page_lists_games_being_played_highest_rated_first_live_and_op
     .await;
     // In French and in Dutch.
     choose_lang(&c, "fr").await;
-    wait_until(&c, "document.querySelector('#watch h2').textContent === 'Parties en cours' && document.querySelector('#watch-link').textContent === 'Regarder'", "French").await;
+    wait_until(&c, "document.querySelector('#watch h2').textContent === 'Parties en cours' && document.querySelector('#watch-link').textContent === 'Regarder les parties en cours'", "French").await;
     choose_lang(&c, "nl").await;
-    wait_until(&c, "document.querySelector('#watch h2').textContent === 'Partijen die nu gespeeld worden' && document.querySelector('#watch-link').textContent === 'Kijken'", "Dutch").await;
+    wait_until(&c, "document.querySelector('#watch h2').textContent === 'Partijen die nu gespeeld worden' && document.querySelector('#watch-link').textContent === 'Bekijk de partijen die nu gespeeld worden'", "Dutch").await;
     choose_lang(&c, "fr").await;
     click(&c, "#leaderboard-link").await;
     let words = wait_until(
@@ -666,7 +668,7 @@ async fn the_watch_page_lists_games_being_played_highest_rated_first_live_and_op
         "{words}"
     );
     // A game of the list opens as a spectator's page.
-    click(&c, "#watch-link").await;
+    c.goto(&rig.url("/watch")).await.expect("the watch page");
     click(&c, &format!("#watch-list li[data-game=\"{high}\"] a")).await;
     assert_eq!(game_id(&c).await, high);
     wait_until(

@@ -423,7 +423,7 @@ export default {
   'challenge.logIn': 'Log in to challenge a player.',
   'challenge.noPlayer': 'This player does not exist any more.',
   'online.acceptSeek': 'Accept: {seek}',
-  'watch.link': 'Watch',
+  'watch.link': 'Watch the games being played now',
   'watch.title': 'Games being played now',
   'watch.note': 'Games between players with an account, with a move in the last hour, the highest rated first. The list refreshes by itself.',
   'watch.none': 'No game is being played right now.',

@@ -423,7 +423,7 @@ export default {
   'challenge.logIn': 'Connectez-vous pour défier un joueur.',
   'challenge.noPlayer': 'Ce joueur n’existe plus.',
   'online.acceptSeek': 'Accepter : {seek}',
-  'watch.link': 'Regarder',
+  'watch.link': 'Regarder les parties en cours',
   'watch.title': 'Parties en cours',
   'watch.note': 'Les parties entre joueurs inscrits, avec un coup dans la dernière heure, les mieux classées d’abord. La liste se met à jour d’elle-même.',
   'watch.none': 'Aucune partie n’est jouée en ce moment.',

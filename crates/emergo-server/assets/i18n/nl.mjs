@@ -425,7 +425,7 @@ export default {
   'challenge.logIn': 'Log in om een speler uit te dagen.',
   'challenge.noPlayer': 'Deze speler bestaat niet meer.',
   'online.acceptSeek': 'Aannemen: {seek}',
-  'watch.link': 'Kijken',
+  'watch.link': 'Bekijk de partijen die nu gespeeld worden',
   'watch.title': 'Partijen die nu gespeeld worden',
   'watch.note': 'Partijen tussen spelers met een account, met een zet in het laatste uur, de hoogste rating eerst. De lijst ververst zichzelf.',
   'watch.none': 'Er wordt op dit moment geen partij gespeeld.',
