@@ -290,6 +290,11 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
         "the finished game's page"
     );
     assert_no_script_errors(&c).await;
+    assert_eq!(
+        axe_violations(&c).await,
+        json!([]),
+        "the game page with ratings"
+    );
 
     // In French.
     choose_lang(&c, "fr").await;
@@ -434,6 +439,11 @@ async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_
     .await;
     save_screenshot(&c, "challenge-dialog.png").await;
     assert_eq!(
+        axe_violations(&c).await,
+        json!([]),
+        "the player page, the dialog open"
+    );
+    assert_eq!(
         js(
             &c,
             "return document.querySelector('#challenge-to').textContent"
@@ -545,6 +555,11 @@ async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_
     c.goto(&rig.url("/")).await.expect("the lobby");
     let dot = "#seek-graph circle.acceptable[tabindex='0'][role=button]";
     find(&c, dot).await;
+    assert_eq!(
+        axe_violations(&c).await,
+        json!([]),
+        "the lobby, the graph's dots buttons"
+    );
     let label = js(
         &c,
         &format!("return document.querySelector(\"{dot}\").getAttribute('aria-label')"),
@@ -639,6 +654,7 @@ async fn the_watch_page_lists_games_being_played_highest_rated_first_live_and_op
     );
     assert_seen(&c, "the watch page", &["#watch-list li a"]).await;
     save_screenshot(&c, "watch.png").await;
+    assert_eq!(axe_violations(&c).await, json!([]), "the watch page");
     // Live: a new game comes within the page's refresh (10 s).
     let eve = account(&rig, "eve").await;
     let third = paired(&rig, &eve, &carol, "5+0", false).await;
