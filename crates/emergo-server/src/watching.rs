@@ -101,7 +101,8 @@ pub const COUNT_EVERY: Duration = Duration::from_secs(2);
 
 /// The WebSocket message of a count.
 pub fn count_message(count: usize) -> String {
-    json!({"type": "watchers", "count": count}).to_string()
+    // Written by hand so that `type` comes first, as in every other message.
+    format!(r#"{{"type":"watchers","count":{count}}}"#)
 }
 
 /// Games changed this recently are "being played now".
