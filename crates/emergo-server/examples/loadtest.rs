@@ -909,6 +909,10 @@ async fn next_state(socket: &mut Socket, until: Instant) -> Result<Value, String
         if let Message::Text(text) = msg {
             let v: Value =
                 serde_json::from_str(text.as_str()).map_err(|e| format!("websocket JSON: {e}"))?;
+            // The spectators' count (issue 18) comes between states.
+            if v["type"] == "watchers" {
+                continue;
+            }
             return Ok(v["game"].clone());
         }
     }

@@ -22,6 +22,7 @@ pub mod engine;
 pub mod error;
 pub mod fanout;
 pub mod flag;
+mod game_ratings;
 pub mod import;
 pub mod jobs;
 pub mod limits;
@@ -42,6 +43,7 @@ pub mod session;
 pub mod store;
 pub mod time_control;
 pub mod view;
+mod watching;
 pub mod worker;
 pub mod ws;
 

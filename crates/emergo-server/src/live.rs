@@ -73,6 +73,9 @@ pub struct LiveGame {
     pub version: i64,
     /// Where the time comes from, for the clock figures of its views.
     pub time: Clock,
+    /// The players' ratings the game page shows (issue 18; read from the database, not stored
+    /// with the game).
+    pub ratings: crate::game_ratings::GameRatings,
 }
 
 impl LiveGame {
@@ -86,6 +89,7 @@ impl LiveGame {
             engine_client: NOBODY,
             version: 0,
             time: Clock::system(),
+            ratings: Default::default(),
         }
     }
 
@@ -158,6 +162,8 @@ pub struct GameSlot {
     /// view's text.
     game_bytes: AtomicUsize,
     last_used: Mutex<Instant>,
+    /// Its spectators on this instance (issue 18).
+    pub watchers: Arc<crate::watching::Watchers>,
 }
 
 /// A published state: its delta's WebSocket message, and where it stands.
@@ -272,6 +278,7 @@ impl GameSlot {
             whole: Mutex::new(None),
             building: tokio::sync::Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
+            watchers: Default::default(),
         }
     }
 
@@ -434,6 +441,8 @@ pub struct Shared {
     pub flags: FlagTimers,
     /// The notifications' channels of the accounts with a socket here (src/notify.rs).
     pub notes: crate::notify::Hub,
+    /// The watch page's latest list (issue 18).
+    pub watch_list: crate::watching::WatchList,
 }
 
 pub type AppState = Arc<Shared>;
@@ -467,6 +476,7 @@ impl Shared {
             clock,
             flags: FlagTimers::default(),
             notes: crate::notify::Hub::default(),
+            watch_list: Default::default(),
         }
     }
 
@@ -500,6 +510,12 @@ impl Shared {
             .await
             .map_err(ApiError::internal)?
             .ok_or_else(|| ApiError::game_not_found(id))?;
+        let ratings = crate::game_ratings::load(&self.store, &stored.meta)
+            .await
+            .unwrap_or_else(|err| {
+                tracing::warn!(game = %id, "cannot read the players' ratings: {err}");
+                Default::default()
+            });
         let (slot, inserted) = {
             let mut games = self.games();
             match games.get(id) {
@@ -509,6 +525,7 @@ impl Shared {
                     let mut live = LiveGame::new(stored.meta, stored.game);
                     live.version = stored.version;
                     live.time = self.clock.clone();
+                    live.ratings = ratings;
                     let slot = Arc::new(GameSlot::new(live));
                     games.insert(id.to_string(), slot.clone());
                     (slot, true)
@@ -532,14 +549,24 @@ impl Shared {
     }
 
     /// Puts a new game into the cache.
-    pub fn insert(&self, mut live: LiveGame) -> Arc<GameSlot> {
+    pub fn insert(self: &Arc<Self>, mut live: LiveGame) -> Arc<GameSlot> {
         live.time = self.clock.clone();
         let id = live.meta.id.clone();
         self.schedule_flag(&live);
+        let accounts = live.meta.players.white.is_some() || live.meta.players.black.is_some();
         let slot = Arc::new(GameSlot::new(live));
         self.games().insert(id, slot.clone());
         self.make_room();
+        if accounts {
+            // The players' ratings come in a second state.
+            crate::game_ratings::refresh_later(self, &slot, false);
+        }
         slot
+    }
+
+    /// The game `id` when it is in memory.
+    pub fn cached_slot(&self, id: &str) -> Option<Arc<GameSlot>> {
+        self.games().get(id).cloned()
     }
 
     /// Has this instance look at the game when its running clock's flag falls.
@@ -934,8 +961,8 @@ impl Shared {
         self.schedule_engine(slot, live);
         self.schedule_flag(live);
         slot.publish(live);
-        // A rated game that just ended: its ratings, once.
-        crate::players::settle_later(self, &live.meta, &live.game);
+        // A rated game that just ended: its ratings, once (then shown with their change).
+        crate::players::settle_later(self, slot, &live.meta, &live.game);
         // A correspondence game's players hear of its turns and its end (issue 18).
         crate::notify::game_changed(self, live, before).await;
         Ok(true)
@@ -1033,6 +1060,10 @@ impl Shared {
             self.schedule_engine(slot, live);
         }
         slot.publish_from(live, shared);
+        if live.meta.players.rated.is_some() && live.game.is_over() && !live.ratings.settled() {
+            // Settled by the instance that ended it: its change comes once stored.
+            crate::game_ratings::refresh_later(self, slot, true);
+        }
     }
 
     /// If the engine is to move, starts its reply on the pool; the reply is stored, applied and

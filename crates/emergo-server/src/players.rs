@@ -11,7 +11,7 @@ use crate::error::{echo, ApiError};
 use crate::live::AppState;
 use crate::model::{now_text, GameMeta, PlayerRef, Players};
 use crate::rating::{Rating, Score};
-use crate::store::accounts::{RatingRow, Recent};
+use crate::store::accounts::{RatingRow, Recent, Settled};
 use crate::time_control::Category;
 use axum::extract::{Path, Query, State};
 use axum::Json;
@@ -25,6 +25,10 @@ use std::sync::Arc;
 pub struct PlayerView {
     pub name: Option<String>,
     pub deleted: bool,
+    /// In a game view: the rating the player began with, and its change once settled
+    /// (issue 18); absent in the list of games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::game_ratings::SeatRating>,
 }
 
 /// `"players"` of a game view: `null` seats in anonymous games; `"rated"` names the category
@@ -38,15 +42,24 @@ pub struct PlayersView {
 
 impl PlayersView {
     pub fn of(players: &Players) -> PlayersView {
-        let one = |p: Option<&PlayerRef>| {
+        PlayersView::with_ratings(players, &Default::default())
+    }
+
+    /// The seats' accounts with the ratings a game view shows.
+    pub fn with_ratings(
+        players: &Players,
+        ratings: &crate::game_ratings::GameRatings,
+    ) -> PlayersView {
+        let one = |p: Option<&PlayerRef>, color: Color| {
             p.map(|p| PlayerView {
                 name: p.name.clone(),
                 deleted: p.name.is_none(),
+                rating: ratings.of(color).cloned(),
             })
         };
         PlayersView {
-            white: one(players.white.as_ref()),
-            black: one(players.black.as_ref()),
+            white: one(players.white.as_ref(), Color::White),
+            black: one(players.black.as_ref(), Color::Black),
             rated: players.rated.map(Category::name),
         }
     }
@@ -146,18 +159,22 @@ pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Resu
             return None;
         }
         let (wr, br) = (rating_now(w, at), rating_now(b, at));
-        let row = |before: &RatingRow, after: Rating| RatingRow {
-            account_id: before.account_id,
-            category: before.category.clone(),
-            rating: after.rating,
-            rd: after.rd,
-            volatility: after.volatility,
-            games: before.games + 1,
-            updated_at: stamp.clone(),
+        let row = |before: &RatingRow, start: Rating, after: Rating| Settled {
+            after: RatingRow {
+                account_id: before.account_id,
+                category: before.category.clone(),
+                rating: after.rating,
+                rd: after.rd,
+                volatility: after.volatility,
+                games: before.games + 1,
+                updated_at: stamp.clone(),
+            },
+            rating_before: start.rating,
+            rd_before: start.rd,
         };
         Some((
-            row(w, wr.after_game(&br, white_score)),
-            row(b, br.after_game(&wr, white_score.flipped())),
+            row(w, wr, wr.after_game(&br, white_score)),
+            row(b, br, br.after_game(&wr, white_score.flipped())),
         ))
     });
     state
@@ -176,14 +193,22 @@ pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Resu
 
 /// Settles in the background the game a change just finished (the game's lock is not held
 /// while the ratings are written).
-pub fn settle_later(state: &AppState, meta: &GameMeta, game: &Game) {
+pub fn settle_later(
+    state: &AppState,
+    slot: &Arc<crate::live::GameSlot>,
+    meta: &GameMeta,
+    game: &Game,
+) {
     if meta.players.rated.is_none() || game.status() == Status::Ongoing {
         return;
     }
-    let (state, meta, game) = (Arc::clone(state), meta.clone(), game.clone());
+    let (state, slot) = (Arc::clone(state), Arc::clone(slot));
+    let (meta, game) = (meta.clone(), game.clone());
     tokio::spawn(async move {
-        if let Err(err) = settle_game(&state, &meta, &game).await {
-            tracing::warn!(game = %meta.id, "ratings not settled yet: {err}");
+        match settle_game(&state, &meta, &game).await {
+            // The game page shows the change (issue 18).
+            Ok(()) => crate::game_ratings::refresh_later(&state, &slot, false),
+            Err(err) => tracing::warn!(game = %meta.id, "ratings not settled yet: {err}"),
         }
     });
 }
@@ -290,13 +315,141 @@ pub async fn player(
         }
     }
     let games = games_json(&state, account.id, false, 100).await?;
+    let counts = state.store.result_counts(account.id).await?;
+    let rated = state
+        .store
+        .rated_results(account.id, PERFORMANCE_READ)
+        .await?;
+    let playing: Vec<&Value> = games.iter().filter(|g| g["status"] == "ongoing").collect();
     Ok(Json(json!({
         "name": account.name,
         "created_at": account.created_at,
         "ratings": ratings_json(&ratings),
         "history": by_category,
+        "stats": stats_json(&counts),
+        "best": best_json(&history),
+        "performance": performance_json(&rated),
+        "playing": playing,
         "games": games,
     })))
+}
+
+/// The category a finished game counts in on the player page: a rated game's, else its time
+/// control's (an untimed game in none).
+fn category_of_row(rated: Option<&str>, time_control: Option<&str>) -> Option<Category> {
+    rated.and_then(|c| c.parse().ok()).or_else(|| {
+        time_control
+            .and_then(|t| t.parse::<crate::time_control::TimeControl>().ok())
+            .map(|c| c.category())
+    })
+}
+
+/// `"stats"` of a player page (issue 18): per category, the finished games (rated and casual;
+/// aborted ones do not count) with their wins, draws and losses, and how many were rated.
+fn stats_json(counts: &[crate::store::accounts::ResultCountRow]) -> Value {
+    let mut map = Map::new();
+    for row in counts {
+        if row.reason.as_deref() == Some(emergo_core::EndReason::Aborted.name()) {
+            continue;
+        }
+        let Some(category) = category_of_row(row.rated.as_deref(), row.time_control.as_deref())
+        else {
+            continue;
+        };
+        let entry = map
+            .entry(category.name())
+            .or_insert_with(|| json!({"games": 0, "wins": 0, "draws": 0, "losses": 0, "rated": 0}));
+        let key = match (row.result.as_deref(), row.as_white == 1) {
+            (Some("1/2-1/2"), _) => "draws",
+            (Some("1-0"), true) | (Some("0-1"), false) => "wins",
+            _ => "losses",
+        };
+        for (field, n) in [("games", row.n), (key, row.n)] {
+            entry[field] = json!(entry[field].as_i64().unwrap_or(0) + n);
+        }
+        if row.rated.is_some() {
+            entry["rated"] = json!(entry["rated"].as_i64().unwrap_or(0) + row.n);
+        }
+    }
+    Value::Object(map)
+}
+
+/// `"best"` of a player page: per category, the highest rating after a rated game, when, and
+/// whether it was provisional then.
+fn best_json(history: &[crate::store::accounts::HistoryRow]) -> Value {
+    let mut best: std::collections::BTreeMap<&str, &crate::store::accounts::HistoryRow> =
+        Default::default();
+    for row in history {
+        let entry = best.entry(row.category.as_str()).or_insert(row);
+        if row.rating > entry.rating {
+            *entry = row;
+        }
+    }
+    let map: Map<String, Value> = best
+        .into_iter()
+        .map(|(category, row)| {
+            let line = json!({
+                "rating": row.rating.round() as i64,
+                "at": row.at,
+                "game": row.game_id,
+                "provisional": row.rd >= LEADERBOARD_RD,
+            });
+            (category.to_string(), line)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The rated games a performance is figured over, per category (the newest).
+pub const PERFORMANCE_GAMES: usize = 20;
+
+/// Rated games read for the performances (the newest, of every category).
+const PERFORMANCE_READ: u32 = 200;
+
+/// `"performance"` of a player page: per category, the performance rating of the last
+/// [`PERFORMANCE_GAMES`] rated games that counted: the mean of the opponents' ratings as
+/// each game began, plus 400 × (wins − losses) / games (the linear performance rating).
+fn performance_json(rows: &[crate::store::accounts::RatedResultRow]) -> Value {
+    let mut per: std::collections::BTreeMap<&str, (f64, i64, i64, i64, i64)> = Default::default();
+    for row in rows {
+        let Some(opponent) = row.opponent_before else {
+            continue;
+        };
+        let entry = per.entry(row.category.as_str()).or_default();
+        if entry.1 as usize >= PERFORMANCE_GAMES {
+            continue;
+        }
+        entry.0 += opponent;
+        entry.1 += 1;
+        match (row.result.as_deref(), row.as_white == 1) {
+            (Some("1/2-1/2"), _) => entry.3 += 1,
+            (Some("1-0"), true) | (Some("0-1"), false) => entry.2 += 1,
+            _ => entry.4 += 1,
+        }
+    }
+    let map: Map<String, Value> = per
+        .into_iter()
+        .map(|(category, (sum, n, wins, draws, losses))| {
+            let rating = performance(sum / n as f64, n, wins, losses);
+            let line = json!({
+                "rating": rating,
+                "games": n,
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+            });
+            (category.to_string(), line)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The linear performance rating of `games` games against opponents rated `mean` on average.
+pub fn performance(mean: f64, games: i64, wins: i64, losses: i64) -> i64 {
+    if games == 0 {
+        return mean.round() as i64;
+    }
+    (mean + 400.0 * (wins - losses) as f64 / games as f64).round() as i64
 }
 
 #[derive(Deserialize)]

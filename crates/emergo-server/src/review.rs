@@ -417,9 +417,13 @@ pub async fn show(
     }
     match stored(&state, &id, &game).await? {
         Some(review) => Ok(Json(done(review))),
-        None => Err(ApiError::NotFound(
-            "this game has no review yet: POST /api/games/{id}/review starts one".to_string(),
-        )),
+        // An expected state, not an error (issue 18 item 12): `"none"`, and POST starts one.
+        None => Ok(Json(ReviewAnswer {
+            status: "none",
+            progress: 0.0,
+            place: None,
+            review: None,
+        })),
     }
 }
 

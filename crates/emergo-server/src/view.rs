@@ -270,7 +270,7 @@ impl GameView {
             rematch_offer: live.meta.rematch.offer.map(Color::name),
             rematch_game: live.meta.rematch.game.clone(),
             engine_thinking: live.engine_thinking,
-            players: crate::players::PlayersView::of(&live.meta.players),
+            players: crate::players::PlayersView::with_ratings(&live.meta.players, &live.ratings),
             created_at: live.meta.created_at.clone(),
             updated_at: live.meta.updated_at.clone(),
             time_control: live.meta.clock.map(|c| c.control.to_string()),

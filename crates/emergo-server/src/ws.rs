@@ -1,7 +1,8 @@
 //! `GET /api/games/{id}/ws`: the game's state at once, then a delta after every change (the
-//! view paged from the first ply the change touched, docs/api.md). The client sends nothing; a
-//! client that reconnects names the ply it holds (`?from=<ply>`) and gets the state paged from
-//! there.
+//! view paged from the first ply the change touched, docs/api.md), and the count of its
+//! spectators (issue 18, `{"type": "watchers"}`). The client sends nothing but, for a player of
+//! an anonymous game, its seat's token (so that it is not counted as a spectator); a client that
+//! reconnects names the ply it holds (`?from=<ply>`) and gets the state paged from there.
 //!
 //! A WebSocket costs little and never much: every message is small (the first state pages at
 //! most [`FIRST_PLIES`] plies; a reader of a longer game reads the rest over HTTP), one text
@@ -12,6 +13,8 @@ use crate::edge::{ClientAddr, Permit};
 use crate::error::ApiError;
 use crate::live::{delta_message, AppState, GameSlot, Published};
 use crate::routes::ViewQuery;
+use crate::session::SessionCookie;
+use crate::watching::{count_message, WatchGuard, WatcherKey, COUNT_EVERY};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -39,6 +42,7 @@ pub async fn handler(
     State(state): State<AppState>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     Path(id): Path<String>,
+    cookie: SessionCookie,
     query: Result<Query<ViewQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -47,6 +51,22 @@ pub async fn handler(
     let slot = state.slot(&id).await?;
     let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let permit = state.websockets.acquire(Some(client))?;
+    // A spectator: an account that plays here is not one; an anonymous player says so with
+    // its seat's token (`{"seat": token}`).
+    let account = match cookie.0.is_some() {
+        true => cookie.account(&state).await?.map(|s| s.account.id),
+        false => None,
+    };
+    let plays = match account {
+        Some(id) => slot.state.lock().await.meta.players.seat_of(id).is_some(),
+        None => false,
+    };
+    let guard = (!plays).then(|| {
+        slot.watchers.watch(match account {
+            Some(id) => WatcherKey::Account(id),
+            None => WatcherKey::Address(client),
+        })
+    });
     let shutdown = state.shutdown.clone();
     let write_timeout = state.limits.write_timeout;
     Ok(upgrade
@@ -61,6 +81,7 @@ pub async fn handler(
                 write_timeout,
                 seq: 0,
                 held: from,
+                guard,
             };
             watcher.follow(shutdown, permit)
         }))
@@ -75,6 +96,8 @@ struct Watcher {
     seq: u64,
     /// The ply up to which the client holds the game's lists as they stand.
     held: usize,
+    /// Counts the socket among the game's spectators (`None`: a player's).
+    guard: Option<WatchGuard>,
 }
 
 impl Watcher {
@@ -121,6 +144,30 @@ impl Watcher {
         }
     }
 
+    /// A client that says which seat it holds (`{"seat": token}`, a player of an anonymous
+    /// game) is not counted as a spectator.
+    async fn seat_said(&mut self, text: &str) {
+        #[derive(serde::Deserialize)]
+        struct Said {
+            seat: String,
+        }
+        let Ok(said) = serde_json::from_str::<Said>(text) else {
+            return;
+        };
+        if self.guard.is_some()
+            && self
+                .slot
+                .state
+                .lock()
+                .await
+                .meta
+                .seat_of(&said.seat)
+                .is_some()
+        {
+            self.guard = None;
+        }
+    }
+
     /// Sends the state now and after every change until the client leaves or the server stops.
     async fn follow(mut self, mut shutdown: watch::Receiver<bool>, _permit: Permit) {
         let _open = OpenSocket::count();
@@ -130,8 +177,26 @@ impl Watcher {
         if !self.send(first).await {
             return;
         }
+        let mut counts = self.slot.watchers.subscribe();
+        // The count goes out now, then at most every COUNT_EVERY while it changes.
+        let mut count_due = true;
+        let mut count_at = tokio::time::Instant::now();
         loop {
             tokio::select! {
+                changed = counts.changed(), if !count_due => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    count_due = true;
+                }
+                _ = tokio::time::sleep_until(count_at), if count_due => {
+                    count_due = false;
+                    count_at = tokio::time::Instant::now() + COUNT_EVERY;
+                    let n = *counts.borrow_and_update();
+                    if !self.send(Utf8Bytes::from(count_message(n))).await {
+                        break;
+                    }
+                }
                 update = updates.recv() => {
                     if matches!(update, Err(broadcast::error::RecvError::Closed)) {
                         break;
@@ -143,6 +208,7 @@ impl Watcher {
                 }
                 incoming = self.socket.recv() => match incoming {
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(Message::Text(text))) => self.seat_said(text.as_str()).await,
                     Some(Ok(_)) => {}
                 },
                 _ = shutdown.changed() => {

@@ -96,8 +96,10 @@ async fn a_finished_game_is_reviewed_once_and_the_review_is_kept() {
         )
         .await;
     assert_eq!(status, StatusCode::OK);
+    // Before any review: 200 "none" (issue 18 item 12: an expected state is no error).
     let (status, none) = srv.get(&format!("/api/games/{id}/review")).await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "{none}");
+    assert_eq!(status, StatusCode::OK, "{none}");
+    assert_eq!(none["status"], "none", "{none}");
 
     let (status, started) = srv
         .post(&format!("/api/games/{id}/review"), json!({}))

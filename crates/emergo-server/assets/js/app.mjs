@@ -12,6 +12,7 @@ import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
 import { initNotes, relabelNotes, seenGame } from './notify.mjs';
+import { initPeople, showWatch, leaveWatch, relabelWatch, relabelChallenge, drawWatchers } from './people.mjs';
 
 // Each route() call counts; one that waited (for a seat) gives way to a newer one.
 let routing = 0;
@@ -20,6 +21,7 @@ async function route() {
   const turn = ++routing;
   clearToast();
   leavePages();
+  leaveWatch();
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
   const player = location.pathname.match(/^\/player\/([A-Za-z0-9_-]{1,20})\/?$/);
   if (location.pathname === '/editor') {
@@ -50,7 +52,7 @@ async function route() {
       history.replaceState(null, '', '/');
       route();
     });
-  } else if (player || location.pathname.replace(/\/$/, '') === '/leaderboard') {
+  } else if (player || ['/leaderboard', '/watch'].includes(location.pathname.replace(/\/$/, ''))) {
     leaveLobby();
     leaveOnline();
     closeGame();
@@ -58,6 +60,7 @@ async function route() {
     $('#game').hidden = true;
     $('#conn').hidden = true;
     if (player) showPlayer(player[1]);
+    else if (location.pathname.replace(/\/$/, '') === '/watch') showWatch();
     else showLeaderboard();
   } else {
     closeGame();
@@ -118,6 +121,9 @@ function init() {
     relabelOnline();
     relabelPages();
     relabelNotes();
+    relabelWatch();
+    relabelChallenge();
+    drawWatchers();
   });
   $('#theme').addEventListener('click', () => {
     const order = ['auto', 'light', 'dark'];
@@ -147,6 +153,7 @@ function init() {
   initOnline(navigate);
   initNotes(navigate);
   initPages();
+  initPeople(navigate);
   initGame();
   initEditor(navigate);
   initAnalysis();

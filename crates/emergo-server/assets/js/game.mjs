@@ -10,6 +10,7 @@ import { events, resultWords, winner } from './events.mjs';
 import { moveLabel } from './notation.mjs';
 import { renderMoves, scoreText, colorWords } from './movelist.mjs';
 import { openLive, closeLive } from './live.mjs';
+import { ratingNode, setWatchers, resetWatchers } from './people.mjs';
 import { takeState } from './paging.mjs';
 import { play as playSound } from './sound.mjs';
 import { createGame, visit } from './lobby.mjs';
@@ -75,7 +76,12 @@ export async function openGame(id, onMissing) {
     }
     toast(plainError(err));
   }
-  openLive(id, (g) => setGame(g, 'ws'), () => (st.game && st.game.id === id ? st.game.ply : 0));
+  resetWatchers();
+  openLive(id, (g) => setGame(g, 'ws'), () => (st.game && st.game.id === id ? st.game.ply : 0), {
+    // issue 18: the spectators' count; a seat's holder says so (it is no spectator)
+    watchers: (msg) => setWatchers(msg.count),
+    hello: () => (st.token ? { seat: st.token } : null),
+  });
 }
 
 export function closeGame() {
@@ -358,7 +364,7 @@ function renderBar(box, color) {
   const clock = clockElement(color);
   box.replaceChildren(
     discIcon(color),
-    el('div', { class: 'who-box' }, el('span', { class: 'name', text: name }), el('span', { class: 'sub', text: sub })),
+    el('div', { class: 'who-box' }, el('span', { class: 'name-row' }, el('span', { class: 'name', text: name }), ratingNode(g, color)), el('span', { class: 'sub', text: sub })),
     ...(flag ? [flag] : []),
     ...(clock ? [clock] : []),
     el('div', { class: 'hand', title: t('bar.inHand', { n: hand }), 'data-hand': color },

@@ -2,7 +2,7 @@
 import { $ } from './dom.mjs';
 import { t } from './i18n.mjs';
 
-const conn = { id: null, ws: null, timer: null, retry: 0, onState: null, held: () => 0, state: 'connecting' };
+const conn = { id: null, ws: null, timer: null, retry: 0, onState: null, held: () => 0, state: 'connecting', extra: {} };
 
 function setConn(kind) {
   conn.state = kind;
@@ -28,11 +28,14 @@ export function closeLive() {
 /** Follows game `id`; `onState(game)` gets every state the server pushes. `held()` is the
  * ply up to which the page holds the game: the first state after a (re)connection is paged
  * from there (docs/api.md, `from`), so a long game is not sent whole again. */
-export function openLive(id, onState, held = () => 0) {
+export function openLive(id, onState, held = () => 0, extra = {}) {
   closeLive();
   conn.id = id;
   conn.onState = onState;
   conn.held = held;
+  // `extra.hello()`: a message sent on each opening (or null); `extra[type](msg)`: the
+  // messages of other types (issue 18: `watchers`)
+  conn.extra = extra;
   conn.retry = 0;
   connect(id);
 }
@@ -55,6 +58,8 @@ function connect(id) {
     if (conn.ws !== ws) return;
     conn.retry = 0;
     setConn('live');
+    const hello = conn.extra.hello && conn.extra.hello();
+    if (hello) ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (e) => {
     if (conn.ws !== ws) return;
@@ -65,6 +70,7 @@ function connect(id) {
       return;
     }
     if (msg && msg.type === 'state' && msg.game && msg.game.id === conn.id) conn.onState(msg.game);
+    else if (msg && msg.type !== 'state' && typeof conn.extra[msg.type] === 'function' && msg.type !== 'hello') conn.extra[msg.type](msg);
   };
   ws.onclose = () => {
     if (conn.ws !== ws) return;

@@ -237,9 +237,22 @@ function drawGraph(open) {
   svg('line', { x1: box.right - 22, y1: box.top, x2: box.right - 22, y2: box.bottom + 20, class: 'grid', 'stroke-dasharray': '3 3' }, graph);
   label(box.right + 8, box.bottom + 16, t('online.corrShort'), 'end');
   label((box.left + box.right) / 2, box.bottom + 30, t('online.graphTime'), 'middle');
+  const who = me();
   for (const dot of seekDots(open, box)) {
-    const c = svg('circle', { cx: dot.x, cy: dot.y, r: 7, class: `seek-dot${dot.seek.rated ? ' rated' : ''}` }, graph);
+    // issue 18: a dot accepts its seek as the list's button does (click, Enter or Space)
+    const acceptable = !!who && dot.seek.owner !== who.name;
+    const c = svg('circle', { cx: dot.x, cy: dot.y, r: 8, class: `seek-dot${dot.seek.rated ? ' rated' : ''}${acceptable ? ' acceptable' : ''}`, 'data-seek': dot.seek.id }, graph);
     const title = svg('title', {}, c);
-    title.textContent = seekWords(dot.seek);
+    title.textContent = acceptable ? `${seekWords(dot.seek)} · ${t('online.accept')}` : seekWords(dot.seek);
+    if (!acceptable) continue;
+    c.setAttribute('tabindex', '0');
+    c.setAttribute('role', 'button');
+    c.setAttribute('aria-label', t('online.acceptSeek', { seek: seekWords(dot.seek) }));
+    c.addEventListener('click', () => accept(dot.seek.id));
+    c.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      accept(dot.seek.id);
+    });
   }
 }

@@ -6,6 +6,7 @@ import { historyPath } from './charts.mjs';
 import { scoreText } from './movelist.mjs';
 import { me, onMe } from './account.mjs';
 import { timeLabel } from './online.mjs';
+import { drawStats, drawChallenge } from './people.mjs';
 
 export const CATEGORIES = ['blitz', 'rapid', 'classical', 'correspondence'];
 
@@ -17,6 +18,7 @@ function drawSettings() {
   const who = me();
   const own = !!who && !!shown && who.name.toLowerCase() === shown.toLowerCase();
   $('#account-settings').hidden = !own;
+  drawChallenge(shown);
 }
 
 /** Hides the player page and the leaderboard. */
@@ -54,12 +56,15 @@ export async function showPlayer(name) {
   const games = $('#player-games');
   ratings.replaceChildren();
   games.replaceChildren();
+  $('#player-stats').replaceChildren();
+  $('#player-playing').hidden = true;
   $('#rating-chart').replaceChildren();
   let data;
   try {
     data = await api('GET', `/api/players/${encodeURIComponent(name)}`);
   } catch (err) {
     if (shown !== name) return;
+    $('#challenge-open').hidden = true;
     $('#player-since').textContent = err.code === 'not_found' ? t('player.missing', { name }) : plainError(err);
     $('#player-body').hidden = true;
     return;
@@ -67,6 +72,7 @@ export async function showPlayer(name) {
   if (shown !== name) return;
   $('#player-body').hidden = false;
   $('#player-name').textContent = data.name;
+  drawStats(data);
   $('#player-since').textContent = t('player.since', { date: new Date(data.created_at).toLocaleDateString(document.documentElement.lang) });
   const played = CATEGORIES.filter((c) => data.ratings[c]);
   if (!played.length) ratings.append(el('li', { class: 'empty', text: t('player.noRating') }));

@@ -73,7 +73,7 @@ async function poll(id, redraw, loud) {
 }
 
 function take(r, id, redraw) {
-  rv.status = r.status;
+  rv.status = r.status === 'none' ? null : r.status; // 'none': no review yet (200, no error)
   rv.progress = r.progress || 0;
   rv.place = r.place || 0;
   rv.data = r.status === 'done' ? r : null;

@@ -110,9 +110,69 @@ pub struct Recent {
 /// The new ratings of a rated game's two players, from their ratings before it (a new
 /// player's first) and the games that counted lately; `None` when the game does not count
 /// (aborted, or over a limit of docs/api.md "Ratings").
-pub type Settle = Box<
-    dyn FnOnce(&RatingRow, &RatingRow, Recent) -> Option<(RatingRow, RatingRow)> + Send + 'static,
->;
+pub type Settle =
+    Box<dyn FnOnce(&RatingRow, &RatingRow, Recent) -> Option<(Settled, Settled)> + Send + 'static>;
+
+/// A player's rating after a rated game, and the rating (with its RD grown by the idle days)
+/// it began with: the history row keeps both (issue 18).
+#[derive(Clone, Debug)]
+pub struct Settled {
+    pub after: RatingRow,
+    pub rating_before: f64,
+    pub rd_before: f64,
+}
+
+/// A player's history row of one rated game (issue 18: the game page's ratings).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct GameRatingRow {
+    pub account_id: i64,
+    pub rating: f64,
+    pub rd: f64,
+    pub rating_before: Option<f64>,
+    pub rd_before: Option<f64>,
+}
+
+/// A rated game of an account with its result and its opponent's rating as it began (issue 18:
+/// the player page's performance).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct RatedResultRow {
+    pub game_id: String,
+    pub category: String,
+    pub at: String,
+    pub rating: f64,
+    pub opponent_before: Option<f64>,
+    pub result: Option<String>,
+    /// 1 when the account played White.
+    pub as_white: i64,
+}
+
+/// How many finished games of an account ended one way (issue 18: the player page's
+/// statistics).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ResultCountRow {
+    pub rated: Option<String>,
+    pub time_control: Option<String>,
+    /// 1 when the account played White.
+    pub as_white: i64,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub n: i64,
+}
+
+/// An ongoing game between two accounts (issue 18: the watch page).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct WatchRow {
+    pub id: String,
+    pub white_account: i64,
+    pub black_account: i64,
+    pub white_name: Option<String>,
+    pub black_name: Option<String>,
+    pub rated: Option<String>,
+    pub time_control: Option<String>,
+    pub ply: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
 
 /// What both backends do for accounts.
 pub trait AccountStore: Send + Sync {
@@ -210,6 +270,34 @@ pub trait AccountStore: Send + Sync {
     /// Finished rated games not settled yet (after a crash between the result and the ratings).
     fn unsettled(&self, limit: u32)
         -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+
+    /// The history rows of one rated game (none before it is settled, or when it did not
+    /// count).
+    fn game_ratings(
+        &self,
+        game_id: &str,
+    ) -> impl Future<Output = Result<Vec<GameRatingRow>, StoreError>> + Send;
+
+    /// The account's settled rated games, newest first (at most `limit`).
+    fn rated_results(
+        &self,
+        account_id: i64,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<RatedResultRow>, StoreError>> + Send;
+
+    /// The account's finished games counted by time control, rating category, colour and
+    /// result.
+    fn result_counts(
+        &self,
+        account_id: i64,
+    ) -> impl Future<Output = Result<Vec<ResultCountRow>, StoreError>> + Send;
+
+    /// Ongoing games between two accounts changed at or after `since`, the latest first.
+    fn watch_games(
+        &self,
+        since: &str,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<WatchRow>, StoreError>> + Send;
 
     /// Stores a seek unless its owner has `cap` open ones of its kind (public seeks, or
     /// challenges) already: whether it was stored.
@@ -400,6 +488,26 @@ impl Store {
         dispatch!(self, s => s.unsettled(limit))
     }
 
+    pub async fn game_ratings(&self, game_id: &str) -> Result<Vec<GameRatingRow>, StoreError> {
+        dispatch!(self, s => s.game_ratings(game_id))
+    }
+
+    pub async fn rated_results(
+        &self,
+        account_id: i64,
+        limit: u32,
+    ) -> Result<Vec<RatedResultRow>, StoreError> {
+        dispatch!(self, s => s.rated_results(account_id, limit))
+    }
+
+    pub async fn result_counts(&self, account_id: i64) -> Result<Vec<ResultCountRow>, StoreError> {
+        dispatch!(self, s => s.result_counts(account_id))
+    }
+
+    pub async fn watch_games(&self, since: &str, limit: u32) -> Result<Vec<WatchRow>, StoreError> {
+        dispatch!(self, s => s.watch_games(since, limit))
+    }
+
     pub async fn insert_seek(
         &self,
         seek: &NewSeek,
@@ -484,6 +592,14 @@ pub(super) const SEEK_COLUMNS: &str = "s.id, s.account_id, \
     s.time_control, s.rated, s.color, s.opponent_id, \
     (SELECT name FROM accounts a WHERE a.id = s.opponent_id) AS opponent, \
     s.game_id, s.created_at, s.expires_at, s.client";
+
+/// The columns of a [`WatchRow`], from `games`.
+pub(super) const WATCH_COLUMNS: &str = "id, white_account, black_account, \
+    (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
+        AS white_name, \
+    (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
+        AS black_name, \
+    rated, time_control, ply, created_at, updated_at";
 
 /// The columns of a [`PlayerGameRow`], from `games`.
 pub(super) const PLAYER_GAME_COLUMNS: &str = "id, white_account, black_account, \

@@ -105,6 +105,8 @@ pub const RATING_HISTORY: Table = Table {
         ("rating", Real),
         ("rd", Real),
         ("at", Text),
+        ("rating_before", Real),
+        ("rd_before", Real),
     ],
     key: "game_id, account_id",
     identity: false,

@@ -297,7 +297,7 @@ pub async fn next_state(socket: &mut impl States) -> Value {
     socket.next_game().await
 }
 
-/// The text of the next text message of a WebSocket (within 20 s).
+/// The text of the next message of a WebSocket (within 20 s), past the spectators' counts.
 pub async fn next_text(socket: &mut Socket) -> String {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(20), socket.next())
@@ -306,6 +306,10 @@ pub async fn next_text(socket: &mut Socket) -> String {
             .expect("the socket is open")
             .expect("a good frame");
         if let Message::Text(text) = msg {
+            // The spectators' count (issue 18) comes between states.
+            if text.as_str().starts_with(r#"{"type":"watchers""#) {
+                continue;
+            }
             return text.as_str().to_string();
         }
     }

@@ -5,8 +5,9 @@ use super::{insert_game_in, PgStore};
 use crate::model::GameMeta;
 use crate::store::accounts::LeaderColumns;
 use crate::store::accounts::{
-    first_rating, seat_columns, AccountRow, AccountStore, HistoryRow, NewSeek, PlayerGameRow,
-    RatingRow, Recent, SeekRow, Settle, PLAYER_GAME_COLUMNS, SEEK_COLUMNS,
+    first_rating, seat_columns, AccountRow, AccountStore, GameRatingRow, HistoryRow, NewSeek,
+    PlayerGameRow, RatedResultRow, RatingRow, Recent, ResultCountRow, SeekRow, Settle, WatchRow,
+    PLAYER_GAME_COLUMNS, SEEK_COLUMNS, WATCH_COLUMNS,
 };
 use crate::store::{conflict_on_unique, StoreError};
 use emergo_core::{Color, Game};
@@ -286,7 +287,8 @@ impl AccountStore for PgStore {
             recent.shared_client = Some(n);
         }
         if let Some((w, b)) = settle(&before[0], &before[1], recent) {
-            for row in [w, b] {
+            for settled in [w, b] {
+                let row = &settled.after;
                 sqlx::query(
                     "INSERT INTO ratings (account_id, category, rating, rd, volatility, games,
                         updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -304,8 +306,8 @@ impl AccountStore for PgStore {
                 .execute(&mut *tx)
                 .await?;
                 sqlx::query(
-                    "INSERT INTO rating_history (game_id, account_id, category, rating, rd, at)
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO rating_history (game_id, account_id, category, rating, rd, at,
+                        rating_before, rd_before) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .bind(game_id)
                 .bind(row.account_id)
@@ -313,12 +315,75 @@ impl AccountStore for PgStore {
                 .bind(row.rating)
                 .bind(row.rd)
                 .bind(now)
+                .bind(settled.rating_before)
+                .bind(settled.rd_before)
                 .execute(&mut *tx)
                 .await?;
             }
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn game_ratings(&self, game_id: &str) -> Result<Vec<GameRatingRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT account_id, rating, rd, rating_before, rd_before FROM rating_history
+             WHERE game_id = $1",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn rated_results(
+        &self,
+        account_id: i64,
+        limit: u32,
+    ) -> Result<Vec<RatedResultRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT me.game_id, me.category, me.at, me.rating,
+                opp.rating_before AS opponent_before, g.result,
+                CAST(CASE WHEN g.white_account = me.account_id THEN 1 ELSE 0 END AS BIGINT)
+                    AS as_white
+             FROM rating_history me
+             JOIN games g ON g.id = me.game_id
+             LEFT JOIN rating_history opp
+                ON opp.game_id = me.game_id AND opp.account_id <> me.account_id
+             WHERE me.account_id = $1 ORDER BY me.at DESC, me.game_id DESC LIMIT $2",
+        )
+        .bind(account_id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn result_counts(&self, account_id: i64) -> Result<Vec<ResultCountRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT rated, time_control, as_white, result, reason, COUNT(*) AS n FROM (
+                SELECT rated, time_control, result, reason,
+                    CAST(CASE WHEN white_account = $1 THEN 1 ELSE 0 END AS BIGINT) AS as_white
+                FROM games WHERE (white_account = $2 OR black_account = $3)
+                    AND result IS NOT NULL) mine
+             GROUP BY rated, time_control, as_white, result, reason",
+        )
+        .bind(account_id)
+        .bind(account_id)
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn watch_games(&self, since: &str, limit: u32) -> Result<Vec<WatchRow>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {WATCH_COLUMNS} FROM games
+             WHERE result IS NULL AND white_account IS NOT NULL AND black_account IS NOT NULL
+                AND updated_at >= $1
+             ORDER BY updated_at DESC LIMIT $2"
+        ))
+        .bind(since)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     async fn unsettled(&self, limit: u32) -> Result<Vec<String>, StoreError> {
