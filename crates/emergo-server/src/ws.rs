@@ -1,16 +1,22 @@
 //! `GET /api/games/{id}/ws`: the game's state at once, then a delta after every change (the
-//! view paged from the first ply the change touched, docs/api.md). The client sends nothing; a
-//! client that reconnects names the ply it holds (`?from=<ply>`) and gets the state paged from
-//! there.
+//! view paged from the first ply the change touched, docs/api.md). A client that reconnects
+//! names the ply it holds (`?from=<ply>`) and gets the state paged from there.
+//!
+//! In a game between people the socket also carries the chat (src/chat.rs): the spectators'
+//! room's last messages after the first state, then each new one; a seat holder that sends
+//! `{"type": "seat", "token": "<its seat token>"}` gets the players' room too (its last
+//! messages at once). Nothing else the client sends is read.
 //!
 //! A WebSocket costs little and never much: every message is small (the first state pages at
 //! most [`FIRST_PLIES`] plies; a reader of a longer game reads the rest over HTTP), one text
 //! shared by every watcher (no copy per socket), and a socket whose client reads nothing is
 //! closed once a write has waited [`Limits::write_timeout`](crate::Limits).
 
+use crate::chat::{self, ChatPush, Room};
 use crate::edge::{ClientAddr, Permit};
 use crate::error::ApiError;
 use crate::live::{delta_message, AppState, GameSlot, Published};
+use crate::model::Mode;
 use crate::routes::ViewQuery;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -49,6 +55,7 @@ pub async fn handler(
     let permit = state.websockets.acquire(Some(client))?;
     let shutdown = state.shutdown.clone();
     let write_timeout = state.limits.write_timeout;
+    let human = slot.state.lock().await.meta.mode == Mode::Human;
     Ok(upgrade
         .max_message_size(MAX_INCOMING)
         .max_frame_size(MAX_INCOMING)
@@ -61,6 +68,11 @@ pub async fn handler(
                 write_timeout,
                 seq: 0,
                 held: from,
+                chat: human.then_some(ChatSeat {
+                    state: state.clone(),
+                    seat: None,
+                    tries: 0,
+                }),
             };
             watcher.follow(shutdown, permit)
         }))
@@ -75,6 +87,26 @@ struct Watcher {
     seq: u64,
     /// The ply up to which the client holds the game's lists as they stand.
     held: usize,
+    /// The chat, in a game between people.
+    chat: Option<ChatSeat>,
+}
+
+/// What a socket knows for the chat: the seat its client proved, if any.
+struct ChatSeat {
+    state: AppState,
+    seat: Option<emergo_core::Color>,
+    /// Seat messages read (a few at most are looked at).
+    tries: u8,
+}
+
+/// Seat messages a socket may send before the rest are ignored.
+const SEAT_TRIES: u8 = 4;
+
+#[derive(serde::Deserialize)]
+struct SeatMessage {
+    #[serde(rename = "type")]
+    kind: String,
+    token: String,
 }
 
 impl Watcher {
@@ -121,14 +153,67 @@ impl Watcher {
         }
     }
 
+    /// The last messages of `room`, as one chat message (`None`: none, or not readable).
+    async fn history(&mut self, room: Room) -> Option<Utf8Bytes> {
+        let chat = self.chat.as_ref()?;
+        let rows = chat
+            .state
+            .store
+            .chat_history(self.slot.id(), room.name(), chat::HISTORY)
+            .await
+            .map_err(|err| tracing::warn!(game = %self.slot.id(), "chat history: {err}"))
+            .ok()?;
+        (!rows.is_empty()).then(|| chat::push_text(room, rows))
+    }
+
+    /// A chat message for this client, if it may read its room.
+    fn chat_for(&self, push: &ChatPush) -> Option<Utf8Bytes> {
+        let chat = self.chat.as_ref()?;
+        match push.room {
+            Room::Players if chat.seat.is_none() => None,
+            _ => Some(push.text.clone()),
+        }
+    }
+
+    /// A message from the client: a seat proved by its token opens the players' room (its
+    /// history is sent at once); anything else is ignored.
+    async fn read(&mut self, text: &str) -> bool {
+        let Some(chat) = self.chat.as_mut() else {
+            return true;
+        };
+        if chat.seat.is_some() || chat.tries >= SEAT_TRIES {
+            return true;
+        }
+        chat.tries += 1;
+        let Ok(message) = serde_json::from_str::<SeatMessage>(text) else {
+            return true;
+        };
+        if message.kind != "seat" {
+            return true;
+        }
+        let seat = self.slot.state.lock().await.meta.seat_of(&message.token);
+        let Some(seat) = seat else { return true };
+        chat.seat = Some(seat);
+        match self.history(Room::Players).await {
+            Some(text) => self.send(text).await,
+            None => true,
+        }
+    }
+
     /// Sends the state now and after every change until the client leaves or the server stops.
     async fn follow(mut self, mut shutdown: watch::Receiver<bool>, _permit: Permit) {
         let _open = OpenSocket::count();
         // Subscribe before reading the state, so that no change falls in between.
         let mut updates = self.slot.updates.subscribe();
+        let mut chats = self.slot.chat.subscribe();
         let first = self.state_from(self.held).await;
         if !self.send(first).await {
             return;
+        }
+        if let Some(text) = self.history(Room::Spectators).await {
+            if !self.send(text).await {
+                return;
+            }
         }
         loop {
             tokio::select! {
@@ -141,8 +226,24 @@ impl Watcher {
                         break;
                     }
                 }
+                push = chats.recv(), if self.chat.is_some() => match push {
+                    Ok(push) => {
+                        let Some(text) = self.chat_for(&push) else { continue };
+                        if !self.send(text).await {
+                            break;
+                        }
+                    }
+                    // Too slow to read them all: the older ones are missed.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
                 incoming = self.socket.recv() => match incoming {
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(Message::Text(text))) => {
+                        if !self.read(text.as_str()).await {
+                            break;
+                        }
+                    }
                     Some(Ok(_)) => {}
                 },
                 _ = shutdown.changed() => {

@@ -2,7 +2,7 @@
 import { $ } from './dom.mjs';
 import { t } from './i18n.mjs';
 
-const conn = { id: null, ws: null, timer: null, retry: 0, onState: null, held: () => 0, state: 'connecting' };
+const conn = { id: null, ws: null, timer: null, retry: 0, onState: null, held: () => 0, state: 'connecting', onChat: null, hello: null };
 
 function setConn(kind) {
   conn.state = kind;
@@ -27,12 +27,16 @@ export function closeLive() {
 
 /** Follows game `id`; `onState(game)` gets every state the server pushes. `held()` is the
  * ply up to which the page holds the game: the first state after a (re)connection is paged
- * from there (docs/api.md, `from`), so a long game is not sent whole again. */
-export function openLive(id, onState, held = () => 0) {
+ * from there (docs/api.md, `from`), so a long game is not sent whole again. `chat`:
+ * `{onChat(msg), hello()}` — the chat's messages, and what the socket says first once open
+ * (a seat holder's token, for the players' room; docs/api.md "Chat"). */
+export function openLive(id, onState, held = () => 0, chat = {}) {
   closeLive();
   conn.id = id;
   conn.onState = onState;
   conn.held = held;
+  conn.onChat = chat.onChat || null;
+  conn.hello = chat.hello || null;
   conn.retry = 0;
   connect(id);
 }
@@ -55,6 +59,8 @@ function connect(id) {
     if (conn.ws !== ws) return;
     conn.retry = 0;
     setConn('live');
+    const hello = conn.hello && conn.hello();
+    if (hello) ws.send(hello);
   };
   ws.onmessage = (e) => {
     if (conn.ws !== ws) return;
@@ -65,6 +71,7 @@ function connect(id) {
       return;
     }
     if (msg && msg.type === 'state' && msg.game && msg.game.id === conn.id) conn.onState(msg.game);
+    else if (msg && msg.type === 'chat' && Array.isArray(msg.messages) && conn.onChat) conn.onChat(msg);
   };
   ws.onclose = () => {
     if (conn.ws !== ws) return;
