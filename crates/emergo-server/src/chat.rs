@@ -107,10 +107,16 @@ impl MessageView {
     }
 }
 
-/// The WebSocket message of `messages` of `room`.
-pub fn push_text(room: Room, messages: Vec<ChatRow>) -> Utf8Bytes {
+/// The WebSocket message of `messages` of `room`: a new one, or (`history`) the last ones a
+/// socket gets when it opens or proves its seat.
+pub fn push_text(room: Room, messages: Vec<ChatRow>, history: bool) -> Utf8Bytes {
     let messages: Vec<MessageView> = messages.into_iter().map(MessageView::of).collect();
-    let value = serde_json::json!({"type": "chat", "room": room.name(), "messages": messages});
+    let value = serde_json::json!({
+        "type": "chat",
+        "room": room.name(),
+        "history": history,
+        "messages": messages,
+    });
     Utf8Bytes::from(value.to_string())
 }
 
@@ -120,7 +126,7 @@ pub fn publish(slot: &GameSlot, row: ChatRow) {
         "players" => Room::Players,
         _ => Room::Spectators,
     };
-    let text = push_text(room, vec![row]);
+    let text = push_text(room, vec![row], false);
     let _ = slot.chat.send(Arc::new(ChatPush { room, text }));
 }
 

@@ -163,7 +163,7 @@ impl Watcher {
             .await
             .map_err(|err| tracing::warn!(game = %self.slot.id(), "chat history: {err}"))
             .ok()?;
-        (!rows.is_empty()).then(|| chat::push_text(room, rows))
+        (!rows.is_empty()).then(|| chat::push_text(room, rows, true))
     }
 
     /// A chat message for this client, if it may read its room.

@@ -155,6 +155,7 @@ async fn chat_players_room_is_private_stored_pushed_live_and_shown_on_load() {
         (Some("players"), vec!["good luck".to_string()])
     );
     assert_eq!(pushed["messages"][0]["id"], sent["message"]["id"]);
+    assert_eq!(pushed["history"], false, "a new message");
     // The spectator's socket gets nothing of the players' room.
     assert_eq!(
         next_chat_within(&mut watcher, Duration::from_millis(500)).await,
@@ -184,7 +185,8 @@ async fn chat_players_room_is_private_stored_pushed_live_and_shown_on_load() {
     // Loaded later: a seat's socket gets the room's last messages once it proves its seat; a
     // spectator's never does.
     let mut later = chat_socket(&s, &id, Some(&black["token"])).await;
-    assert_eq!(texts(&next_chat(&mut later).await), ["good luck", "thanks"]);
+    let history = next_chat(&mut later).await;
+    assert_eq!((texts(&history), &history["history"]), (vec!["good luck".to_string(), "thanks".to_string()], &json!(true)));
     let mut stranger = chat_socket(&s, &id, Some(&json!("not-a-token"))).await;
     assert_eq!(
         next_chat_within(&mut stranger, Duration::from_millis(500)).await,

@@ -20,7 +20,6 @@ const chat = {
   token: null,
   room: null, // the room on screen
   rooms: { players: new Map(), spectators: new Map() }, // id -> message
-  loaded: { players: false, spectators: false },
   reported: new Set(),
 };
 
@@ -29,7 +28,6 @@ export function resetChat(id) {
   if (chat.id === id) return;
   Object.assign(chat, { id, game: null, seat: null, token: null, room: null, reported: new Set() });
   chat.rooms = { players: new Map(), spectators: new Map() };
-  chat.loaded = { players: false, spectators: false };
 }
 
 /** What the game's WebSocket says first: the seat's token, for the players' room. */
@@ -62,9 +60,8 @@ export function takeChat(msg) {
     list.set(m.id, m);
     if (!mine(m)) fresh += 1;
   }
-  // the history a socket gets when it opens is not news; a message after it is
-  const news = chat.loaded[room] && fresh > 0;
-  chat.loaded[room] = true;
+  // the history a socket gets when it opens (or proves its seat) is not news
+  const news = !msg.history && fresh > 0;
   // a room keeps its last messages
   while (list.size > 200) list.delete(list.keys().next().value);
   if (news && prefs().chat !== 'off' && readable().includes(room)) playSound('chat');
