@@ -186,7 +186,13 @@ async fn chat_players_room_is_private_stored_pushed_live_and_shown_on_load() {
     // spectator's never does.
     let mut later = chat_socket(&s, &id, Some(&black["token"])).await;
     let history = next_chat(&mut later).await;
-    assert_eq!((texts(&history), &history["history"]), (vec!["good luck".to_string(), "thanks".to_string()], &json!(true)));
+    assert_eq!(
+        (texts(&history), &history["history"]),
+        (
+            vec!["good luck".to_string(), "thanks".to_string()],
+            &json!(true)
+        )
+    );
     let mut stranger = chat_socket(&s, &id, Some(&json!("not-a-token"))).await;
     assert_eq!(
         next_chat_within(&mut stranger, Duration::from_millis(500)).await,
