@@ -731,3 +731,48 @@ async fn abort_is_for_seat_holders_of_games_between_people_before_each_side_has_
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_postgresql_a_message_stored_on_one_instance_reaches_the_sockets_of_another() {
+    if pg_server().is_none() {
+        eprintln!("skipped: several instances need PostgreSQL (EMERGO_TEST_PG_URL)");
+        return;
+    }
+    let (_dir, path, url) = temp_db();
+    let a = TestServer::start_on(&url, path.clone()).await;
+    let b = TestServer::start_on(&url, path).await;
+    let (white, black) = a.human_game().await;
+    let id = id_of(&white);
+    let mut white_on_b = chat_socket(&b, &id, Some(&white["token"])).await;
+    let mut watcher_on_b = chat_socket(&b, &id, None).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, _) = say(
+        &a,
+        &id,
+        None,
+        json!({"token": black["token"], "room": "players", "text": "from A"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let pushed = next_chat(&mut white_on_b).await;
+    assert_eq!(
+        (pushed["room"].as_str(), texts(&pushed)),
+        (Some("players"), vec!["from A".to_string()])
+    );
+    let viewer = sign_up(&a, "viewer").await;
+    let (status, _) = say(
+        &a,
+        &id,
+        Some(&viewer),
+        json!({"room": "spectators", "text": "watching on A"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let pushed = next_chat(&mut watcher_on_b).await;
+    assert_eq!(
+        (pushed["room"].as_str(), texts(&pushed)),
+        (Some("spectators"), vec!["watching on A".to_string()])
+    );
+    a.stop().await;
+    b.stop().await;
+}
