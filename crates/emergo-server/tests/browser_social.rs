@@ -179,6 +179,11 @@ async fn chat_between_players_and_spectators_is_text_only_reportable_and_switche
     .await;
     assert_eq!(shown(&a).await[1], json!(["Black:", "merci, bonne partie"]));
     save_screenshot(&a, "game-chat.png").await;
+    assert_eq!(
+        axe_violations(&a).await,
+        json!([]),
+        "the game page with its chat"
+    );
 
     // Turned off: hidden, silent, and so after a reload (the prefs keep it).
     click(&b, "#chat-on").await;
