@@ -9,7 +9,7 @@ use emergo_core::{Color, EndReason, Game, Outcome, Status};
 /// with. In Emergo that never happens: the side that did not flag has just moved, and a move
 /// leaves the mover owning a column (docs/api.md, "Time controls").
 pub fn time_ending(game: &Game, flagger: Color) -> Status {
-    let (outcome, reason) = if game.ply() < 2 {
+    let (outcome, reason) = if abortable(game) {
         (Outcome::Draw, EndReason::Aborted)
     } else if game.position().has_material(flagger.other()) {
         (Outcome::Win(flagger.other()), EndReason::Time)
@@ -19,6 +19,13 @@ pub fn time_ending(game: &Game, flagger: Color) -> Status {
     Status::Finished { outcome, reason }
 }
 
+/// Whether a game may still be aborted: before each side has moved once. The one rule of the
+/// Abort button (`POST /api/games/{id}/abort`, the view's `can_abort`), of a flag fall that
+/// early and of an early declared ending.
+pub fn abortable(game: &Game) -> bool {
+    game.ply() < 2
+}
+
 /// Moves each side makes in a rated game before a resignation or an agreed draw counts
 /// (issue 17 item 5: a rated game resigned at once is a rating farm's).
 pub const RATED_MOVES_EACH: usize = 5;
@@ -26,9 +33,12 @@ pub const RATED_MOVES_EACH: usize = 5;
 /// How a declared ending of a timed game counts: a resignation or a draw agreed before each
 /// side has moved once (in a rated game: [`RATED_MOVES_EACH`] times) aborts the game instead.
 pub fn declared_ending(game: &Game, status: Status, rated: bool) -> Status {
-    let plies = if rated { 2 * RATED_MOVES_EACH } else { 2 };
+    let early = match rated {
+        true => game.ply() < 2 * RATED_MOVES_EACH,
+        false => abortable(game),
+    };
     match status {
-        Status::Finished { .. } if game.ply() < plies => Status::Finished {
+        Status::Finished { .. } if early => Status::Finished {
             outcome: Outcome::Draw,
             reason: EndReason::Aborted,
         },
@@ -60,6 +70,8 @@ mod tests {
             outcome: Outcome::Draw,
             reason: EndReason::Aborted,
         };
+        assert!(abortable(&game(&[])) && abortable(&game(&["d3"])));
+        assert!(!abortable(&game(&["d3", "f8"])));
         assert_eq!(time_ending(&game(&[]), Color::White), aborted);
         assert_eq!(time_ending(&game(&["d3"]), Color::Black), aborted);
         assert!(!is_rated(aborted));

@@ -295,6 +295,10 @@ impl IntoResponse for ApiError {
         if let Some(cap) = self.cap() {
             body["cap"] = cap.into();
         }
+        if let ApiError::RateLimited { retry_after, .. } = &self {
+            // The wait in milliseconds too (`Retry-After` has whole seconds).
+            body["retry_after_ms"] = (retry_after.as_millis() as u64).into();
+        }
         if let ApiError::WeakPassword { reason, .. } = &self {
             body["reason"] = (*reason).into();
         }

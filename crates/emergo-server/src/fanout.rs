@@ -7,10 +7,14 @@
 //! The same listener takes the notifications' fan-out (`NOTIFY emergo_notes`, src/notify.rs)
 //! and tells this instance's sockets of the account; after a lost connection every socket here
 //! is told to read its notifications again.
+//!
+//! A chat message stored by another instance (`NOTIFY emergo_chat, '<id> <message> <instance>'`)
+//! is read and sent to this instance's WebSockets of its game, when the game is in memory (a
+//! message missed while the connection was lost is in the history a socket gets when it opens).
 
 use crate::live::AppState;
 use crate::notify::{parse_payload, NOTES_CHANNEL};
-use crate::store::{PgStore, CHANNEL};
+use crate::store::{PgStore, CHANNEL, CHAT_CHANNEL};
 use sqlx::postgres::{PgListener, PgPool};
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,6 +66,14 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
                 Ok(Some(note)) => {
                     tracing::debug!("wake-up {}", note.payload());
                     let parts: Vec<&str> = note.payload().split(' ').collect();
+                    if note.channel() == CHAT_CHANNEL {
+                        if let [id, message, from] = parts[..] {
+                            if from != instance {
+                                chat_elsewhere(&state, id, message).await;
+                            }
+                        }
+                        continue;
+                    }
                     // This instance's own changes are in its memory already.
                     if let [id, _ply, version, from] = parts[..] {
                         if from != instance {
@@ -94,6 +106,19 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
 
 async fn connect(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen_all([CHANNEL, NOTES_CHANNEL]).await?;
+    listener.listen_all([CHANNEL, NOTES_CHANNEL, CHAT_CHANNEL]).await?;
     Ok(listener)
+}
+
+/// Sends the chat message `message` of game `id`, stored by another instance, to this
+/// instance's WebSockets of the game (if it is in memory here).
+async fn chat_elsewhere(state: &AppState, id: &str, message: &str) {
+    let (Some(slot), Ok(message)) = (state.cached_slot(id), message.parse::<i64>()) else {
+        return;
+    };
+    match state.store.chat_message(id, message).await {
+        Ok(Some(row)) => crate::chat::publish(&slot, row),
+        Ok(None) => {}
+        Err(err) => tracing::warn!(game = %id, "wake-ups: chat message {message}: {err}"),
+    }
 }

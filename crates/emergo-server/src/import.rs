@@ -38,6 +38,7 @@ pub fn imported_meta(record: GameRecord) -> GameMeta {
         invite_hash: None,
         tags: record.tags,
         draw_offer: None,
+        takeback: Default::default(),
         rematch: Default::default(),
         players: Default::default(),
         clock: None,

@@ -13,6 +13,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
+pub(crate) mod chat;
 pub mod clock;
 pub mod copy;
 pub mod edge;
@@ -41,6 +42,7 @@ pub mod seats;
 pub mod seeks;
 pub mod session;
 pub mod store;
+pub(crate) mod takeback;
 pub mod time_control;
 pub mod view;
 mod watching;

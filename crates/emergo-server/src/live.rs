@@ -36,6 +36,9 @@ pub enum Change {
     Finish(Status),
     /// Who offers a draw now.
     DrawOffer(Option<Color>),
+    /// Who asks for a takeback now, and who was refused since the last move (games between
+    /// people, src/takeback.rs).
+    TakebackOffer(crate::model::Takeback),
     /// A person takes the seat of `color` (a timed game's clock starts once both are taken).
     Seat { color: Color, token_hash: String },
     /// Who offers a rematch of the finished game: `from` now (as this instance knows it), `to`
@@ -147,6 +150,8 @@ pub struct GameSlot {
     /// A hint is being computed (one at a time per game, so that hints cannot crowd the
     /// engine's workers).
     pub hinting: AtomicBool,
+    /// The chat's messages (src/chat.rs), one shared text each, for the game's WebSockets.
+    pub chat: broadcast::Sender<Arc<crate::chat::ChatPush>>,
     /// The latest delta published, and the few before it (for a WebSocket that fell behind).
     published: Mutex<Recent>,
     /// The whole view's JSON text at a version, built when first asked for (never while the
@@ -273,6 +278,7 @@ impl GameSlot {
             game_bytes,
             state: tokio::sync::Mutex::new(live),
             updates: broadcast::channel(UPDATES_BUFFERED).0,
+            chat: broadcast::channel(crate::chat::PUSHES_BUFFERED).0,
             hinting: AtomicBool::new(false),
             published: Mutex::new(Recent(VecDeque::from([Arc::new(first)]))),
             whole: Mutex::new(None),
@@ -443,6 +449,8 @@ pub struct Shared {
     pub notes: crate::notify::Hub,
     /// The watch page's latest list (issue 18).
     pub watch_list: crate::watching::WatchList,
+    /// The chat's rate limits (src/chat.rs).
+    pub chat: crate::chat::Chat,
 }
 
 pub type AppState = Arc<Shared>;
@@ -477,6 +485,7 @@ impl Shared {
             flags: FlagTimers::default(),
             notes: crate::notify::Hub::default(),
             watch_list: Default::default(),
+            chat: crate::chat::Chat::default(),
         }
     }
 
@@ -546,6 +555,11 @@ impl Shared {
             }
         }
         Ok(slot)
+    }
+
+    /// The game `id` when it is in memory (nothing is read from the database).
+    pub fn cached_slot(&self, id: &str) -> Option<Arc<GameSlot>> {
+        self.games().get(id).cloned()
     }
 
     /// Puts a new game into the cache.
@@ -790,9 +804,9 @@ impl Shared {
             Change::Seat { .. } => Some(ApiError::SeatTaken(
                 "both seats of this game are taken".to_string(),
             )),
-            Change::Takeback { .. } | Change::DrawOffer(_) => Some(ApiError::NotAllowed(
-                "the game changed meanwhile; look again".to_string(),
-            )),
+            Change::Takeback { .. } | Change::DrawOffer(_) | Change::TakebackOffer(_) => Some(
+                ApiError::NotAllowed("the game changed meanwhile; look again".to_string()),
+            ),
             Change::RematchOffer { .. } | Change::Rematched { .. } => Some(ApiError::NotAllowed(
                 "the rematch offer changed meanwhile; look at the game again".to_string(),
             )),
@@ -852,6 +866,7 @@ impl Shared {
                 let stored = self.store.append_move(&id, &write).await;
                 if stored.is_ok() {
                     live.meta.draw_offer = None;
+                    live.meta.takeback = Default::default();
                     live.meta.clock = clock;
                     metrics::counter!(crate::ops::MOVES_ACCEPTED).increment(1);
                 } else {
@@ -860,7 +875,16 @@ impl Shared {
                 stored
             }
             Change::Takeback { to } => {
-                let stored = self.store.truncate(&id, version, to, &now).await;
+                let mut clock = live.meta.clock;
+                if let Some(clock) = clock.as_mut().filter(|c| c.running()) {
+                    // The side to move is charged its time so far; the turn of the side to
+                    // move after the takeback starts now.
+                    clock.stop(turn, now_ms);
+                    clock.start(now_ms);
+                }
+                let after = live.game.positions().get(to).map_or(turn, |p| p.turn());
+                let columns = ClockColumns::of(clock.as_ref(), after);
+                let stored = self.store.truncate(&id, version, to, columns, &now).await;
                 if stored.is_ok() {
                     while live.game.ply() > to {
                         live.game.undo();
@@ -868,6 +892,8 @@ impl Shared {
                     live.cancel_engine();
                     self.cancel_jobs(&id).await;
                     live.meta.draw_offer = None;
+                    live.meta.takeback = Default::default();
+                    live.meta.clock = clock;
                 }
                 stored
             }
@@ -903,6 +929,16 @@ impl Shared {
                 let stored = self.store.set_draw_offer(&id, version, offer, &now).await;
                 if stored.is_ok() {
                     live.meta.draw_offer = offer;
+                }
+                stored
+            }
+            Change::TakebackOffer(takeback) => {
+                let stored = self
+                    .store
+                    .set_takeback(&id, version, takeback.offer, takeback.declined, &now)
+                    .await;
+                if stored.is_ok() {
+                    live.meta.takeback = takeback;
                 }
                 stored
             }
@@ -995,6 +1031,7 @@ impl Shared {
             live.cancel_engine();
             self.cancel_jobs(&id).await;
             live.meta.draw_offer = None;
+            live.meta.takeback.offer = None;
         }
         Ok(stored)
     }

@@ -87,6 +87,8 @@ pub struct GameMeta {
     pub tags: Vec<(String, String)>,
     /// Who offers a draw now.
     pub draw_offer: Option<Color>,
+    /// A takeback request between people (issue 18): who asks now, who was refused.
+    pub takeback: Takeback,
     /// A rematch of the finished game: offered, and made.
     pub rematch: Rematch,
     /// The accounts that hold the seats, and the rating category (games between accounts).
@@ -95,6 +97,16 @@ pub struct GameMeta {
     pub clock: Option<crate::clock::GameClock>,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// A takeback request in a game between people (docs/api.md, "Takebacks between people"): one
+/// pending at a time; a side refused asks again only after the next move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Takeback {
+    /// Who asks now.
+    pub offer: Option<Color>,
+    /// Who was refused since the last move.
+    pub declined: Option<Color>,
 }
 
 /// A rematch between the seat holders of a finished game between people (src/rematch.rs).
@@ -265,6 +277,7 @@ mod tests {
             invite_hash: None,
             tags: Vec::new(),
             draw_offer: None,
+            takeback: Takeback::default(),
             rematch: Rematch::default(),
             players: Players::default(),
             clock: None,

@@ -140,6 +140,7 @@ async fn make(
         invite_hash: None,
         tags: Vec::new(),
         draw_offer: None,
+        takeback: Default::default(),
         rematch: Default::default(),
         // Between accounts: the same accounts, colours swapped, rated as the first game was.
         players: crate::model::Players {

@@ -67,6 +67,12 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/abort", post(abort))
+        .route("/api/games/{id}/chat", post(crate::chat::post))
+        .route(
+            "/api/games/{id}/chat/{message}/report",
+            post(crate::chat::report),
+        )
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/rematch", limited(post(rematch::rematch)))
         .route("/api/games/{id}/record", get(record))
@@ -353,6 +359,7 @@ async fn create(
         invite_hash: invite.as_deref().map(hash_secret),
         tags: Vec::new(),
         draw_offer: None,
+        takeback: Default::default(),
         rematch: Default::default(),
         players: Default::default(),
         clock,
@@ -582,21 +589,33 @@ struct TokenBody {
     token: Option<String>,
 }
 
+#[derive(Deserialize)]
+struct TakebackBody {
+    token: Option<String>,
+    /// Between people: `offer`, `accept`, `decline` or `cancel` (src/takeback.rs); against
+    /// the engine: none (the takeback is at once).
+    action: Option<crate::takeback::Action>,
+}
+
 async fn takeback(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
-    Body(body): Body<TokenBody>,
+    Body(body): Body<TakebackBody>,
 ) -> Result<Json<GameView>, ApiError> {
     let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
             let color = actor.seat(live)?;
+            if live.meta.mode == Mode::Human {
+                let action = body.action.unwrap_or(crate::takeback::Action::Offer);
+                return crate::takeback::decide(live, color, action);
+            }
             if live.meta.mode != Mode::Engine {
                 return Err(ApiError::NotAllowed(
-                    "a takeback is only for games against the engine".to_string(),
+                    "a takeback is for games against the engine and between people".to_string(),
                 ));
             }
             if let Status::Finished {
@@ -692,6 +711,26 @@ async fn resign(
                 outcome: Outcome::Win(color.other()),
                 reason: EndReason::Resignation,
             })))
+        })
+        .await?;
+    Ok(delta(&live, usize::MAX))
+}
+
+/// `POST /api/games/{id}/abort`: a game between people ends "aborted" (unrated) before each
+/// side has moved (src/takeback.rs).
+async fn abort(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let live = state
+        .act(&slot, client.0, |live| {
+            actor.seat(live)?;
+            crate::takeback::abort(live).map(Some)
         })
         .await?;
     Ok(delta(&live, usize::MAX))

@@ -408,6 +408,7 @@ pub async fn accept(
         invite_hash: None,
         tags: Vec::new(),
         draw_offer: None,
+        takeback: Default::default(),
         rematch: Default::default(),
         players: Players {
             white: Some(white),

@@ -151,6 +151,14 @@ pub struct GameView {
     pub result: Option<&'static str>,
     pub reason: Option<&'static str>,
     pub draw_offer: Option<&'static str>,
+    /// Who asks for a takeback now (games between people, src/takeback.rs).
+    pub takeback_offer: Option<&'static str>,
+    /// Who was refused a takeback since the last move (asks again after the next one).
+    pub takeback_declined: Option<&'static str>,
+    /// Whether takebacks may be asked for in this game: between people, not rated.
+    pub takebacks: bool,
+    /// Whether the game may be aborted now: between people, before each side has moved.
+    pub can_abort: bool,
     /// Who offers a rematch of the finished game (it stays set once accepted).
     pub rematch_offer: Option<&'static str>,
     /// The rematch's game id, once accepted.
@@ -267,6 +275,10 @@ impl GameView {
             result,
             reason,
             draw_offer: live.meta.draw_offer.map(Color::name),
+            takeback_offer: live.meta.takeback.offer.map(Color::name),
+            takeback_declined: live.meta.takeback.declined.map(Color::name),
+            takebacks: crate::takeback::allowed(&live.meta),
+            can_abort: crate::takeback::can_abort(live),
             rematch_offer: live.meta.rematch.offer.map(Color::name),
             rematch_game: live.meta.rematch.game.clone(),
             engine_thinking: live.engine_thinking,
@@ -352,6 +364,7 @@ mod tests {
             invite_hash: None,
             tags: Vec::new(),
             draw_offer: None,
+            takeback: Default::default(),
             rematch: Default::default(),
             players: Default::default(),
             clock: None,

@@ -1,17 +1,24 @@
 //! `GET /api/games/{id}/ws`: the game's state at once, then a delta after every change (the
 //! view paged from the first ply the change touched, docs/api.md), and the count of its
-//! spectators (issue 18, `{"type": "watchers"}`). The client sends nothing but, for a player of
-//! an anonymous game, its seat's token (so that it is not counted as a spectator); a client that
-//! reconnects names the ply it holds (`?from=<ply>`) and gets the state paged from there.
+//! spectators (issue 18, `{"type": "watchers"}`). A client that reconnects names the ply it
+//! holds (`?from=<ply>`) and gets the state paged from there.
+//!
+//! In a game between people the socket also carries the chat (src/chat.rs): the spectators'
+//! room's last messages after the first state, then each new one. A seat holder that sends
+//! `{"type": "seat", "token": "<its seat token>"}` is no longer counted as a spectator (a
+//! player of an anonymous game) and gets the players' room too (its last messages at once).
+//! Nothing else the client sends is read.
 //!
 //! A WebSocket costs little and never much: every message is small (the first state pages at
 //! most [`FIRST_PLIES`] plies; a reader of a longer game reads the rest over HTTP), one text
 //! shared by every watcher (no copy per socket), and a socket whose client reads nothing is
 //! closed once a write has waited [`Limits::write_timeout`](crate::Limits).
 
+use crate::chat::{self, ChatPush, Room};
 use crate::edge::{ClientAddr, Permit};
 use crate::error::ApiError;
 use crate::live::{delta_message, AppState, GameSlot, Published};
+use crate::model::Mode;
 use crate::routes::ViewQuery;
 use crate::session::SessionCookie;
 use crate::watching::{count_message, WatchGuard, WatcherKey, COUNT_EVERY};
@@ -52,7 +59,7 @@ pub async fn handler(
     let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let permit = state.websockets.acquire(Some(client))?;
     // A spectator: an account that plays here is not one; an anonymous player says so with
-    // its seat's token (`{"seat": token}`).
+    // its seat's token (`{"type": "seat", "token": …}`).
     let account = match cookie.0.is_some() {
         true => cookie.account(&state).await?.map(|s| s.account.id),
         false => None,
@@ -69,6 +76,7 @@ pub async fn handler(
     });
     let shutdown = state.shutdown.clone();
     let write_timeout = state.limits.write_timeout;
+    let human = slot.state.lock().await.meta.mode == Mode::Human;
     Ok(upgrade
         .max_message_size(MAX_INCOMING)
         .max_frame_size(MAX_INCOMING)
@@ -82,6 +90,11 @@ pub async fn handler(
                 seq: 0,
                 held: from,
                 guard,
+                seat_tries: 0,
+                chat: human.then_some(ChatSeat {
+                    state: state.clone(),
+                    seat: None,
+                }),
             };
             watcher.follow(shutdown, permit)
         }))
@@ -98,6 +111,26 @@ struct Watcher {
     held: usize,
     /// Counts the socket among the game's spectators (`None`: a player's).
     guard: Option<WatchGuard>,
+    /// Seat messages read (a few at most are looked at).
+    seat_tries: u8,
+    /// The chat, in a game between people.
+    chat: Option<ChatSeat>,
+}
+
+/// What a socket knows for the chat: the seat its client proved, if any.
+struct ChatSeat {
+    state: AppState,
+    seat: Option<emergo_core::Color>,
+}
+
+/// Seat messages a socket may send before the rest are ignored.
+const SEAT_TRIES: u8 = 4;
+
+#[derive(serde::Deserialize)]
+struct SeatMessage {
+    #[serde(rename = "type")]
+    kind: String,
+    token: String,
 }
 
 impl Watcher {
@@ -144,27 +177,54 @@ impl Watcher {
         }
     }
 
-    /// A client that says which seat it holds (`{"seat": token}`, a player of an anonymous
-    /// game) is not counted as a spectator.
-    async fn seat_said(&mut self, text: &str) {
-        #[derive(serde::Deserialize)]
-        struct Said {
-            seat: String,
+    /// The last messages of `room`, as one chat message (`None`: none, or not readable).
+    async fn history(&mut self, room: Room) -> Option<Utf8Bytes> {
+        let chat = self.chat.as_ref()?;
+        let rows = chat
+            .state
+            .store
+            .chat_history(self.slot.id(), room.name(), chat::HISTORY)
+            .await
+            .map_err(|err| tracing::warn!(game = %self.slot.id(), "chat history: {err}"))
+            .ok()?;
+        (!rows.is_empty()).then(|| chat::push_text(room, rows, true))
+    }
+
+    /// A chat message for this client, if it may read its room.
+    fn chat_for(&self, push: &ChatPush) -> Option<Utf8Bytes> {
+        let chat = self.chat.as_ref()?;
+        match push.room {
+            Room::Players if chat.seat.is_none() => None,
+            _ => Some(push.text.clone()),
         }
-        let Ok(said) = serde_json::from_str::<Said>(text) else {
-            return;
+    }
+
+    /// A message from the client: a seat proved by its token makes the socket a player's (not
+    /// counted as a spectator) and opens the players' room (its history is sent at once);
+    /// anything else is ignored. False when the client is gone.
+    async fn read(&mut self, text: &str) -> bool {
+        let proved = self.chat.as_ref().is_some_and(|c| c.seat.is_some())
+            || (self.chat.is_none() && self.guard.is_none());
+        if proved || self.seat_tries >= SEAT_TRIES {
+            return true;
+        }
+        self.seat_tries += 1;
+        let Ok(message) = serde_json::from_str::<SeatMessage>(text) else {
+            return true;
         };
-        if self.guard.is_some()
-            && self
-                .slot
-                .state
-                .lock()
-                .await
-                .meta
-                .seat_of(&said.seat)
-                .is_some()
-        {
-            self.guard = None;
+        if message.kind != "seat" {
+            return true;
+        }
+        let seat = self.slot.state.lock().await.meta.seat_of(&message.token);
+        let Some(seat) = seat else { return true };
+        self.guard = None;
+        let Some(chat) = self.chat.as_mut() else {
+            return true;
+        };
+        chat.seat = Some(seat);
+        match self.history(Room::Players).await {
+            Some(text) => self.send(text).await,
+            None => true,
         }
     }
 
@@ -173,9 +233,15 @@ impl Watcher {
         let _open = OpenSocket::count();
         // Subscribe before reading the state, so that no change falls in between.
         let mut updates = self.slot.updates.subscribe();
+        let mut chats = self.slot.chat.subscribe();
         let first = self.state_from(self.held).await;
         if !self.send(first).await {
             return;
+        }
+        if let Some(text) = self.history(Room::Spectators).await {
+            if !self.send(text).await {
+                return;
+            }
         }
         let mut counts = self.slot.watchers.subscribe();
         // The count goes out now, then at most every COUNT_EVERY while it changes.
@@ -206,9 +272,24 @@ impl Watcher {
                         break;
                     }
                 }
+                push = chats.recv(), if self.chat.is_some() => match push {
+                    Ok(push) => {
+                        let Some(text) = self.chat_for(&push) else { continue };
+                        if !self.send(text).await {
+                            break;
+                        }
+                    }
+                    // Too slow to read them all: the older ones are missed.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
                 incoming = self.socket.recv() => match incoming {
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                    Some(Ok(Message::Text(text))) => self.seat_said(text.as_str()).await,
+                    Some(Ok(Message::Text(text))) => {
+                        if !self.read(text.as_str()).await {
+                            break;
+                        }
+                    }
                     Some(Ok(_)) => {}
                 },
                 _ = shutdown.changed() => {

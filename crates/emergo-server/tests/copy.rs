@@ -224,6 +224,14 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
     let resign = format!("/api/games/{game}/resign");
     let (status, view, _) = as_account(&srv, Some(&bob), Method::POST, &resign, json!({})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
+    // Issue 18: a chat message of bob's, reported by alice.
+    let chat = format!("/api/games/{game}/chat");
+    let line = json!({"room": "players", "text": "gg"});
+    let (status, said, _) = as_account(&srv, Some(&bob), Method::POST, &chat, line).await;
+    assert_eq!(status, StatusCode::CREATED, "{said}");
+    let report = format!("/api/games/{game}/chat/{}/report", said["message"]["id"]);
+    let (status, _, _) = as_account(&srv, Some(&alice), Method::POST, &report, json!({})).await;
+    assert_eq!(status, StatusCode::CREATED);
     let (status, open, _) = as_account(&srv, Some(&alice), Method::POST, "/api/seeks", seek).await;
     assert_eq!(status, StatusCode::CREATED, "{open}");
     let (status, _, _) = as_account(
@@ -258,7 +266,9 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
             ("rating_history", 2),
             ("shared_client_games", 1),
             // alice's seek taken (issue 18)
-            ("notifications", 1)
+            ("notifications", 1),
+            ("chat_messages", 1),
+            ("chat_reports", 1)
         ],
         "{there:?}"
     );

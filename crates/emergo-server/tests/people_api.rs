@@ -245,18 +245,18 @@ async fn spectators_are_counted_once_each_never_the_players() {
     let (grant, joined) = s.human_game().await;
     let anon_id = id_of(&grant);
     let mut player = game_socket(&s, &anon_id, None).await;
-    let hello = json!({"seat": grant["token"]}).to_string();
+    let hello = json!({"type": "seat", "token": grant["token"]}).to_string();
     player
         .send(Message::Text(hello.into()))
         .await
         .expect("sent");
     let mut other = game_socket(&s, &anon_id, None).await;
-    let hello = json!({"seat": joined["token"]}).to_string();
+    let hello = json!({"type": "seat", "token": joined["token"]}).to_string();
     other.send(Message::Text(hello.into())).await.expect("sent");
     count_becomes(&mut player, 0).await;
     // A wrong token changes nothing: a spectator stays one.
     let mut watcher = game_socket(&s, &anon_id, None).await;
-    let wrong = json!({"seat": "not-a-token"}).to_string();
+    let wrong = json!({"type": "seat", "token": "not-a-token"}).to_string();
     watcher
         .send(Message::Text(wrong.into()))
         .await

@@ -34,6 +34,7 @@ fn human_game(id: &str) -> GameMeta {
         invite_hash: None,
         tags: Vec::new(),
         draw_offer: None,
+        takeback: Default::default(),
         rematch: Default::default(),
         players: Default::default(),
         clock: None,
@@ -321,7 +322,9 @@ async fn every_write_names_the_version_it_was_decided_on_and_a_changed_game_refu
         b.finish(id, 0, resigned, ClockColumns::default(), now)
             .await
     ));
-    assert!(conflict(b.truncate(id, 0, 0, now).await));
+    assert!(conflict(
+        b.truncate(id, 0, 0, ClockColumns::default(), now).await
+    ));
     let stored = b.load(id).await.expect("read").expect("found");
     assert_eq!(stored.version, 1);
     assert_eq!(stored.meta.draw_offer, Some(Color::White));
@@ -334,7 +337,7 @@ async fn every_write_names_the_version_it_was_decided_on_and_a_changed_game_refu
     b.take_seat(id, 2, Color::Black, "h", ClockColumns::default(), now)
         .await
         .expect("a seat at version 2");
-    b.truncate(id, 3, 0, now)
+    b.truncate(id, 3, 0, ClockColumns::default(), now)
         .await
         .expect("a takeback at version 3");
     b.finish(id, 4, resigned, ClockColumns::default(), now)

@@ -47,8 +47,22 @@ export function events(old, g, seat) {
     const mover = g.boards[g.ply - 1].turn;
     if (mover !== seat) out.push({ key: 'ev.moved', params: { color: mover, move: last.move }, sound: last.captured.length ? 'capture' : 'move' });
     else out.push({ key: null, sound: last.captured.length ? 'capture' : 'move' });
+  } else if (g.ply < old.ply && old.takeback_offer && g.mode === 'human') {
+    // a takeback between people, accepted: the asker is to move again
+    out.push({ key: 'ev.takebackAccepted', params: { color: g.turn }, sound: 'move' });
   } else if (g.ply < old.ply) {
     out.push({ key: 'ev.takeback', params: { n: old.ply - g.ply }, sound: 'move' });
+  }
+  // takeback requests between people (issue 18)
+  if (g.status === 'ongoing' && g.ply === old.ply && (old.takeback_offer || null) !== (g.takeback_offer || null)) {
+    if (g.takeback_offer) {
+      out.push({ key: g.takeback_offer === seat ? 'ev.takebackAsked' : 'ev.takebackOffered', params: { color: g.takeback_offer }, sound: g.takeback_offer === seat ? null : 'offer' });
+    } else {
+      const by = old.takeback_offer;
+      let key = 'ev.takebackCancelled';
+      if (g.takeback_declined === by) key = by === seat ? 'ev.yourTakebackDeclined' : seat ? 'ev.youDeclinedTakeback' : 'ev.takebackDeclined';
+      out.push({ key, params: { color: other(by) }, sound: null });
+    }
   }
   // seats
   for (const c of ['white', 'black']) {

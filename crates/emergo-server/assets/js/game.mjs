@@ -16,6 +16,8 @@ import { play as playSound } from './sound.mjs';
 import { createGame, visit } from './lobby.mjs';
 import { lookForReview, renderReview, betterPath, startReview, resetReview } from './review.mjs';
 import { clockFigures, formatClock, isLow, crossedLow, untilDeadline } from './clock.mjs';
+import { renderTakeback, initTakeback } from './takeback.mjs';
+import { resetChat, renderChat, takeChat, initChat } from './chat.mjs';
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
 
@@ -64,6 +66,7 @@ export async function openGame(id, onMissing) {
   if (invite) history.replaceState(null, '', `/game/${id}`);
   st.seat = mine ? mine.seat : null;
   st.token = mine ? mine.token : null;
+  resetChat(id);
   st.flipped = st.seat === 'black';
   drawFrame($('#board'), st.flipped);
   try {
@@ -78,9 +81,11 @@ export async function openGame(id, onMissing) {
   }
   resetWatchers();
   openLive(id, (g) => setGame(g, 'ws'), () => (st.game && st.game.id === id ? st.game.ply : 0), {
-    // issue 18: the spectators' count; a seat's holder says so (it is no spectator)
+    // issue 18: the spectators' count, the chat; a seat's holder says so (it is no spectator
+    // and reads the players' room)
     watchers: (msg) => setWatchers(msg.count),
-    hello: () => (st.token ? { seat: st.token } : null),
+    chat: (msg) => { if (Array.isArray(msg.messages)) takeChat(msg); },
+    hello: () => (st.token ? { type: 'seat', token: st.token } : null),
   });
 }
 
@@ -492,6 +497,7 @@ function renderActions() {
   show('draw-accept', human && mine && ongoing && g.draw_offer === other(st.seat));
   show('draw-decline', human && mine && ongoing && g.draw_offer === other(st.seat));
   show('resign', mine && ongoing && g.mode !== 'imported');
+  renderTakeback(g, st.seat, st.token);
   const offer = g.rematch_offer;
   const made = g.rematch_game;
   const byOffer = rematchByOffer();
@@ -558,6 +564,7 @@ export function render() {
   lookForReview(g, render);
   renderReview(g, st.viewPly, goTo);
   renderActions();
+  renderChat(g, st.seat, st.token);
   const d = $('#game').dataset;
   d.ply = String(g.ply);
   d.viewPly = String(st.viewPly);
@@ -666,6 +673,11 @@ export function initGame() {
       toast(plainError(err));
     }
   });
+  initTakeback((path, body) => {
+    clearPremove();
+    return seatAction(path, body);
+  });
+  initChat();
   $('#draw-offer').addEventListener('click', () => seatAction('draw', { action: 'offer' }));
   $('#draw-accept').addEventListener('click', () => seatAction('draw', { action: 'accept' }));
   $('#draw-decline').addEventListener('click', () => seatAction('draw', { action: 'decline' }));

@@ -27,14 +27,17 @@ export function closeLive() {
 
 /** Follows game `id`; `onState(game)` gets every state the server pushes. `held()` is the
  * ply up to which the page holds the game: the first state after a (re)connection is paged
- * from there (docs/api.md, `from`), so a long game is not sent whole again. */
+ * from there (docs/api.md, `from`), so a long game is not sent whole again. `extra`:
+ * `hello()`, what the socket says first once open (or null: a seat holder's token, so that it
+ * is counted as a player and reads the players' chat, docs/api.md "Chat"), and a handler per
+ * message type (issue 18: `watchers`, `chat`). */
 export function openLive(id, onState, held = () => 0, extra = {}) {
   closeLive();
   conn.id = id;
   conn.onState = onState;
   conn.held = held;
   // `extra.hello()`: a message sent on each opening (or null); `extra[type](msg)`: the
-  // messages of other types (issue 18: `watchers`)
+  // messages of other types (issue 18: `watchers`, `chat`)
   conn.extra = extra;
   conn.retry = 0;
   connect(id);

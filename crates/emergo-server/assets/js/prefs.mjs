@@ -1,8 +1,8 @@
-// The reader's choices, kept in the browser: language, theme, board colours, sound.
+// The reader's choices, kept in the browser: language, theme, board colours, sound, chat.
 import { store } from './dom.mjs';
 
 const KEY = 'emergo.prefs';
-const DEFAULTS = { lang: null, theme: 'auto', board: 'wood', muted: false, listStatus: 'ongoing' };
+const DEFAULTS = { lang: null, theme: 'auto', board: 'wood', muted: false, listStatus: 'ongoing', chat: 'on' };
 
 export function prefs() {
   return { ...DEFAULTS, ...(store.get(KEY) || {}) };

@@ -1,4 +1,5 @@
-// Short sounds made with Web Audio (no files): a move, a capture, the end of a game, low time.
+// Short sounds made with Web Audio (no files): a move, a capture, the end of a game, low time,
+// a takeback asked for, a chat message.
 import { prefs } from './prefs.mjs';
 
 let ctx = null;
@@ -7,6 +8,9 @@ const TONES = {
   capture: [[440, 0.06], [330, 0.09]],
   end: [[392, 0.12], [523, 0.12], [659, 0.2]],
   low: [[880, 0.05], [880, 0.05]],
+  // issue 18: a takeback asked for; a chat message of someone else
+  offer: [[660, 0.08], [784, 0.1]],
+  chat: [[988, 0.04]],
 };
 
 export function play(kind) {

@@ -301,6 +301,7 @@ impl JobsPg {
         }
         let game = sqlx::query(
             "UPDATE games SET ply = $1 + 1, result = $2, reason = $3, draw_offer = NULL,
+                takeback_offer = NULL, takeback_declined = NULL,
                 updated_at = $4, version = version + 1
              WHERE id = $5 AND ply = $1 AND result IS NULL",
         )

@@ -4,6 +4,7 @@
 //! committed before the caller acknowledges anything.
 
 pub mod accounts;
+pub mod chat;
 mod jobs_pg;
 pub mod notifications;
 mod postgres;
@@ -14,7 +15,7 @@ pub mod table_copy;
 pub use jobs_pg::{
     JobKind, JobState, JobsPg, Lease, OpenJobs, QueueFigures, TakenJob, JOBS_CHANNEL,
 };
-pub use postgres::{PgStore, CHANNEL};
+pub use postgres::{PgStore, CHANNEL, CHAT_CHANNEL};
 pub use sqlite::{SqliteStore, MOVE_BATCH_SIZE};
 
 use crate::clock::GameClock;
@@ -154,12 +155,15 @@ pub trait GameStore: Send + Sync {
         mv: &MoveWrite<'_>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Takes back every move from `ply` on (engine games' takeback); the game is ongoing after.
+    /// Takes back every move from `ply` on (a takeback); the game is ongoing after, with its
+    /// clock at `clock` (a game between people's takeback restarts the side to move's turn), and
+    /// no takeback request stands.
     fn truncate(
         &self,
         id: &str,
         version: i64,
         ply: usize,
+        clock: ClockColumns,
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
@@ -200,6 +204,17 @@ pub trait GameStore: Send + Sync {
         id: &str,
         version: i64,
         offer: Option<Color>,
+        now: &str,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Records who asks for a takeback now, and who was refused since the last move (an
+    /// ongoing game only).
+    fn set_takeback(
+        &self,
+        id: &str,
+        version: i64,
+        offer: Option<Color>,
+        declined: Option<Color>,
         now: &str,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
@@ -346,9 +361,10 @@ impl Store {
         id: &str,
         version: i64,
         ply: usize,
+        clock: ClockColumns,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.truncate(id, version, ply, now))
+        dispatch!(self, s => s.truncate(id, version, ply, clock, now))
     }
 
     /// See [`GameStore::take_seat`].
@@ -394,6 +410,18 @@ impl Store {
         now: &str,
     ) -> Result<(), StoreError> {
         dispatch!(self, s => s.set_draw_offer(id, version, offer, now))
+    }
+
+    /// See [`GameStore::set_takeback`].
+    pub async fn set_takeback(
+        &self,
+        id: &str,
+        version: i64,
+        offer: Option<Color>,
+        declined: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, s => s.set_takeback(id, version, offer, declined, now))
     }
 
     /// See [`GameStore::version`].

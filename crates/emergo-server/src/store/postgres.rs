@@ -6,6 +6,8 @@
 
 mod accounts;
 mod notifications;
+mod chat;
+pub use chat::CHAT_CHANNEL;
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
@@ -105,7 +107,7 @@ impl GameStore for PgStore {
         // submission for the same ply waits here and then finds the game moved on.
         let done = sqlx::query(
             "UPDATE games SET ply = $1 + 1, result = $2, reason = $3, draw_offer = NULL,
-                updated_at = $4, version = version + 1, white_ms = $7, black_ms = $8,
+                takeback_offer = NULL, takeback_declined = NULL, updated_at = $4, version = version + 1, white_ms = $7, black_ms = $8,
                 turn_started_ms = $9, flag_at_ms = $10
              WHERE id = $5 AND ply = $1 AND version = $6 AND result IS NULL",
         )
@@ -141,18 +143,25 @@ impl GameStore for PgStore {
         id: &str,
         version: i64,
         ply: usize,
+        clock: ClockColumns,
         now: &str,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE games SET ply = $1, result = NULL, reason = NULL, draw_offer = NULL,
-                updated_at = $2, version = version + 1
+                takeback_offer = NULL, takeback_declined = NULL, updated_at = $2,
+                version = version + 1, white_ms = $5, black_ms = $6, turn_started_ms = $7,
+                flag_at_ms = $8
              WHERE id = $3 AND version = $4 AND ply >= $1",
         )
         .bind(ply as i64)
         .bind(now)
         .bind(id)
         .bind(version)
+        .bind(clock.white_ms)
+        .bind(clock.black_ms)
+        .bind(clock.turn_started_ms)
+        .bind(clock.flag_at_ms)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
@@ -217,7 +226,8 @@ impl GameStore for PgStore {
         let (result, reason) = status_columns(status);
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET result = $1, reason = $2, draw_offer = NULL, updated_at = $3,
+            "UPDATE games SET result = $1, reason = $2, draw_offer = NULL, takeback_offer = NULL,
+                updated_at = $3,
                 version = version + 1, white_ms = $6, black_ms = $7, turn_started_ms = NULL,
                 flag_at_ms = NULL
              WHERE id = $4 AND version = $5 AND result IS NULL",
@@ -267,6 +277,35 @@ impl GameStore for PgStore {
         .bind(now)
         .bind(id)
         .bind(version)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict("the game changed meanwhile"));
+        }
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn set_takeback(
+        &self,
+        id: &str,
+        version: i64,
+        offer: Option<Color>,
+        declined: Option<Color>,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET takeback_offer = $1, takeback_declined = $5, updated_at = $2,
+                version = version + 1
+             WHERE id = $3 AND version = $4 AND result IS NULL",
+        )
+        .bind(offer.map(Color::name))
+        .bind(now)
+        .bind(id)
+        .bind(version)
+        .bind(declined.map(Color::name))
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {

@@ -26,6 +26,8 @@ pub(super) struct GameRow {
     draw_offer: Option<String>,
     rematch_offer: Option<String>,
     rematch_game: Option<String>,
+    takeback_offer: Option<String>,
+    takeback_declined: Option<String>,
     created_at: String,
     updated_at: String,
     version: i64,
@@ -42,7 +44,7 @@ pub(super) struct GameRow {
 
 pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
     black_token, invite, start, tags, result, reason, draw_offer, rematch_offer, rematch_game, \
-    created_at, updated_at, version, white_account, black_account, \
+    takeback_offer, takeback_declined, created_at, updated_at, version, white_account, black_account, \
     (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
         AS white_name, \
     (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
@@ -147,6 +149,13 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         invite_hash: row.invite,
         tags,
         draw_offer: row.draw_offer.as_deref().and_then(|c| c.parse().ok()),
+        takeback: crate::model::Takeback {
+            offer: row.takeback_offer.as_deref().and_then(|c| c.parse().ok()),
+            declined: row
+                .takeback_declined
+                .as_deref()
+                .and_then(|c| c.parse().ok()),
+        },
         rematch: Rematch {
             offer: row.rematch_offer.as_deref().and_then(|c| c.parse().ok()),
             game: row.rematch_game,

@@ -140,14 +140,51 @@ pub const NOTIFICATIONS: Table = Table {
     identity: true,
 };
 
+/// The chat's messages (issue 18; after the games: they name them).
+pub const CHAT_MESSAGES: Table = Table {
+    name: "chat_messages",
+    columns: &[
+        ("id", Int),
+        ("game_id", Text),
+        ("room", Text),
+        ("seat", Text),
+        ("account_id", Int),
+        ("author", Text),
+        ("body", Text),
+        ("client", Text),
+        ("created_at", Text),
+    ],
+    key: "id",
+    identity: true,
+};
+
+/// The reports of chat messages (after the messages).
+pub const CHAT_REPORTS: Table = Table {
+    name: "chat_reports",
+    columns: &[
+        ("id", Int),
+        ("message_id", Int),
+        ("game_id", Text),
+        ("reporter", Text),
+        ("account_id", Int),
+        ("body", Text),
+        ("client", Text),
+        ("created_at", Text),
+    ],
+    key: "id",
+    identity: true,
+};
+
 /// The tables the games name (copied before them).
 pub const BEFORE_GAMES: [&Table; 4] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS];
 /// The tables that name games (copied after them).
-pub const AFTER_GAMES: [&Table; 4] = [
+pub const AFTER_GAMES: [&Table; 6] = [
     &RATED_GAMES,
     &RATING_HISTORY,
     &SHARED_CLIENT_GAMES,
     &NOTIFICATIONS,
+    &CHAT_MESSAGES,
+    &CHAT_REPORTS,
 ];
 
 /// One stored value.

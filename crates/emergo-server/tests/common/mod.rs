@@ -306,8 +306,10 @@ pub async fn next_text(socket: &mut Socket) -> String {
             .expect("the socket is open")
             .expect("a good frame");
         if let Message::Text(text) = msg {
-            // The spectators' count (issue 18) comes between states.
-            if text.as_str().starts_with(r#"{"type":"watchers""#) {
+            // The spectators' count and the chat (issue 18) come between states.
+            if text.as_str().starts_with(r#"{"type":"watchers""#)
+                || text.as_str().starts_with(r#"{"type":"chat""#)
+            {
                 continue;
             }
             return text.as_str().to_string();

@@ -76,3 +76,22 @@ test('a loss on time names who ran out; an aborted game has its own headline', (
   assert.equal(aborted.why.key, 'reason.aborted');
   assert.deepEqual(keys(events(view(), lost, 'black')), ['ev.end']);
 });
+
+test('issue 18: a takeback asked for between people is said and sounded; declined, withdrawn, accepted', () => {
+  const human = (over = {}) => view({ mode: 'human', takeback_offer: null, takeback_declined: null, ...over });
+  const asked = human({ takeback_offer: 'black' });
+  const told = events(human(), asked, 'white');
+  assert.deepEqual(keys(told), ['ev.takebackOffered']);
+  assert.equal(told[0].sound, 'offer');
+  assert.deepEqual(keys(events(human(), asked, 'black')), ['ev.takebackAsked']);
+  const declined = human({ takeback_declined: 'black' });
+  assert.deepEqual(keys(events(asked, declined, 'black')), ['ev.yourTakebackDeclined']);
+  assert.deepEqual(keys(events(asked, declined, 'white')), ['ev.youDeclinedTakeback']);
+  assert.deepEqual(keys(events(asked, declined, null)), ['ev.takebackDeclined']);
+  assert.deepEqual(keys(events(asked, human(), 'white')), ['ev.takebackCancelled']);
+  // accepted: Black's move and White's reply go, Black is to move again
+  const back = human({ ply: 1, turn: 'black', history: [asked.history[0]], boards: asked.boards.slice(0, 2) });
+  const accepted = events(asked, back, 'black');
+  assert.deepEqual(keys(accepted), ['ev.takebackAccepted']);
+  assert.equal(accepted[0].params.color, 'black');
+});
