@@ -106,7 +106,9 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
 
 async fn connect(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen_all([CHANNEL, NOTES_CHANNEL, CHAT_CHANNEL]).await?;
+    listener
+        .listen_all([CHANNEL, NOTES_CHANNEL, CHAT_CHANNEL])
+        .await?;
     Ok(listener)
 }
 

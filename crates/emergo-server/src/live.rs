@@ -578,11 +578,6 @@ impl Shared {
         slot
     }
 
-    /// The game `id` when it is in memory.
-    pub fn cached_slot(&self, id: &str) -> Option<Arc<GameSlot>> {
-        self.games().get(id).cloned()
-    }
-
     /// Has this instance look at the game when its running clock's flag falls.
     pub fn schedule_flag(&self, live: &LiveGame) {
         if let Some(at) = live.flag_at() {

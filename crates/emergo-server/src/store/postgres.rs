@@ -5,8 +5,8 @@
 //! re-read the game.
 
 mod accounts;
-mod notifications;
 mod chat;
+mod notifications;
 pub use chat::CHAT_CHANNEL;
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};

@@ -8,8 +8,8 @@
 //! `fsync` (group commit). A move is acknowledged only after that commit.
 
 pub(in crate::store) mod accounts;
-mod notifications;
 mod chat;
+mod notifications;
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
@@ -672,6 +672,7 @@ mod tests {
             invite_hash: None,
             tags: Vec::new(),
             draw_offer: None,
+            takeback: Default::default(),
             rematch: Default::default(),
             players: Default::default(),
             clock: None,
