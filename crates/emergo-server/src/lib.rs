@@ -10,50 +10,26 @@
 //! # Ok(()) }
 //! ```
 
-pub mod accounts;
-pub mod analysis;
-pub mod assets;
-pub(crate) mod chat;
-pub mod clock;
-pub mod copy;
-pub mod edge;
-pub mod editor;
-pub mod ending;
-pub mod engine;
-pub mod error;
-pub mod fanout;
-pub mod flag;
-mod game_ratings;
-pub mod import;
-pub mod jobs;
-pub mod limits;
-pub mod live;
-pub mod model;
-pub mod net;
-pub mod notify;
-pub mod ops;
-pub mod players;
-pub mod position_api;
-pub mod rating;
-pub mod rematch;
-pub mod review;
-pub mod routes;
-pub mod seats;
-pub mod seeks;
-pub mod session;
+pub mod domain;
+pub mod http;
+pub mod services;
 pub mod store;
-pub(crate) mod takeback;
-pub mod time_control;
-pub mod view;
-mod watching;
-pub mod worker;
-pub mod ws;
+
+// The paths other crates and the tests use.
+pub use domain::{clock, limits, model};
+pub use http::assets;
+pub use services::engine::{self as engine, jobs, worker};
+pub use services::{games::import, notify};
+pub use store::copy;
 
 use anyhow::Context;
-use edge::{EdgeConfig, Permits};
-use engine::EnginePool;
+use http::edge::{EdgeConfig, Permits};
+use http::{net, router as routes};
 pub use limits::Limits;
-use live::{AppState, Shared};
+use services::engine::EnginePool;
+use services::games::{fanout, flag};
+use services::games::{AppState, Shared};
+use services::{accounts::players, lobby as seeks};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -145,7 +121,7 @@ pub struct Server {
 impl Server {
     /// Opens the database (applying migrations), binds the address and starts serving.
     pub async fn start(config: Config) -> anyhow::Result<Server> {
-        ops::recorder();
+        http::ops::recorder();
         let store = Store::open(&config.db_url)
             .await
             .with_context(|| format!("cannot open the database {}", config.db_url))?;

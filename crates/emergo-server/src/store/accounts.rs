@@ -3,7 +3,7 @@
 //! `postgres/accounts.rs`) with the same SQL; times are RFC 3339 text, seek expiries Unix seconds.
 
 use super::{Store, StoreError};
-use crate::model::GameMeta;
+use crate::domain::model::GameMeta;
 use emergo_core::{Color, Game};
 use std::future::Future;
 
@@ -611,7 +611,7 @@ pub(super) const PLAYER_GAME_COLUMNS: &str = "id, white_account, black_account, 
 
 /// A new player's rating row in `category`.
 pub fn first_rating(account_id: i64, category: &str, now: &str) -> RatingRow {
-    let start = crate::rating::Rating::new();
+    let start = crate::domain::rating::Rating::new();
     RatingRow {
         account_id,
         category: category.to_string(),

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod chat;
+pub mod copy;
 mod jobs_pg;
 pub mod notifications;
 mod postgres;
@@ -18,8 +19,8 @@ pub use jobs_pg::{
 pub use postgres::{PgStore, CHANNEL, CHAT_CHANNEL};
 pub use sqlite::{SqliteStore, MOVE_BATCH_SIZE};
 
-use crate::clock::GameClock;
-use crate::model::GameMeta;
+use crate::domain::clock::GameClock;
+use crate::domain::model::GameMeta;
 use emergo_core::{ByColor, Color, EndReason, Game, Status};
 use emergo_engine::Level;
 use std::future::Future;
@@ -49,11 +50,11 @@ pub struct StoredGame {
 #[derive(Clone, Debug)]
 pub struct SummaryRow {
     pub id: String,
-    pub mode: crate::model::Mode,
+    pub mode: crate::domain::model::Mode,
     pub level: Option<Level>,
-    pub seats: ByColor<crate::model::Seat>,
+    pub seats: ByColor<crate::domain::model::Seat>,
     /// The accounts at the seats, and the rated category.
-    pub players: crate::model::Players,
+    pub players: crate::domain::model::Players,
     pub ply: i64,
     pub result: Option<String>,
     pub reason: Option<String>,

@@ -14,7 +14,7 @@ use super::{
     conflict_on_unique, status_columns, ClockColumns, GameStore, MoveWrite, StatusFilter,
     StoreError, StoredGame, SummaryRow,
 };
-use crate::model::GameMeta;
+use crate::domain::model::GameMeta;
 use emergo_core::{Color, Game, Status};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{PgConnection, Postgres, Transaction};

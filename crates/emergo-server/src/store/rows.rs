@@ -2,9 +2,9 @@
 //! their conversion into games and list lines: the one place that knows what a column means.
 
 use super::{ClockColumns, StoreError, StoredGame, SummaryRow};
-use crate::clock::GameClock;
-use crate::model::{GameMeta, Mode, PlayerRef, Rematch, Seat, SeatKind};
-use crate::time_control::TimeControl;
+use crate::domain::clock::GameClock;
+use crate::domain::model::{GameMeta, Mode, PlayerRef, Rematch, Seat, SeatKind};
+use crate::domain::time_control::TimeControl;
 use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status};
 use emergo_engine::Level;
 
@@ -149,7 +149,7 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         invite_hash: row.invite,
         tags,
         draw_offer: row.draw_offer.as_deref().and_then(|c| c.parse().ok()),
-        takeback: crate::model::Takeback {
+        takeback: crate::domain::model::Takeback {
             offer: row.takeback_offer.as_deref().and_then(|c| c.parse().ok()),
             declined: row
                 .takeback_declined
@@ -160,7 +160,7 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
             offer: row.rematch_offer.as_deref().and_then(|c| c.parse().ok()),
             game: row.rematch_game,
         },
-        players: crate::model::Players {
+        players: crate::domain::model::Players {
             white: row.white_account.map(|id| PlayerRef {
                 id,
                 name: row.white_name,
@@ -212,7 +212,7 @@ pub(super) fn summary(row: SummaryDbRow) -> Result<SummaryRow, StoreError> {
         seat(&row.black_kind, row.black_token).map_err(&corrupt)?,
     );
     Ok(SummaryRow {
-        players: crate::model::Players {
+        players: crate::domain::model::Players {
             white: row.white_account.map(|id| PlayerRef {
                 id,
                 name: row.white_name,

@@ -16,7 +16,7 @@ use super::{
     conflict_on_unique, status_columns, ClockColumns, GameStore, MoveWrite, StatusFilter,
     StoreError, StoredGame, SummaryRow,
 };
-use crate::model::GameMeta;
+use crate::domain::model::GameMeta;
 use emergo_core::{Color, Game, Status};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
@@ -656,7 +656,7 @@ pub(super) async fn insert_game_in(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Mode, Seat, SeatKind};
+    use crate::domain::model::{Mode, Seat, SeatKind};
     use emergo_core::ByColor;
 
     fn human_game(id: &str) -> GameMeta {

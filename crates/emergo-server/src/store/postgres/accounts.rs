@@ -2,7 +2,7 @@
 //! rating rows (in account order, so two settlements never deadlock) before reading them.
 
 use super::{insert_game_in, PgStore};
-use crate::model::GameMeta;
+use crate::domain::model::GameMeta;
 use crate::store::accounts::LeaderColumns;
 use crate::store::accounts::{
     first_rating, seat_columns, AccountRow, AccountStore, GameRatingRow, HistoryRow, NewSeek,

@@ -2,7 +2,7 @@
 //! SQLite's write lock from its first statement (no read-then-upgrade failure).
 
 use super::{insert_game_in, SqliteStore};
-use crate::model::GameMeta;
+use crate::domain::model::GameMeta;
 use crate::store::accounts::LeaderColumns;
 use crate::store::accounts::{
     first_rating, seat_columns, AccountRow, AccountStore, GameRatingRow, HistoryRow, NewSeek,

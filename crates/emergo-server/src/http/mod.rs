@@ -1,0 +1,12 @@
+//! The HTTP layer: the router and its extractors, the documented JSON errors, the handlers per
+//! area, the WebSockets, the typed response views, and the edge (limits, origins, proxies, the
+//! accept loop). It speaks to the services, never to the store behind them.
+
+pub mod assets;
+pub mod edge;
+pub mod error;
+pub mod net;
+pub mod ops;
+pub mod router;
+pub mod view;
+pub mod ws;

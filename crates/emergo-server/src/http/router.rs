@@ -1,0 +1,958 @@
+//! The HTTP API of docs/api.md and the page's routes. Request bodies are read by typed
+//! extractors ([`Body`], [`GameId`]) whose rejections are the documented JSON errors; every
+//! change to a game goes through [`Shared::apply`](crate::services::games::Shared::apply).
+
+use crate::domain::model::{
+    hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
+    SeatKind,
+};
+use crate::http::assets;
+use crate::http::edge::{self, ClientAddr, EdgeConfig};
+use crate::http::error::{echo, ApiError};
+use crate::http::ops;
+use crate::http::view::{GameSummary, GameView, SeatGrant};
+use crate::http::ws;
+use crate::services::accounts::session::SessionCookie;
+use crate::services::accounts::{self, players};
+use crate::services::engine;
+use crate::services::games::import;
+use crate::services::games::rematch;
+use crate::services::games::seats;
+use crate::services::games::seats::Actor;
+use crate::services::games::{AppState, Change, GameSlot, LiveGame};
+use crate::services::lobby as seeks;
+use crate::services::study::editor;
+use crate::services::study::review;
+use crate::store::{StatusFilter, StoreError};
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, MethodRouter};
+use axum::{Extension, Json, Router};
+use emergo_core::{ByColor, Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
+use emergo_engine::Level;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Every route of the server, behind the edge (client address, host, origin, URI length,
+/// request timeout) and the security headers.
+pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
+    let limits = state.limits.clone();
+    let games_limit = edge::games_limit(limits.games_burst, limits.games_every);
+    let limited = |route: MethodRouter<AppState>| match &games_limit {
+        Some(layer) => route.layer(layer.clone()),
+        None => route,
+    };
+    let mut app = Router::new()
+        .route("/", get(page))
+        .route("/game/{id}", get(page))
+        .route("/editor", get(page))
+        .route("/analysis", get(page))
+        .route("/player/{name}", get(page))
+        .route("/leaderboard", get(page))
+        .route("/watch", get(page))
+        .route("/assets/{*path}", get(asset))
+        .route("/healthz", get(ops::healthz))
+        .route("/metrics", get(ops::metrics_page))
+        .route("/api/games", limited(post(create)).get(list))
+        .route(
+            "/api/games/import",
+            limited(post(import)).layer(DefaultBodyLimit::max(limits.record_bytes)),
+        )
+        .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/hint", post(hint))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/abort", post(abort))
+        .route(
+            "/api/games/{id}/chat",
+            post(crate::services::games::chat::post),
+        )
+        .route(
+            "/api/games/{id}/chat/{message}/report",
+            post(crate::services::games::chat::report),
+        )
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/rematch", limited(post(rematch::rematch)))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(ws::handler))
+        .route("/api/position", get(editor::position))
+        .route(
+            "/api/games/{id}/review",
+            post(review::start).get(review::show),
+        )
+        .route("/api/analysis", get(crate::services::study::analysis::once))
+        .route(
+            "/api/analysis/ws",
+            get(crate::services::study::analysis::stream_handler),
+        )
+        .route(
+            "/api/position/moves",
+            post(crate::services::study::position::moves),
+        )
+        .route(
+            "/api/position/record",
+            post(crate::services::study::position::record),
+        )
+        // Accounts, seeks, ratings (issue 11).
+        .route("/api/games/{id}/seat", post(seats::claim))
+        .route("/api/accounts", post(accounts::sign_up))
+        .route(
+            "/api/session",
+            post(accounts::log_in)
+                .delete(accounts::log_out)
+                .layer(no_store()),
+        )
+        .route(
+            "/api/me",
+            get(accounts::me)
+                .delete(accounts::delete_account)
+                .layer(no_store()),
+        )
+        .route("/api/me/password", post(accounts::change_password))
+        .route("/api/seeks", post(seeks::create).get(seeks::list))
+        .route("/api/seeks/{id}", get(seeks::show).delete(seeks::delete))
+        .route("/api/seeks/{id}/accept", post(seeks::accept))
+        .route("/api/lobby/ws", get(seeks::lobby_ws))
+        .route(
+            "/api/notifications",
+            get(crate::services::notify::list).layer(no_store()),
+        )
+        .route(
+            "/api/notifications/read",
+            post(crate::services::notify::read),
+        )
+        .route("/api/players/{name}", get(players::player))
+        .route("/api/leaderboard", get(players::leaderboard))
+        .route("/api/watch", get(crate::services::games::watching::list))
+        .fallback(no_route)
+        .method_not_allowed_fallback(no_method)
+        .layer(axum::middleware::from_fn(crate::http::error::json_errors))
+        .layer(DefaultBodyLimit::max(limits.body_bytes))
+        .with_state(state);
+    app = app.layer(axum::middleware::from_fn_with_state(
+        Arc::new(edge_config),
+        edge::client_and_guard,
+    ));
+    app = app.layer(axum::middleware::from_fn(ops::count_requests));
+    for (name, value) in edge::security_headers() {
+        app = app.layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
+            name, value,
+        ));
+    }
+    app
+}
+
+/// `Cache-Control: no-store` on the answers about one's own account and session (issue 17,
+/// item 11): no cache keeps them.
+fn no_store() -> tower_http::set_header::SetResponseHeaderLayer<header::HeaderValue> {
+    tower_http::set_header::SetResponseHeaderLayer::overriding(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    )
+}
+
+async fn no_route() -> ApiError {
+    ApiError::NotFound("there is no such page or endpoint".to_string())
+}
+
+/// 405 with the documented body; axum adds the `Allow` header to it.
+async fn no_method() -> ApiError {
+    ApiError::MethodNotAllowed { allow: None }
+}
+
+/// A JSON request body of type `T`: said to be JSON (`Content-Type: application/json`, else
+/// 415 `unsupported_media_type`), read within the body limit (413 `too_large` over it), then
+/// parsed (400 `bad_request` saying what is wrong, quoting little of it).
+pub struct Body<T>(pub T);
+
+/// Whether a `Content-Type` says JSON: `application/json`, with parameters or not.
+fn is_json(content_type: Option<&header::HeaderValue>) -> bool {
+    content_type
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let content_type = req.headers().get(header::CONTENT_TYPE);
+        if !is_json(content_type) {
+            let given = content_type.map_or("none".to_string(), |v| {
+                echo(v.to_str().unwrap_or("\u{fffd}"))
+            });
+            return Err(ApiError::UnsupportedMediaType(format!(
+                "this endpoint takes a JSON body with Content-Type: application/json (the \
+                 request's Content-Type: {given})"
+            )));
+        }
+        let bytes = Bytes::from_request(req, state).await?;
+        serde_json::from_slice(&bytes).map(Body).map_err(|e| {
+            ApiError::BadRequest(format!("the request body is not what was expected: {e}"))
+        })
+    }
+}
+
+/// The `{id}` of a game's path: UTF-8 (else 400), at most 64 bytes (else 404).
+pub struct GameId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let axum::extract::Path(id) =
+            axum::extract::Path::<String>::from_request_parts(parts, state).await?;
+        if id.len() > 64 {
+            return Err(ApiError::game_not_found(&id));
+        }
+        Ok(GameId(id))
+    }
+}
+
+async fn page() -> Response {
+    let html = assets::find("index.html").unwrap_or(assets::FALLBACK_PAGE.as_bytes());
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Response {
+    match assets::find(&path) {
+        Some(bytes) => (
+            [
+                (header::CONTENT_TYPE, assets::content_type(&path)),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            bytes,
+        )
+            .into_response(),
+        None => ApiError::NotFound(format!("there is no asset {}", echo(&path))).into_response(),
+    }
+}
+
+fn require_ongoing(live: &LiveGame) -> Result<(), ApiError> {
+    match live.game.status() {
+        Status::Ongoing => Ok(()),
+        Status::Finished { outcome, reason } => Err(ApiError::GameOver(format!(
+            "the game is over: {} ({reason})",
+            outcome.token()
+        ))),
+    }
+}
+
+/// The mode of a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum NewMode {
+    Engine,
+    Human,
+}
+
+/// The seat the creator takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    fn color(self) -> Color {
+        match self {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Random if random_bit() => Color::White,
+            ColorChoice::Random => Color::Black,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct CreateBody {
+    mode: NewMode,
+    color: ColorChoice,
+    level: Option<i64>,
+    position: Option<String>,
+    /// A time control for a game between people: `"3+2"`, `"corr:3"`; none for untimed.
+    time: Option<String>,
+}
+
+/// 503 `engine_busy` when the engine could not take a job from `client` now.
+fn engine_room(state: &AppState, client: ClientAddr) -> Result<(), ApiError> {
+    state
+        .engine_has_room(client.0)
+        .map_err(|e| ApiError::EngineBusy(e.to_string()))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    Body(body): Body<CreateBody>,
+) -> Result<(StatusCode, Json<SeatGrant>), ApiError> {
+    let mode = match body.mode {
+        NewMode::Engine => Mode::Engine,
+        NewMode::Human => Mode::Human,
+    };
+    let color = body.color.color();
+    let level =
+        match (mode, body.level) {
+            (Mode::Engine, Some(l)) => Some(Level::try_from(l).map_err(|_| {
+                ApiError::BadRequest(format!("level must be from 1 to 10, not {l}"))
+            })?),
+            (Mode::Engine, None) => {
+                return Err(ApiError::BadRequest(
+                    "a game against the engine needs a level from 1 to 10".to_string(),
+                ))
+            }
+            (_, Some(l)) => {
+                return Err(ApiError::BadRequest(format!(
+                    "a game between people has no level (the request says {l})"
+                )))
+            }
+            (_, None) => None,
+        };
+    let clock = match (&body.time, mode) {
+        (None, _) => None,
+        (Some(text), Mode::Human) => Some(crate::domain::clock::GameClock::new(
+            text.parse::<crate::domain::time_control::TimeControl>()
+                .map_err(|e| ApiError::BadRequest(format!("time {}: {e}", echo(text))))?,
+        )),
+        (Some(_), _) => {
+            return Err(ApiError::BadRequest(
+                "a game against the engine has no clock".to_string(),
+            ))
+        }
+    };
+    let start = match &body.position {
+        None => Position::start(),
+        Some(text) => text
+            .parse::<Position>()
+            .map_err(|e| ApiError::BadRequest(format!("position {}: {e}", echo(text))))?,
+    };
+    let game = Game::new(start);
+    if game.is_over() {
+        return Err(ApiError::BadRequest(
+            "no game can start from that position: it is already decided".to_string(),
+        ));
+    }
+    let token = new_token();
+    let other_kind = if mode == Mode::Engine {
+        SeatKind::Engine
+    } else {
+        SeatKind::Human
+    };
+    if other_kind == SeatKind::Engine && start.turn() != color {
+        engine_room(&state, client)?;
+    }
+    let mut seats = ByColor::splat(Seat {
+        kind: other_kind,
+        token_hash: None,
+    });
+    seats[color] = Seat {
+        kind: SeatKind::Human,
+        token_hash: Some(hash_secret(&token)),
+    };
+    let invite = (mode == Mode::Human).then(new_invite);
+    let now = now_text();
+    let mut meta = GameMeta {
+        id: new_game_id(),
+        mode,
+        level,
+        seats,
+        invite_hash: invite.as_deref().map(hash_secret),
+        tags: Vec::new(),
+        draw_offer: None,
+        takeback: Default::default(),
+        rematch: Default::default(),
+        players: Default::default(),
+        clock,
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    insert_with_fresh_id(&state, &mut meta, &game).await?;
+    let mut live = LiveGame::new(meta, game);
+    live.engine_client = client.0;
+    let slot = state.insert(live);
+    let mut live = slot.state.lock().await;
+    state.schedule_engine(&slot, &mut live);
+    slot.publish(&live);
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatGrant {
+            game: GameView::of(&live),
+            seat: color.name(),
+            token,
+            invite,
+        }),
+    ))
+}
+
+/// Stores a new game, drawing another id in the unlikely case that its id is taken.
+pub(crate) async fn insert_with_fresh_id(
+    state: &AppState,
+    meta: &mut GameMeta,
+    game: &Game,
+) -> Result<(), ApiError> {
+    for _ in 0..5 {
+        match state.store.insert_game(meta, game).await {
+            Ok(()) => return Ok(()),
+            Err(StoreError::Conflict(_)) => meta.id = new_game_id(),
+            Err(err) => return Err(err.into()),
+        }
+    }
+    Err(ApiError::internal("no free game id found"))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ListStatus {
+    All,
+    Ongoing,
+    Finished,
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<ListStatus>,
+    limit: Option<i64>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Query(query) = query?;
+    let filter = match query.status {
+        None | Some(ListStatus::All) => StatusFilter::All,
+        Some(ListStatus::Ongoing) => StatusFilter::Ongoing,
+        Some(ListStatus::Finished) => StatusFilter::Finished,
+    };
+    let limit = match query.limit {
+        None => 50,
+        Some(n @ 1..=500) => n as u32,
+        Some(n) => {
+            return Err(ApiError::BadRequest(format!(
+                "limit must be from 1 to 500, not {n}"
+            )))
+        }
+    };
+    let rows = state.store.list(filter, limit).await?;
+    let games: Vec<GameSummary> = rows.into_iter().map(GameSummary::of).collect();
+    Ok(Json(serde_json::json!({ "games": games })))
+}
+
+/// `?from=<ply>`: the view paged from that ply (docs/api.md).
+#[derive(Deserialize)]
+pub struct ViewQuery {
+    pub from: Option<usize>,
+}
+
+async fn show(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+    query: Result<Query<ViewQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query?;
+    let slot = state.slot(&id).await?;
+    // The whole view is kept for the next reader; a big one is built off the game's lock.
+    let text = state.view_text(&slot, query.from.unwrap_or(0)).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// The answer to a change made from ply `before` on: the view paged from the lower of that
+/// ply and the game's (the delta of docs/api.md: the new move, its squares, the position
+/// before it and after it, and every field but the lists), so that it does not grow with the
+/// game.
+fn delta(live: &LiveGame, before: usize) -> Json<GameView> {
+    Json(GameView::paged(live, before.min(live.game.ply())))
+}
+
+#[derive(Deserialize)]
+struct JoinBody {
+    invite: Option<String>,
+}
+
+async fn join(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    Body(body): Body<JoinBody>,
+) -> Result<Json<SeatGrant>, ApiError> {
+    let slot = state.slot(&id).await?;
+    let token = new_token();
+    let token_hash = hash_secret(&token);
+    let mut taken = Color::White;
+    let live = state
+        .act(&slot, client.0, |live| {
+            let code_matches = match (&live.meta.invite_hash, body.invite.as_deref()) {
+                (Some(hash), Some(code)) => *hash == hash_secret(code),
+                _ => false,
+            };
+            if !code_matches {
+                return Err(ApiError::BadToken(
+                    "this invitation code does not open a seat in this game".to_string(),
+                ));
+            }
+            let free = Color::ALL.into_iter().find(|&c| {
+                let seat = &live.meta.seats[c];
+                seat.kind == SeatKind::Human && seat.token_hash.is_none()
+            });
+            let Some(color) = free else {
+                return Err(ApiError::SeatTaken(
+                    "both seats of this game are taken".to_string(),
+                ));
+            };
+            taken = color;
+            let token_hash = token_hash.clone();
+            Ok(Some(Change::Seat { color, token_hash }))
+        })
+        .await?;
+    let color = taken;
+    Ok(Json(SeatGrant {
+        game: GameView::of(&live),
+        seat: color.name(),
+        token,
+        invite: None,
+    }))
+}
+
+/// Move text longer than this is not a move (the longest capture path is far shorter).
+const MAX_MOVE_TEXT: usize = 200;
+
+#[derive(Deserialize)]
+struct MoveBody {
+    token: Option<String>,
+    ply: i64,
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+fn legal_list(pos: &Position) -> String {
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    moves.sort();
+    moves.join(", ")
+}
+
+async fn play(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<MoveBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = actor.seat(live)?;
+            let ply = live.game.ply();
+            if body.ply != ply as i64 {
+                return Err(ApiError::StalePly {
+                    current: ply,
+                    given: body.ply,
+                });
+            }
+            require_ongoing(live)?;
+            if let Some(seat) = live.waiting_for() {
+                return Err(ApiError::NotAllowed(format!(
+                    "the clock starts when both seats are taken: wait for {} to join",
+                    seat.name()
+                )));
+            }
+            let pos = *live.game.position();
+            if pos.turn() != color {
+                return Err(ApiError::NotYourTurn(format!(
+                    "{} is to move, and this token holds {}'s seat",
+                    pos.turn().name(),
+                    color.name()
+                )));
+            }
+            let text = body.mv.trim();
+            if text.len() > MAX_MOVE_TEXT {
+                return Err(ApiError::IllegalMove(format!(
+                    "{} is not a move; the legal moves are: {}",
+                    echo(text),
+                    legal_list(&pos)
+                )));
+            }
+            let mv = pos.parse_move(text).map_err(|e| {
+                ApiError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
+            })?;
+            if live.meta.mode == Mode::Engine {
+                engine_room(&state, client)?;
+            }
+            Ok(Some(Change::Move(mv)))
+        })
+        .await?;
+    Ok(delta(&live, usize::try_from(body.ply).unwrap_or(0)))
+}
+
+#[derive(Deserialize)]
+struct TokenBody {
+    token: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct TakebackBody {
+    token: Option<String>,
+    /// Between people: `offer`, `accept`, `decline` or `cancel` (src/takeback.rs); against
+    /// the engine: none (the takeback is at once).
+    action: Option<crate::services::games::takeback::Action>,
+}
+
+async fn takeback(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<TakebackBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = actor.seat(live)?;
+            if live.meta.mode == Mode::Human {
+                let action = body
+                    .action
+                    .unwrap_or(crate::services::games::takeback::Action::Offer);
+                return crate::services::games::takeback::decide(live, color, action);
+            }
+            if live.meta.mode != Mode::Engine {
+                return Err(ApiError::NotAllowed(
+                    "a takeback is for games against the engine and between people".to_string(),
+                ));
+            }
+            if let Status::Finished {
+                reason: reason @ (EndReason::Resignation | EndReason::Agreement),
+                ..
+            } = live.game.status()
+            {
+                return Err(ApiError::GameOver(format!(
+                    "the game ended by {reason}; it cannot be taken back"
+                )));
+            }
+            let positions = live.game.positions();
+            let target = (0..live.game.ply())
+                .rev()
+                .find(|&k| positions[k].turn() == color)
+                .ok_or_else(|| {
+                    ApiError::NotAllowed("there is no move of yours to take back".to_string())
+                })?;
+            Ok(Some(Change::Takeback { to: target }))
+        })
+        .await?;
+    Ok(delta(&live, usize::MAX))
+}
+
+async fn hint(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let game = {
+        let live = slot.state.lock().await;
+        let color = actor.seat(&live)?;
+        if live.meta.mode != Mode::Engine {
+            return Err(ApiError::NotAllowed(
+                "hints are only for games against the engine".to_string(),
+            ));
+        }
+        require_ongoing(&live)?;
+        if live.game.position().turn() != color {
+            return Err(ApiError::NotYourTurn(
+                "a hint is for the side to move, and the engine is to move".to_string(),
+            ));
+        }
+        live.game.clone()
+    };
+    if slot.hinting.swap(true, Ordering::SeqCst) {
+        return Err(ApiError::NotAllowed(
+            "a hint for this game is being computed already".to_string(),
+        ));
+    }
+    // However this request ends, even when the client goes away: the game may ask for another
+    // hint, and a search nobody waits for stops (or never starts).
+    struct Hinting(Arc<GameSlot>, Arc<AtomicBool>);
+    impl Drop for Hinting {
+        fn drop(&mut self) {
+            self.1.store(true, Ordering::SeqCst);
+            self.0.hinting.store(false, Ordering::SeqCst);
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let _hinting = Hinting(slot, stop.clone());
+    let analysis = state
+        .hint_search(&id, game, client.0, stop.clone())
+        .await
+        .map_err(|e| match e {
+            engine::PoolError::Busy(message) => ApiError::EngineBusy(message),
+            other => ApiError::internal(other),
+        })?;
+    let (mv, score) = analysis.ok_or_else(|| ApiError::internal("no move to hint"))?;
+    Ok(Json(
+        serde_json::json!({"move": mv.to_string(), "score": score}),
+    ))
+}
+
+async fn resign(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = actor.seat(live)?;
+            require_ongoing(live)?;
+            Ok(Some(Change::Finish(Status::Finished {
+                outcome: Outcome::Win(color.other()),
+                reason: EndReason::Resignation,
+            })))
+        })
+        .await?;
+    Ok(delta(&live, usize::MAX))
+}
+
+/// `POST /api/games/{id}/abort`: a game between people ends "aborted" (unrated) before each
+/// side has moved (src/takeback.rs).
+async fn abort(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let live = state
+        .act(&slot, client.0, |live| {
+            actor.seat(live)?;
+            crate::services::games::takeback::abort(live).map(Some)
+        })
+        .await?;
+    Ok(delta(&live, usize::MAX))
+}
+
+/// What a player does about a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+#[derive(Deserialize)]
+struct DrawBody {
+    token: Option<String>,
+    action: DrawAction,
+}
+
+async fn draw(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<DrawBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let live = state
+        .act(&slot, client.0, |live| {
+            let color = actor.seat(live)?;
+            if live.meta.mode != Mode::Human {
+                return Err(ApiError::NotAllowed(
+                    "draw offers are for games between people".to_string(),
+                ));
+            }
+            require_ongoing(live)?;
+            let offered_to_me = live.meta.draw_offer == Some(color.other());
+            let change = match body.action {
+                // Offering back to a standing offer agrees to it.
+                DrawAction::Offer | DrawAction::Accept if offered_to_me => {
+                    Change::Finish(Status::Finished {
+                        outcome: Outcome::Draw,
+                        reason: EndReason::Agreement,
+                    })
+                }
+                DrawAction::Offer => Change::DrawOffer(Some(color)),
+                DrawAction::Accept => {
+                    return Err(ApiError::NotAllowed(
+                        "there is no draw offer to accept".to_string(),
+                    ))
+                }
+                DrawAction::Decline if offered_to_me => Change::DrawOffer(None),
+                DrawAction::Decline => {
+                    return Err(ApiError::NotAllowed(
+                        "there is no draw offer to decline".to_string(),
+                    ))
+                }
+            };
+            let unchanged =
+                matches!(change, Change::DrawOffer(offer) if offer == live.meta.draw_offer);
+            Ok((!unchanged).then_some(change))
+        })
+        .await?;
+    Ok(delta(&live, usize::MAX))
+}
+
+/// The tags written into a game's record (docs/api.md, "Records"): an imported game's own;
+/// otherwise `Event`, `Site` (the game's address, on `host`), `Date`, `White` and `Black` (the
+/// accounts' names, "emergo level N", or "person"), `TimeControl` for a timed game, and for a
+/// rated game `WhiteElo` and `BlackElo`, each player's rating as the game began.
+async fn record_tags(
+    state: &AppState,
+    meta: &GameMeta,
+    host: Option<&str>,
+) -> Result<Vec<(String, String)>, ApiError> {
+    if !meta.tags.is_empty() {
+        return Ok(meta.tags.clone());
+    }
+    let date = meta
+        .created_at
+        .get(..10)
+        .unwrap_or("????-??-??")
+        .replace('-', ".");
+    let name = |color: Color| match (meta.seats[color].kind, meta.players.of(color)) {
+        (SeatKind::Engine, _) => format!("emergo level {}", meta.level.unwrap_or(Level::MIN)),
+        (SeatKind::Human, Some(account)) => account
+            .name
+            .clone()
+            .unwrap_or_else(|| "deleted player".to_string()),
+        (SeatKind::Human, None) => "person".to_string(),
+    };
+    let event = match meta.players.rated {
+        Some(category) => format!("Rated {category} game"),
+        None if meta.players.white.is_some() && meta.players.black.is_some() => {
+            "Casual game".to_string()
+        }
+        None => format!("{} game", meta.mode.name()),
+    };
+    let site = match host {
+        Some(host) => {
+            let scheme = if state.accounts.secure() {
+                "https"
+            } else {
+                "http"
+            };
+            format!("{scheme}://{host}/game/{}", meta.id)
+        }
+        None => format!("emergo serve, game {}", meta.id),
+    };
+    let mut tags = vec![
+        ("Event".to_string(), event),
+        ("Site".to_string(), site),
+        ("Date".to_string(), date),
+        ("White".to_string(), name(Color::White)),
+        ("Black".to_string(), name(Color::Black)),
+    ];
+    if let Some(clock) = meta.clock {
+        tags.push(("TimeControl".to_string(), clock.control.pgn_tag()));
+    }
+    if let Some(category) = meta.players.rated {
+        for (color, tag) in [(Color::White, "WhiteElo"), (Color::Black, "BlackElo")] {
+            if let Some(account) = meta.players.of(color) {
+                let rating = players::rating_before(state, account.id, category, &meta.id).await?;
+                tags.push((tag.to_string(), format!("{}", rating.round() as i64)));
+            }
+        }
+    }
+    Ok(tags)
+}
+
+async fn record(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    let slot = state.slot(&id).await?;
+    let (game, meta) = {
+        let live = slot.state.lock().await;
+        (live.game.clone(), live.meta.clone())
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| h.len() <= 255);
+    let tags = record_tags(&state, &meta, host).await?;
+    let imported = meta.mode == Mode::Imported;
+    // An imported record is written back from its own text (variations, comments).
+    let source = match imported {
+        true => state.store.record(&id).await?,
+        false => None,
+    };
+    let caps = state.limits.record;
+    let text = tokio::task::spawn_blocking(move || {
+        if let Some(text) = source.and_then(|s| import::export_imported(&s, &game, caps)) {
+            return text;
+        }
+        let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        GameRecord::from_game(&game, &tags).to_string()
+    })
+    .await
+    .map_err(ApiError::internal)?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+/// Reads and replays a record within the caps, on a blocking thread (never on the runtime),
+/// a few at a time.
+async fn read_record(state: &AppState, body: Bytes) -> Result<(GameRecord, Game), ApiError> {
+    let _turn = state.imports.acquire().await.map_err(ApiError::internal)?;
+    let caps = state.limits.record;
+    tokio::task::spawn_blocking(move || import::read_record(&body, caps))
+        .await
+        .map_err(ApiError::internal)?
+}
+
+async fn import(
+    State(state): State<AppState>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|e| match ApiError::from(e) {
+        ApiError::TooLarge { .. } => ApiError::TooLarge {
+            cap: "record_bytes",
+            message: format!(
+                "a game record may have at most {} bytes",
+                state.limits.record_bytes
+            ),
+        },
+        other => other,
+    })?;
+    let (record, game) = read_record(&state, body.clone()).await?;
+    let mut meta = import::imported_meta(record);
+    insert_with_fresh_id(&state, &mut meta, &game).await?;
+    if let Ok(text) = std::str::from_utf8(&body) {
+        state.store.put_record(&meta.id, text).await?;
+    }
+    let slot = state.insert(LiveGame::new(meta, game));
+    // The whole view, built off the game's lock and kept for the page that opens it next.
+    let text = state.view_text(&slot, 0).await?;
+    Ok((
+        StatusCode::CREATED,
+        [(header::CONTENT_TYPE, "application/json")],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,522 @@
+//! Ratings and players (issue 11): a rated game's Glicko-2 settlement (exactly once per game,
+//! guarded by the `rated_games` key), `GET /api/players/{name}` and `GET /api/leaderboard`.
+//!
+//! Each rated game is its own rating period. Between games a rating's RD grows with
+//! inactivity ([`Rating::after_idle`]: the paper's step for a period without games, 0.21436
+//! periods a day, never above 350): the stored RD is the one after the player's last game, and
+//! every answer and every new game start from the RD grown since then.
+
+use crate::domain::model::{now_text, GameMeta, PlayerRef, Players};
+use crate::domain::rating::{Rating, Score};
+use crate::domain::time_control::Category;
+use crate::http::error::{echo, ApiError};
+use crate::services::accounts::name_key;
+use crate::services::games::AppState;
+use crate::store::accounts::{RatingRow, Recent, Settled};
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use emergo_core::{Color, Game, Outcome, Status};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// A seat's account in a game view: its name, or `"deleted": true`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlayerView {
+    pub name: Option<String>,
+    pub deleted: bool,
+    /// In a game view: the rating the player began with, and its change once settled
+    /// (issue 18); absent in the list of games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::services::accounts::ratings::SeatRating>,
+}
+
+/// `"players"` of a game view: `null` seats in anonymous games; `"rated"` names the category
+/// of a rated game.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct PlayersView {
+    pub white: Option<PlayerView>,
+    pub black: Option<PlayerView>,
+    pub rated: Option<&'static str>,
+}
+
+impl PlayersView {
+    pub fn of(players: &Players) -> PlayersView {
+        PlayersView::with_ratings(players, &Default::default())
+    }
+
+    /// The seats' accounts with the ratings a game view shows.
+    pub fn with_ratings(
+        players: &Players,
+        ratings: &crate::services::accounts::ratings::GameRatings,
+    ) -> PlayersView {
+        let one = |p: Option<&PlayerRef>, color: Color| {
+            p.map(|p| PlayerView {
+                name: p.name.clone(),
+                deleted: p.name.is_none(),
+                rating: ratings.of(color).cloned(),
+            })
+        };
+        PlayersView {
+            white: one(players.white.as_ref(), Color::White),
+            black: one(players.black.as_ref(), Color::Black),
+            rated: players.rated.map(Category::name),
+        }
+    }
+}
+
+/// The leaderboard shows players whose RD is under this.
+pub const LEADERBOARD_RD: f64 = 110.0;
+
+/// Seconds since 1970 of an RFC 3339 time (`None` when unreadable).
+pub fn unix_of(text: &str) -> Option<i64> {
+    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+        .ok()
+        .map(|t| t.unix_timestamp())
+}
+
+/// Seconds since 1970, now.
+pub fn unix_now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+/// The rating of a stored row now: its RD grown by the days since its last game.
+pub fn rating_now(row: &RatingRow, now: i64) -> Rating {
+    let stored = Rating {
+        rating: row.rating,
+        rd: row.rd,
+        volatility: row.volatility,
+    };
+    let days = unix_of(&row.updated_at).map_or(0.0, |t| (now - t).max(0) as f64 / 86_400.0);
+    stored.after_idle(days)
+}
+
+/// `{"blitz": {"rating", "rd", "volatility", "games"}, ...}` of an account's rated categories.
+pub fn ratings_json(rows: &[RatingRow]) -> Value {
+    let now = unix_now();
+    let mut map = Map::new();
+    for row in rows {
+        map.insert(row.category.clone(), rating_json(row, now));
+    }
+    Value::Object(map)
+}
+
+fn rating_json(row: &RatingRow, now: i64) -> Value {
+    let r = rating_now(row, now);
+    json!({
+        "rating": (r.rating * 100.0).round() / 100.0,
+        "rd": (r.rd * 100.0).round() / 100.0,
+        "volatility": (r.volatility * 1e6).round() / 1e6,
+        "games": row.games,
+    })
+}
+
+/// Rated games between the same two accounts that count in 24 hours; later ones are settled
+/// without a change (docs/api.md "Ratings").
+pub const PAIR_GAMES_A_DAY: i64 = 3;
+
+/// Rated games whose two players came from one address that count in 24 hours, for that
+/// address (whichever accounts play); later ones are settled without a change.
+pub const SHARED_ADDRESS_GAMES_A_DAY: i64 = 3;
+
+/// Whether a finished rated game changes the ratings: it was not aborted (a resignation or an
+/// agreed draw before each side made [`crate::domain::ending::RATED_MOVES_EACH`] moves aborts it), and
+/// the games that counted in the last 24 hours leave room for it.
+pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
+    crate::domain::ending::is_rated(status)
+        && recent.pair < PAIR_GAMES_A_DAY
+        && recent
+            .shared_client
+            .is_none_or(|n| n < SHARED_ADDRESS_GAMES_A_DAY)
+}
+
+/// Settles a finished rated game's ratings, once (a second call changes nothing). Games
+/// without both accounts or unrated do nothing.
+pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Result<(), ApiError> {
+    let (Some(category), Some(white), Some(black)) = (
+        meta.players.rated,
+        meta.players.white.as_ref(),
+        meta.players.black.as_ref(),
+    ) else {
+        return Ok(());
+    };
+    let Status::Finished { outcome, .. } = game.status() else {
+        return Ok(());
+    };
+    let white_score = match outcome {
+        Outcome::Win(Color::White) => Score::Win,
+        Outcome::Win(Color::Black) => Score::Loss,
+        Outcome::Draw => Score::Draw,
+    };
+    // An aborted game, or one over the day's limits, is settled without a change.
+    let status = game.status();
+    let now = now_text();
+    let at = unix_of(&now).unwrap_or_else(unix_now);
+    let since = crate::domain::model::format_unix_time(at - 86_400);
+    let stamp = now.clone();
+    let settle = Box::new(move |w: &RatingRow, b: &RatingRow, recent: Recent| {
+        if !counts_for_ratings(status, recent) {
+            return None;
+        }
+        let (wr, br) = (rating_now(w, at), rating_now(b, at));
+        let row = |before: &RatingRow, start: Rating, after: Rating| Settled {
+            after: RatingRow {
+                account_id: before.account_id,
+                category: before.category.clone(),
+                rating: after.rating,
+                rd: after.rd,
+                volatility: after.volatility,
+                games: before.games + 1,
+                updated_at: stamp.clone(),
+            },
+            rating_before: start.rating,
+            rd_before: start.rd,
+        };
+        Some((
+            row(w, wr, wr.after_game(&br, white_score)),
+            row(b, br, br.after_game(&wr, white_score.flipped())),
+        ))
+    });
+    state
+        .store
+        .settle(
+            &meta.id,
+            category.name(),
+            (white.id, black.id),
+            &now,
+            &since,
+            settle,
+        )
+        .await?;
+    Ok(())
+}
+
+/// Settles in the background the game a change just finished (the game's lock is not held
+/// while the ratings are written).
+pub fn settle_later(
+    state: &AppState,
+    slot: &Arc<crate::services::games::GameSlot>,
+    meta: &GameMeta,
+    game: &Game,
+) {
+    if meta.players.rated.is_none() || game.status() == Status::Ongoing {
+        return;
+    }
+    let (state, slot) = (Arc::clone(state), Arc::clone(slot));
+    let (meta, game) = (meta.clone(), game.clone());
+    tokio::spawn(async move {
+        match settle_game(&state, &meta, &game).await {
+            // The game page shows the change (issue 18).
+            Ok(()) => crate::services::accounts::ratings::refresh_later(&state, &slot, false),
+            Err(err) => tracing::warn!(game = %meta.id, "ratings not settled yet: {err}"),
+        }
+    });
+}
+
+/// Settles the finished rated games that are not settled yet (after a restart, or when a
+/// settlement failed): the sweeper calls it every minute.
+pub async fn settle_pending(state: &AppState) {
+    let ids = match state.store.unsettled(100).await {
+        Ok(ids) => ids,
+        Err(err) => {
+            tracing::warn!("cannot list unsettled games: {err}");
+            return;
+        }
+    };
+    for id in ids {
+        if let Ok(Some(stored)) = state.store.load(&id).await {
+            if let Err(err) = settle_game(state, &stored.meta, &stored.game).await {
+                tracing::warn!(game = %id, "ratings not settled: {err}");
+            }
+        }
+    }
+}
+
+/// The player's side of a game line: colour, opponent, result from the player's side.
+fn game_line(row: &crate::store::accounts::PlayerGameRow, account_id: i64) -> Value {
+    let color = if row.white_account == Some(account_id) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let opponent = match color {
+        Color::White => (row.black_account, &row.black_name),
+        Color::Black => (row.white_account, &row.white_name),
+    };
+    let opponent = match opponent {
+        (Some(_), Some(name)) => json!(name),
+        (Some(_), None) => json!({"deleted": true}),
+        (None, _) => Value::Null,
+    };
+    // Games between accounts start from the start position: White moves at even plies.
+    let turn = if row.ply % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    json!({
+        "id": row.id,
+        "color": color.name(),
+        "opponent": opponent,
+        "ply": row.ply,
+        "status": if row.result.is_some() { "finished" } else { "ongoing" },
+        "result": crate::store::shown_result(row.result.as_deref(), row.reason.as_deref()),
+        "reason": row.reason,
+        "rated": row.rated,
+        "time_control": row.time_control,
+        "your_turn": row.result.is_none() && turn == color,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    })
+}
+
+/// The games of an account as lines of a list.
+pub async fn games_json(
+    state: &AppState,
+    account_id: i64,
+    ongoing_only: bool,
+    limit: u32,
+) -> Result<Vec<Value>, ApiError> {
+    let rows = state
+        .store
+        .games_of(account_id, ongoing_only, limit)
+        .await?;
+    Ok(rows.iter().map(|r| game_line(r, account_id)).collect())
+}
+
+/// `GET /api/players/{name}`.
+pub async fn player(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let not_found = || ApiError::NotFound(format!("there is no player {}", echo(&name)));
+    if name.len() > 20 {
+        return Err(not_found());
+    }
+    let account = state
+        .store
+        .account_by_key(&name_key(&name))
+        .await?
+        .ok_or_else(not_found)?;
+    let ratings = state.store.ratings_of(account.id).await?;
+    let history = state.store.history_of(account.id, 1000).await?;
+    let mut by_category = Map::new();
+    for h in &history {
+        let points = by_category
+            .entry(h.category.clone())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(points) = points {
+            points.push(json!({
+                "game": h.game_id,
+                "at": h.at,
+                "rating": (h.rating * 100.0).round() / 100.0,
+                "rd": (h.rd * 100.0).round() / 100.0,
+            }));
+        }
+    }
+    let games = games_json(&state, account.id, false, 100).await?;
+    let counts = state.store.result_counts(account.id).await?;
+    let rated = state
+        .store
+        .rated_results(account.id, PERFORMANCE_READ)
+        .await?;
+    let playing: Vec<&Value> = games.iter().filter(|g| g["status"] == "ongoing").collect();
+    Ok(Json(json!({
+        "name": account.name,
+        "created_at": account.created_at,
+        "ratings": ratings_json(&ratings),
+        "history": by_category,
+        "stats": stats_json(&counts),
+        "best": best_json(&history),
+        "performance": performance_json(&rated),
+        "playing": playing,
+        "games": games,
+    })))
+}
+
+/// The category a finished game counts in on the player page: a rated game's, else its time
+/// control's (an untimed game in none).
+fn category_of_row(rated: Option<&str>, time_control: Option<&str>) -> Option<Category> {
+    rated.and_then(|c| c.parse().ok()).or_else(|| {
+        time_control
+            .and_then(|t| t.parse::<crate::domain::time_control::TimeControl>().ok())
+            .map(|c| c.category())
+    })
+}
+
+/// `"stats"` of a player page (issue 18): per category, the finished games (rated and casual;
+/// aborted ones do not count) with their wins, draws and losses, and how many were rated.
+fn stats_json(counts: &[crate::store::accounts::ResultCountRow]) -> Value {
+    let mut map = Map::new();
+    for row in counts {
+        if row.reason.as_deref() == Some(emergo_core::EndReason::Aborted.name()) {
+            continue;
+        }
+        let Some(category) = category_of_row(row.rated.as_deref(), row.time_control.as_deref())
+        else {
+            continue;
+        };
+        let entry = map
+            .entry(category.name())
+            .or_insert_with(|| json!({"games": 0, "wins": 0, "draws": 0, "losses": 0, "rated": 0}));
+        let key = match (row.result.as_deref(), row.as_white == 1) {
+            (Some("1/2-1/2"), _) => "draws",
+            (Some("1-0"), true) | (Some("0-1"), false) => "wins",
+            _ => "losses",
+        };
+        for (field, n) in [("games", row.n), (key, row.n)] {
+            entry[field] = json!(entry[field].as_i64().unwrap_or(0) + n);
+        }
+        if row.rated.is_some() {
+            entry["rated"] = json!(entry["rated"].as_i64().unwrap_or(0) + row.n);
+        }
+    }
+    Value::Object(map)
+}
+
+/// `"best"` of a player page: per category, the highest rating after a rated game, when, and
+/// whether it was provisional then.
+fn best_json(history: &[crate::store::accounts::HistoryRow]) -> Value {
+    let mut best: std::collections::BTreeMap<&str, &crate::store::accounts::HistoryRow> =
+        Default::default();
+    for row in history {
+        let entry = best.entry(row.category.as_str()).or_insert(row);
+        if row.rating > entry.rating {
+            *entry = row;
+        }
+    }
+    let map: Map<String, Value> = best
+        .into_iter()
+        .map(|(category, row)| {
+            let line = json!({
+                "rating": row.rating.round() as i64,
+                "at": row.at,
+                "game": row.game_id,
+                "provisional": row.rd >= LEADERBOARD_RD,
+            });
+            (category.to_string(), line)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The rated games a performance is figured over, per category (the newest).
+pub const PERFORMANCE_GAMES: usize = 20;
+
+/// Rated games read for the performances (the newest, of every category).
+const PERFORMANCE_READ: u32 = 200;
+
+/// `"performance"` of a player page: per category, the performance rating of the last
+/// [`PERFORMANCE_GAMES`] rated games that counted: the mean of the opponents' ratings as
+/// each game began, plus 400 × (wins − losses) / games (the linear performance rating).
+fn performance_json(rows: &[crate::store::accounts::RatedResultRow]) -> Value {
+    let mut per: std::collections::BTreeMap<&str, (f64, i64, i64, i64, i64)> = Default::default();
+    for row in rows {
+        let Some(opponent) = row.opponent_before else {
+            continue;
+        };
+        let entry = per.entry(row.category.as_str()).or_default();
+        if entry.1 as usize >= PERFORMANCE_GAMES {
+            continue;
+        }
+        entry.0 += opponent;
+        entry.1 += 1;
+        match (row.result.as_deref(), row.as_white == 1) {
+            (Some("1/2-1/2"), _) => entry.3 += 1,
+            (Some("1-0"), true) | (Some("0-1"), false) => entry.2 += 1,
+            _ => entry.4 += 1,
+        }
+    }
+    let map: Map<String, Value> = per
+        .into_iter()
+        .map(|(category, (sum, n, wins, draws, losses))| {
+            let rating = performance(sum / n as f64, n, wins, losses);
+            let line = json!({
+                "rating": rating,
+                "games": n,
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+            });
+            (category.to_string(), line)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The linear performance rating of `games` games against opponents rated `mean` on average.
+pub fn performance(mean: f64, games: i64, wins: i64, losses: i64) -> i64 {
+    if games == 0 {
+        return mean.round() as i64;
+    }
+    (mean + 400.0 * (wins - losses) as f64 / games as f64).round() as i64
+}
+
+#[derive(Deserialize)]
+pub struct LeaderboardQuery {
+    category: Option<String>,
+}
+
+/// `GET /api/leaderboard?category=blitz`: the best 100 with an RD (grown since their last game)
+/// under 110.
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    query: Result<Query<LeaderboardQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query?;
+    let text = query.category.unwrap_or_else(|| "blitz".to_string());
+    let category: Category = text
+        .parse()
+        .map_err(|e| ApiError::BadRequest(format!("category {}: {e}", echo(&text))))?;
+    let rows = state
+        .store
+        .leaderboard(category.name(), LEADERBOARD_RD, 500)
+        .await?;
+    let now = unix_now();
+    let mut lines: Vec<(String, Rating, i64)> = rows
+        .iter()
+        .map(|(name, row)| (name.clone(), rating_now(row, now), row.games))
+        .filter(|(_, r, _)| r.rd < LEADERBOARD_RD)
+        .collect();
+    lines.sort_by(|a, b| b.1.rating.total_cmp(&a.1.rating));
+    lines.truncate(100);
+    let players: Vec<Value> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, r, games))| {
+            json!({
+                "rank": i + 1,
+                "name": name,
+                "rating": (r.rating * 100.0).round() / 100.0,
+                "rd": (r.rd * 100.0).round() / 100.0,
+                "games": games,
+            })
+        })
+        .collect();
+    Ok(Json(
+        json!({"category": category.name(), "players": players}),
+    ))
+}
+
+/// An account's rating in `category` as game `game` began: the rating it had before that
+/// game's settlement (the one after its previous rated game of the category), or its rating now
+/// while the game is not settled; 1500 before its first game.
+pub async fn rating_before(
+    state: &AppState,
+    account_id: i64,
+    category: Category,
+    game: &str,
+) -> Result<f64, ApiError> {
+    let history = state.store.history_of(account_id, 1000).await?;
+    let rows: Vec<_> = history
+        .iter()
+        .filter(|row| row.category == category.name())
+        .collect();
+    let upto = rows
+        .iter()
+        .position(|row| row.game_id == game)
+        .unwrap_or(rows.len());
+    Ok(upto
+        .checked_sub(1)
+        .map_or(crate::domain::rating::START_RATING, |i| rows[i].rating))
+}

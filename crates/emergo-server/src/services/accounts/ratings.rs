@@ -1,0 +1,189 @@
+//! The players' ratings on the game page (issue 18): each account's rating in the game's
+//! category as the game began, a provisional mark (lichess's "?") while its RD is high, and
+//! once a rated game is settled the change it made (+12 / −12).
+//!
+//! A game in memory keeps them ([`crate::services::games::LiveGame::ratings`]): read when the game is
+//! read from the database, after a new game is made, and again once its settlement is stored
+//! (the settlement runs after the ending is published, so the change comes in a second state).
+
+use crate::domain::model::GameMeta;
+use crate::domain::rating::{START_RATING, START_RD};
+use crate::domain::time_control::Category;
+use crate::services::accounts::players::{rating_now, unix_now, LEADERBOARD_RD};
+use crate::services::games::{AppState, GameSlot};
+use crate::store::{Store, StoreError};
+use emergo_core::Color;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One seat's rating as the game page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct SeatRating {
+    /// The rating the player began the game with (rounded).
+    pub rating: i64,
+    /// Its deviation then (rounded).
+    pub rd: i64,
+    /// The deviation is at or over 110 (the leaderboard's bar): shown with a "?".
+    pub provisional: bool,
+    /// What the settled rated game changed (rounded ratings after minus before); `None` while
+    /// it is played, for a casual game, and for one that did not count (aborted, over the
+    /// day's limits).
+    pub change: Option<i64>,
+}
+
+/// Both seats' ratings (`None` for a seat without an account).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRatings {
+    pub white: Option<SeatRating>,
+    pub black: Option<SeatRating>,
+}
+
+impl GameRatings {
+    pub fn of(&self, color: Color) -> Option<&SeatRating> {
+        match color {
+            Color::White => self.white.as_ref(),
+            Color::Black => self.black.as_ref(),
+        }
+    }
+
+    /// Whether a change is known for every seat with an account.
+    pub fn settled(&self) -> bool {
+        [&self.white, &self.black]
+            .iter()
+            .all(|r| r.as_ref().is_none_or(|r| r.change.is_some()))
+    }
+}
+
+/// The category whose ratings a game shows: a rated game's, else its time control's.
+pub fn category_of(meta: &GameMeta) -> Option<Category> {
+    meta.players
+        .rated
+        .or_else(|| meta.clock.map(|c| c.control.category()))
+}
+
+/// The game's ratings from the database: a settled rated game's history rows, else each
+/// account's rating now (RD grown since its last game). At most three reads.
+pub async fn load(store: &Store, meta: &GameMeta) -> Result<GameRatings, StoreError> {
+    let mut ratings = GameRatings::default();
+    if meta.players.white.is_none() && meta.players.black.is_none() {
+        return Ok(ratings);
+    }
+    let Some(category) = category_of(meta) else {
+        return Ok(ratings);
+    };
+    let settled = match meta.players.rated {
+        Some(_) => store.game_ratings(&meta.id).await?,
+        None => Vec::new(),
+    };
+    let now = unix_now();
+    for color in Color::ALL {
+        let Some(player) = meta.players.of(color) else {
+            continue;
+        };
+        let seat = match settled.iter().find(|row| row.account_id == player.id) {
+            Some(row) => {
+                let before = row.rating_before.unwrap_or(START_RATING);
+                let rd = row.rd_before.unwrap_or(START_RD);
+                SeatRating {
+                    rating: before.round() as i64,
+                    rd: rd.round() as i64,
+                    provisional: rd >= LEADERBOARD_RD,
+                    change: Some(row.rating.round() as i64 - before.round() as i64),
+                }
+            }
+            None => {
+                let rows = store.ratings_of(player.id).await?;
+                let (rating, rd) = rows
+                    .iter()
+                    .find(|row| row.category == category.name())
+                    .map(|row| rating_now(row, now))
+                    .map_or((START_RATING, START_RD), |r| (r.rating, r.rd));
+                SeatRating {
+                    rating: rating.round() as i64,
+                    rd: rd.round() as i64,
+                    provisional: rd >= LEADERBOARD_RD,
+                    change: None,
+                }
+            }
+        };
+        match color {
+            Color::White => ratings.white = Some(seat),
+            Color::Black => ratings.black = Some(seat),
+        }
+    }
+    Ok(ratings)
+}
+
+/// Tries while a finished rated game's settlement is not stored yet (it may be under way on
+/// another instance), a quarter of a second apart.
+const SETTLED_TRIES: usize = 20;
+
+/// Reads the game's ratings again in the background and publishes them when they changed.
+/// With `until_settled`, a finished rated game is read again (a bounded number of times)
+/// until its settlement is stored.
+pub fn refresh_later(state: &AppState, slot: &Arc<GameSlot>, until_settled: bool) {
+    let (state, slot) = (Arc::clone(state), Arc::clone(slot));
+    tokio::spawn(async move {
+        for _ in 0..SETTLED_TRIES {
+            let meta = slot.state.lock().await.meta.clone();
+            if meta.players.white.is_none() && meta.players.black.is_none() {
+                return;
+            }
+            let ratings = match load(&state.store, &meta).await {
+                Ok(ratings) => ratings,
+                Err(err) => {
+                    tracing::warn!(game = %meta.id, "cannot read the players' ratings: {err}");
+                    return;
+                }
+            };
+            let done = !until_settled || meta.players.rated.is_none() || ratings.settled();
+            {
+                let mut live = slot.state.lock().await;
+                if live.ratings != ratings && live.meta.id == meta.id {
+                    live.ratings = ratings;
+                    slot.publish(&live);
+                }
+            }
+            if done {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::rating::{Rating, Score};
+    use crate::services::accounts::players::LEADERBOARD_RD;
+
+    /// Rated games (alternately won and lost) a new player needs before its RD is under the
+    /// leaderboard's bar, against `opponent` (given the player's rating, its opponent's now).
+    fn games_to_settle(mut opponent: impl FnMut(&Rating) -> Rating) -> usize {
+        let mut me = Rating::new();
+        for n in 1..100 {
+            let them = opponent(&me);
+            let score = if n % 2 == 0 { Score::Win } else { Score::Loss };
+            me = me.after_game(&them, score);
+            if me.rd < LEADERBOARD_RD {
+                return n;
+            }
+        }
+        100
+    }
+
+    /// The leaderboard's empty words (assets/i18n): "after about 10 rated games … against
+    /// players with settled ratings, about 13 when both are new".
+    #[test]
+    fn the_leaderboards_words_hold_10_games_against_settled_players_13_between_new_ones() {
+        let settled = Rating {
+            rating: 1500.0,
+            rd: 60.0,
+            volatility: 0.06,
+        };
+        assert_eq!(games_to_settle(|_| settled), 10);
+        // Two new players who play each other: the opponent's RD falls as fast.
+        assert_eq!(games_to_settle(|me| *me), 13);
+    }
+}

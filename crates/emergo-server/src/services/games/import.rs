@@ -1,0 +1,68 @@
+//! Reading an imported game record: UTF-8, the caps of [`RecordLimits`], the replay. Plain
+//! synchronous work, linear in the record's size: the server runs it on a blocking thread
+//! (never on the async runtime), and the fuzz target `import` calls it directly.
+
+use crate::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
+use crate::http::error::ApiError;
+use emergo_core::{ByColor, Game, GameRecord, RecordLimits, RecordMove, Status};
+
+/// Reads `body` as a record within `caps` and replays it: the record and its game, or the
+/// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).
+pub fn read_record(body: &[u8], caps: RecordLimits) -> Result<(GameRecord, Game), ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::BadRequest("the game record is not UTF-8 text".to_string()))?;
+    let record = GameRecord::parse_within(text, caps).map_err(|e| match e.limit {
+        Some(limit) => ApiError::TooLarge {
+            cap: limit.name(),
+            message: e.to_string(),
+        },
+        None => ApiError::BadRecord(e),
+    })?;
+    let game = record.to_game().map_err(ApiError::BadRecord)?;
+    Ok((record, game))
+}
+
+/// The metadata of an imported game: nobody holds a seat; the record's tags are kept for its
+/// export.
+pub fn imported_meta(record: GameRecord) -> GameMeta {
+    let nobody = || Seat {
+        kind: SeatKind::Human,
+        token_hash: None,
+    };
+    let now = now_text();
+    GameMeta {
+        id: new_game_id(),
+        mode: Mode::Imported,
+        level: None,
+        seats: ByColor::new(nobody(), nobody()),
+        invite_hash: None,
+        tags: record.tags,
+        draw_offer: None,
+        takeback: Default::default(),
+        rematch: Default::default(),
+        players: Default::default(),
+        clock: None,
+        created_at: now.clone(),
+        updated_at: now,
+    }
+}
+
+/// The export of an imported game from the record text it was read from, so that its
+/// variations and comments survive: the record's main line, the moves played since appended,
+/// the game's result. `None` when the text is not this game's record any more (the export then
+/// comes from the replay).
+pub fn export_imported(text: &str, game: &Game, caps: RecordLimits) -> Option<String> {
+    let mut record = GameRecord::parse_within(text, caps).ok()?;
+    let played = game.moves();
+    let kept = record.moves.len();
+    if kept > played.len() || record.moves.iter().zip(played).any(|(r, &m)| r.mv != m) {
+        return None;
+    }
+    record
+        .moves
+        .extend(played[kept..].iter().map(|&mv| RecordMove::new(mv)));
+    if let Status::Finished { outcome, .. } = game.status() {
+        record.result = Some(outcome);
+    }
+    Some(record.to_string())
+}

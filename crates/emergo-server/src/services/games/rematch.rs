@@ -1,0 +1,221 @@
+//! `POST /api/games/{id}/rematch`: a rematch between the two seat holders of a finished game
+//! between people. One offers; the other is told over the game's WebSocket (`rematch_offer` in
+//! the view) and accepts or declines. Accepting makes the new game, colours swapped, from the
+//! same start, with the acceptor seated (its token is in its answer); the offerer, told by the
+//! WebSocket (`rematch_game`), takes its seat with `join` and gets its own token. Each proves
+//! its seat with the old game's token or, in a game between accounts, with its session.
+//!
+//! The state lives in the store (`rematch_offer`, `rematch_game`, each write guarded), so that
+//! two instances never make two rematches of one game; the wake-up goes through the fanout like
+//! every other change.
+
+use crate::domain::model::{
+    hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind,
+};
+use crate::http::edge::ClientAddr;
+use crate::http::error::ApiError;
+use crate::http::router::{insert_with_fresh_id, Body, GameId};
+use crate::http::view::{GameView, SeatGrant};
+use crate::services::accounts::session::SessionCookie;
+use crate::services::games::seats::Actor;
+use crate::services::games::{AppState, Change, LiveGame};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use emergo_core::{ByColor, Color, Game};
+use serde::Deserialize;
+
+/// What a seat holder does about a rematch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Action {
+    Offer,
+    Accept,
+    Decline,
+    Join,
+}
+
+#[derive(Deserialize)]
+pub struct RematchBody {
+    token: Option<String>,
+    action: Action,
+}
+
+/// The seat holder's colour, once the game is one whose rematch may be offered.
+fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ApiError> {
+    let color = actor.seat(live)?;
+    if live.meta.mode != Mode::Human {
+        return Err(ApiError::NotAllowed(
+            "a rematch offer is for games between people; against the engine, start a new game"
+                .to_string(),
+        ));
+    }
+    if !live.game.is_over() {
+        return Err(ApiError::NotAllowed(
+            "a rematch is offered once the game is over".to_string(),
+        ));
+    }
+    if !live.meta.seats[color.other()].joined() {
+        return Err(ApiError::NotAllowed(
+            "nobody took the other seat of this game".to_string(),
+        ));
+    }
+    Ok(color)
+}
+
+pub async fn rematch(
+    State(state): State<AppState>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<RematchBody>,
+) -> Result<Response, ApiError> {
+    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let mut live = slot.state.lock().await;
+    let color = rematch_seat(&live, &actor)?;
+    let current = live.meta.rematch.clone();
+    if let Some(game) = current.game {
+        return match body.action {
+            Action::Join => {
+                drop(live);
+                join(&state, client, &game, color.other()).await
+            }
+            _ => Err(ApiError::NotAllowed(format!(
+                "the rematch has been made already: game {game}"
+            ))),
+        };
+    }
+    let offered_to_me = current.offer == Some(color.other());
+    let to = match body.action {
+        // Offering back to a standing offer accepts it.
+        Action::Offer | Action::Accept if offered_to_me => {
+            return make(&state, client, &slot, &mut live, color).await;
+        }
+        Action::Offer => Some(color),
+        Action::Decline if offered_to_me => None,
+        Action::Accept | Action::Decline => {
+            return Err(ApiError::NotAllowed(
+                "there is no rematch offer from the other side".to_string(),
+            ))
+        }
+        Action::Join => {
+            return Err(ApiError::NotAllowed(
+                "no rematch has been made yet".to_string(),
+            ))
+        }
+    };
+    if to != current.offer {
+        let change = Change::RematchOffer {
+            from: current.offer,
+            to,
+        };
+        state.apply(&slot, &mut live, change, client.0).await?;
+    }
+    Ok(Json(GameView::of(&live)).into_response())
+}
+
+/// Makes the rematch `acceptor` accepted: the new game (colours swapped, the same start) with
+/// the acceptor seated, stored, then marked on the old game (the guarded write: of two
+/// acceptances on two instances one wins, and the loser's new game is deleted).
+async fn make(
+    state: &AppState,
+    client: ClientAddr,
+    slot: &std::sync::Arc<crate::services::games::GameSlot>,
+    live: &mut LiveGame,
+    acceptor: Color,
+) -> Result<Response, ApiError> {
+    let seat = acceptor.other();
+    let token = new_token();
+    let mut seats = ByColor::splat(Seat {
+        kind: SeatKind::Human,
+        token_hash: None,
+    });
+    seats[seat].token_hash = Some(hash_secret(&token));
+    let now = now_text();
+    let mut meta = GameMeta {
+        id: new_game_id(),
+        mode: Mode::Human,
+        level: None,
+        seats,
+        invite_hash: None,
+        tags: Vec::new(),
+        draw_offer: None,
+        takeback: Default::default(),
+        rematch: Default::default(),
+        // Between accounts: the same accounts, colours swapped, rated as the first game was.
+        players: crate::domain::model::Players {
+            white: live.meta.players.black.clone(),
+            black: live.meta.players.white.clone(),
+            rated: live.meta.players.rated,
+        },
+        // The same time control; the clock starts when the offerer takes its seat.
+        clock: live
+            .meta
+            .clock
+            .map(|c| crate::domain::clock::GameClock::new(c.control)),
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    let game = Game::new(*live.game.start());
+    insert_with_fresh_id(state, &mut meta, &game).await?;
+    if meta.players.rated.is_some() {
+        // Both players on one address: the rematch counts within that address's limit too.
+        let stored = state
+            .store
+            .carry_shared_client(&live.meta.id, &meta.id, &meta.created_at)
+            .await;
+        if let Err(err) = stored {
+            tracing::warn!(game = %meta.id, "the rematch's shared address is not kept: {err}");
+        }
+    }
+    let change = Change::Rematched {
+        offer: acceptor.other(),
+        game: meta.id.clone(),
+    };
+    if let Err(err) = state.apply(slot, live, change, client.0).await {
+        if let Err(cleanup) = state.store.delete_game(&meta.id).await {
+            tracing::warn!(game = %meta.id, "an unused rematch stays stored: {cleanup}");
+        }
+        return Err(err);
+    }
+    let new_slot = state.insert(LiveGame::new(meta, game));
+    let new = new_slot.state.lock().await;
+    let grant = SeatGrant {
+        game: GameView::of(&new),
+        seat: seat.name(),
+        token,
+        invite: None,
+    };
+    Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+/// The offerer takes its seat (`seat`) in the rematch `game`, once.
+async fn join(
+    state: &AppState,
+    client: ClientAddr,
+    game: &str,
+    seat: Color,
+) -> Result<Response, ApiError> {
+    let slot = state.slot(game).await?;
+    let mut live = slot.state.lock().await;
+    if live.meta.seats[seat].token_hash.is_some() {
+        return Err(ApiError::SeatTaken(
+            "your seat in the rematch is taken already".to_string(),
+        ));
+    }
+    let token = new_token();
+    let change = Change::Seat {
+        color: seat,
+        token_hash: hash_secret(&token),
+    };
+    state.apply(&slot, &mut live, change, client.0).await?;
+    let grant = SeatGrant {
+        game: GameView::of(&live),
+        seat: seat.name(),
+        token,
+        invite: None,
+    };
+    Ok(Json(grant).into_response())
+}

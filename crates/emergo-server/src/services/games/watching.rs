@@ -1,0 +1,204 @@
+//! Watching (issue 18): the spectators of a game (its WebSockets that are not its players',
+//! counted once per account, or per address for those not signed in), and `GET /api/watch`,
+//! the games being played now, the highest rated first.
+//!
+//! The count is this instance's: with several instances each counts the watchers it serves.
+
+use crate::domain::rating::START_RATING;
+use crate::domain::time_control::{Category, TimeControl};
+use crate::http::error::ApiError;
+use crate::services::accounts::players::{rating_now, unix_now};
+use crate::services::games::AppState;
+use crate::store::accounts::RatingRow;
+use axum::extract::State;
+use axum::Json;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// Who watches: an account, or an address for a watcher not signed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WatcherKey {
+    Account(i64),
+    Address(IpAddr),
+}
+
+/// A game's watchers on this instance: how many sockets each has open, and the count of
+/// distinct watchers for the sockets to send.
+pub struct Watchers {
+    open: Mutex<HashMap<WatcherKey, u32>>,
+    count: watch::Sender<usize>,
+}
+
+impl Default for Watchers {
+    fn default() -> Watchers {
+        Watchers {
+            open: Mutex::new(HashMap::new()),
+            count: watch::channel(0).0,
+        }
+    }
+}
+
+impl Watchers {
+    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<WatcherKey, u32>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a socket of `key` until the guard is dropped.
+    pub fn watch(self: &Arc<Self>, key: WatcherKey) -> WatchGuard {
+        let mut open = self.open();
+        *open.entry(key).or_insert(0) += 1;
+        let n = open.len();
+        self.count
+            .send_if_modified(|c| std::mem::replace(c, n) != n);
+        WatchGuard {
+            watchers: Arc::clone(self),
+            key,
+        }
+    }
+
+    fn unwatch(&self, key: WatcherKey) {
+        let mut open = self.open();
+        if let Some(sockets) = open.get_mut(&key) {
+            *sockets -= 1;
+            if *sockets == 0 {
+                open.remove(&key);
+            }
+        }
+        let n = open.len();
+        self.count
+            .send_if_modified(|c| std::mem::replace(c, n) != n);
+    }
+
+    /// Distinct watchers now.
+    pub fn count(&self) -> usize {
+        *self.count.borrow()
+    }
+
+    /// The count, as it changes.
+    pub fn subscribe(&self) -> watch::Receiver<usize> {
+        self.count.subscribe()
+    }
+}
+
+/// One socket counted among a game's watchers while it lives.
+pub struct WatchGuard {
+    watchers: Arc<Watchers>,
+    key: WatcherKey,
+}
+
+impl Drop for WatchGuard {
+    fn drop(&mut self) {
+        self.watchers.unwatch(self.key);
+    }
+}
+
+/// A socket sends the watchers' count at most this often.
+pub const COUNT_EVERY: Duration = Duration::from_secs(2);
+
+/// The WebSocket message of a count.
+pub fn count_message(count: usize) -> String {
+    // Written by hand so that `type` comes first, as in every other message.
+    format!(r#"{{"type":"watchers","count":{count}}}"#)
+}
+
+/// Games changed this recently are "being played now".
+const PLAYED_WITHIN_SECS: i64 = 3600;
+
+/// Games read for the list, the latest changed first; the list shows the best rated of them.
+const READ_GAMES: u32 = 100;
+
+/// Games the list shows.
+const LISTED: usize = 30;
+
+/// The list is made again at most this often (every reader in between gets the same).
+const LIST_EVERY: Duration = Duration::from_secs(2);
+
+/// The latest list made, with when.
+#[derive(Default)]
+pub struct WatchList(Mutex<Option<(Instant, Value)>>);
+
+/// `GET /api/watch`: the ongoing games between two accounts with a move (or a start) in the
+/// last hour, the highest rated first (the mean of the two ratings in the game's category).
+pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    if let Some((at, value)) = &*state.watch_list.0.lock().unwrap_or_else(|e| e.into_inner()) {
+        if at.elapsed() < LIST_EVERY {
+            return Ok(Json(value.clone()));
+        }
+    }
+    let value = make_list(&state).await?;
+    *state.watch_list.0.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((Instant::now(), value.clone()));
+    Ok(Json(value))
+}
+
+async fn make_list(state: &AppState) -> Result<Value, ApiError> {
+    let now = unix_now();
+    let since = crate::domain::model::format_unix_time(now - PLAYED_WITHIN_SECS);
+    let rows = state.store.watch_games(&since, READ_GAMES).await?;
+    let mut ratings: HashMap<i64, Vec<RatingRow>> = HashMap::new();
+    let mut lines = Vec::with_capacity(rows.len());
+    for row in rows {
+        let control = row
+            .time_control
+            .as_deref()
+            .and_then(|t| t.parse::<TimeControl>().ok());
+        let category = row
+            .rated
+            .as_deref()
+            .and_then(|c| c.parse::<Category>().ok())
+            .or_else(|| control.map(|c| c.category()));
+        for account in [row.white_account, row.black_account] {
+            if let std::collections::hash_map::Entry::Vacant(e) = ratings.entry(account) {
+                e.insert(state.store.ratings_of(account).await?);
+            }
+        }
+        let side = |account: i64, name: Option<String>| {
+            let (rating, rd) = category
+                .and_then(|c| {
+                    ratings
+                        .get(&account)
+                        .and_then(|rows| rows.iter().find(|r| r.category == c.name()))
+                })
+                .map(|r| rating_now(r, now))
+                .map_or((START_RATING, crate::domain::rating::START_RD), |r| {
+                    (r.rating, r.rd)
+                });
+            (name, rating, rd)
+        };
+        let white = side(row.white_account, row.white_name.clone());
+        let black = side(row.black_account, row.black_name.clone());
+        let mean = (white.1 + black.1) / 2.0;
+        let player = |(name, rating, rd): (Option<String>, f64, f64)| {
+            json!({
+                "name": name,
+                "deleted": name.is_none(),
+                "rating": rating.round() as i64,
+                "provisional": rd >= crate::services::accounts::players::LEADERBOARD_RD,
+            })
+        };
+        let watchers = state.cached_slot(&row.id).map_or(0, |s| s.watchers.count());
+        lines.push((
+            mean,
+            json!({
+                "id": row.id,
+                "white": player(white),
+                "black": player(black),
+                "rated": row.rated,
+                "category": category.map(Category::name),
+                "time_control": row.time_control,
+                "ply": row.ply,
+                "watchers": watchers,
+                "created_at": row.created_at,
+                "updated_at": row.updated_at,
+            }),
+        ));
+    }
+    lines.sort_by(|a, b| b.0.total_cmp(&a.0));
+    lines.truncate(LISTED);
+    let games: Vec<Value> = lines.into_iter().map(|(_, line)| line).collect();
+    Ok(json!({ "games": games }))
+}

@@ -1,0 +1,170 @@
+//! The board editor's one question to the server: is this set-up a position, and what is it?
+//! `GET /api/position?position=<N2>` answers with the position as drawn, or with the core's own
+//! error (N2 syntax, R2's 12 men a side, R3's columns), so the page knows no rule.
+
+use crate::http::error::ApiError;
+use crate::http::view::BoardView;
+use axum::extract::Query;
+use axum::Json;
+use emergo_core::{Game, Position, Status};
+use serde::{Deserialize, Serialize};
+
+/// Position text longer than this is not a position (41 squares of 24 men each is far less).
+pub const MAX_POSITION_TEXT: usize = 1200;
+
+#[derive(Deserialize)]
+pub struct PositionQuery {
+    position: Option<String>,
+}
+
+/// A valid position, as the editor shows it.
+#[derive(Debug, Serialize)]
+pub struct PositionView {
+    /// The position text in its one written form (N2: squares in order of their names).
+    pub position: String,
+    pub board: BoardView,
+    /// `ongoing`, or `finished` when the side to move has already lost (R10): no game can
+    /// start from it.
+    pub status: &'static str,
+    pub result: Option<&'static str>,
+    pub reason: Option<&'static str>,
+    pub legal_moves: Vec<String>,
+}
+
+/// Reads `text` as a position: the view, or 400 `bad_request` with the core's error.
+pub fn check(text: &str) -> Result<PositionView, ApiError> {
+    if text.len() > MAX_POSITION_TEXT {
+        return Err(ApiError::BadRequest(format!(
+            "position text may have at most {MAX_POSITION_TEXT} bytes"
+        )));
+    }
+    let pos: Position = text
+        .trim()
+        .parse()
+        .map_err(|e: emergo_core::PositionTextError| ApiError::Explained {
+            message: e.to_string(),
+            fields: problem(&e),
+        })?;
+    let game = Game::new(pos);
+    let (status, result, reason) = match game.status() {
+        Status::Ongoing => ("ongoing", None, None),
+        Status::Finished { outcome, reason } => {
+            ("finished", Some(outcome.token()), Some(reason.name()))
+        }
+    };
+    let mut legal_moves: Vec<String> = if status == "ongoing" {
+        pos.legal_moves().iter().map(|m| m.to_string()).collect()
+    } else {
+        Vec::new()
+    };
+    legal_moves.sort();
+    Ok(PositionView {
+        position: pos.to_string(),
+        board: BoardView::of(&pos),
+        status,
+        result,
+        reason,
+        legal_moves,
+    })
+}
+
+/// What is wrong with position text, as fields for a page to phrase (docs/api.md): `problem`
+/// (the kind), `column`, and what the kind names (`text`, `square`, `color`, `count`).
+fn problem(e: &emergo_core::PositionTextError) -> serde_json::Map<String, serde_json::Value> {
+    use emergo_core::notation::PositionTextErrorKind as K;
+    use emergo_core::PositionError;
+    use serde_json::json;
+    let (kind, more) = match &e.kind {
+        K::Empty => ("empty", json!({})),
+        K::BadSide(text) => ("bad_side", json!({ "text": text })),
+        K::Missing(what) => (
+            "missing",
+            json!({ "color": if what.starts_with("White") { "white" } else { "black" } }),
+        ),
+        K::BadCount(text) => ("bad_count", json!({ "text": text })),
+        K::UnknownSquare(text) => ("unknown_square", json!({ "text": text })),
+        K::BadEntry(text) => ("bad_entry", json!({ "text": text })),
+        K::DuplicateSquare(sq) => ("duplicate_square", json!({ "square": sq.to_string() })),
+        K::EmptyStack(sq) => ("empty_stack", json!({ "square": sq.to_string() })),
+        K::BadStackLetter(c) => ("bad_stack_letter", json!({ "text": c.to_string() })),
+        K::MoreThanTwoLayers(sq) => ("more_than_two_layers", json!({ "square": sq.to_string() })),
+        K::Trailing(text) => ("trailing", json!({ "text": text })),
+        K::Impossible(PositionError::TooManyMen { color, count }) => (
+            "too_many_men",
+            json!({ "color": color.name(), "count": count }),
+        ),
+        K::Impossible(PositionError::EmptyColumn { square }) => {
+            ("empty_column", json!({ "square": square.to_string() }))
+        }
+    };
+    let mut fields = serde_json::Map::new();
+    fields.insert("problem".into(), kind.into());
+    fields.insert("column".into(), e.column.into());
+    if let serde_json::Value::Object(more) = more {
+        fields.extend(more);
+    }
+    fields
+}
+
+/// `GET /api/position?position=<N2>`.
+pub async fn position(
+    query: Result<Query<PositionQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<PositionView>, ApiError> {
+    let Query(query) = query?;
+    let text = query.position.ok_or_else(|| {
+        ApiError::BadRequest("the query needs position=<position text>".to_string())
+    })?;
+    check(&text).map(Json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r2_thirteen_men_of_a_colour_is_explained_by_the_core() {
+        let err = check("W:12:0:c4=WB").expect_err("13 White men");
+        assert!(
+            err.to_string()
+                .contains("white has 13 men (board and hand); at most 12"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn r3_a_column_of_three_over_two_is_a_position_written_canonically() {
+        let view = check("B:9:9:e5=B,c4=WWWBB").expect("a position");
+        assert_eq!(view.position, "B:9:9:c4=WWWBB,e5=B");
+        let col = &view.board.columns["c4"];
+        assert_eq!((col.owner, col.men, col.prisoners), ("white", 3, 2));
+        assert_eq!(view.status, "ongoing");
+        assert!(!view.legal_moves.is_empty());
+    }
+
+    #[test]
+    fn r2_too_many_men_is_told_in_fields_a_page_can_phrase() {
+        // Issue 18 item 10: the page said the core's English sentence, in French too.
+        let err = check("W:12:0:c4=WB").expect_err("13 White men");
+        let ApiError::Explained { fields, .. } = err else {
+            panic!("the problem in fields: {err}");
+        };
+        assert_eq!(fields["problem"], "too_many_men");
+        assert_eq!(fields["color"], "white");
+        assert_eq!(fields["count"], 13);
+        let ApiError::Explained { fields, .. } = check("W:13:0").expect_err("13 in hand") else {
+            panic!("the problem in fields");
+        };
+        assert_eq!(
+            (fields["problem"].as_str(), fields["text"].as_str()),
+            (Some("bad_count"), Some("13"))
+        );
+    }
+
+    #[test]
+    fn n2_syntax_errors_say_where() {
+        let err = check("W:12:12:z9=W").expect_err("no square z9");
+        assert!(err.to_string().contains("'z9' is not a square"), "{err}");
+        let err = check("W:12:12:c4=WBW").expect_err("three layers");
+        assert!(err.to_string().contains("more than two layers"), "{err}");
+    }
+}

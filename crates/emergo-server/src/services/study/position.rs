@@ -1,0 +1,162 @@
+//! The rules for a page that knows none (docs/api.md, "Positions"): the legal moves of any
+//! position with the position each leads to, and a record with variations written by the core.
+//! The analysis board uses them to let a person play any line.
+
+use crate::http::error::{echo, ApiError};
+use crate::http::router::Body;
+use crate::http::view::{BoardView, MoveView};
+use emergo_core::{Game, GameRecord, Position, RecordMove, Status};
+use serde::{Deserialize, Serialize};
+
+/// The most moves a tree sent for a record may hold, variations included.
+pub const TREE_MOVES: usize = 2000;
+/// The deepest nesting of variations in it.
+pub const TREE_DEPTH: usize = 16;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionBody {
+    position: String,
+}
+
+/// A legal move with the position it leads to.
+#[derive(Serialize)]
+pub struct LegalMove {
+    #[serde(flatten)]
+    pub view: MoveView,
+    /// N2 text of the position after the move.
+    pub after: String,
+}
+
+/// A position as the page draws it, with what may be played from it.
+#[derive(Serialize)]
+pub struct PositionView {
+    pub position: String,
+    pub board: BoardView,
+    /// `ongoing`, or how the game ended here (by the position alone: R10.1, R10.2).
+    pub status: &'static str,
+    /// `1-0`, `0-1`, `1/2-1/2` when it ended, else null.
+    pub result: Option<&'static str>,
+    pub legal_moves: Vec<LegalMove>,
+}
+
+fn parse_position(text: &str) -> Result<Position, ApiError> {
+    text.parse::<Position>()
+        .map_err(|e| ApiError::BadRequest(format!("position {}: {e}", echo(text))))
+}
+
+/// `POST /api/position/moves` `{"position": "<N2>"}`.
+pub async fn moves(Body(body): Body<PositionBody>) -> Result<axum::Json<PositionView>, ApiError> {
+    let pos = parse_position(&body.position)?;
+    let game = Game::new(pos);
+    let (status, result) = match game.status() {
+        Status::Ongoing => ("ongoing", None),
+        Status::Finished { outcome, reason } => (reason.name(), Some(outcome.token())),
+    };
+    let legal_moves = if game.is_over() {
+        Vec::new()
+    } else {
+        pos.legal_moves()
+            .iter()
+            .map(|m| {
+                let mut after = pos;
+                after.play_unchecked(*m);
+                LegalMove {
+                    view: MoveView::of(m),
+                    after: after.to_string(),
+                }
+            })
+            .collect()
+    };
+    Ok(axum::Json(PositionView {
+        position: pos.to_string(),
+        board: BoardView::of(&pos),
+        status,
+        result,
+        legal_moves,
+    }))
+}
+
+/// A move of a tree the page sends: the move (N1) and the variations that replace it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeMove {
+    #[serde(rename = "move")]
+    mv: String,
+    #[serde(default)]
+    comment: Option<String>,
+    #[serde(default)]
+    variations: Vec<Vec<TreeMove>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordBody {
+    /// The position the main line starts from.
+    position: String,
+    moves: Vec<TreeMove>,
+}
+
+/// Reads a line of the tree from `pos`, checking each move by the rules.
+fn read_line(
+    pos: Position,
+    line: &[TreeMove],
+    depth: usize,
+    count: &mut usize,
+) -> Result<Vec<RecordMove>, ApiError> {
+    if depth > TREE_DEPTH {
+        return Err(ApiError::TooLarge {
+            cap: "variation_depth",
+            message: format!("variations nest at most {TREE_DEPTH} deep"),
+        });
+    }
+    let mut pos = pos;
+    let mut out = Vec::with_capacity(line.len());
+    for item in line {
+        *count += 1;
+        if *count > TREE_MOVES {
+            return Err(ApiError::TooLarge {
+                cap: "variation_moves",
+                message: format!("a record holds at most {TREE_MOVES} moves here"),
+            });
+        }
+        let mv = pos
+            .parse_move(&item.mv)
+            .map_err(|e| ApiError::IllegalMove(format!("{} after {pos}: {e}", echo(&item.mv))))?;
+        let mut variations = Vec::with_capacity(item.variations.len());
+        for v in &item.variations {
+            variations.push(read_line(pos, v, depth + 1, count)?);
+        }
+        out.push(RecordMove {
+            mv,
+            comment: item.comment.clone().filter(|c| !c.trim().is_empty()),
+            variations,
+        });
+        pos.play_unchecked(mv);
+    }
+    Ok(out)
+}
+
+/// `POST /api/position/record`: the record (text) of a tree of moves from a position, variations
+/// written as `( ... )` after the move they replace.
+pub async fn record(Body(body): Body<RecordBody>) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let start = parse_position(&body.position)?;
+    let mut count = 0;
+    let moves = read_line(start, &body.moves, 0, &mut count)?;
+    let mut game = Game::new(start);
+    for m in &moves {
+        game.play(m.mv)
+            .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
+    }
+    let mut record = GameRecord::from_game(&game, &[("Event", "analysis")]);
+    record.moves = moves;
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; charset=utf-8",
+        )],
+        record.to_string(),
+    )
+        .into_response())
+}
