@@ -15,6 +15,9 @@ pub mod http;
 pub mod services;
 pub mod store;
 
+#[cfg(test)]
+mod layers_check;
+
 // The paths other crates and the tests use.
 pub use domain::{clock, limits, model};
 pub use http::assets;

@@ -3,6 +3,7 @@
 //! per-client rate limit on new games, and counted permits for connections and WebSockets.
 
 use crate::http::error::{echo, ApiError};
+use crate::services::error::ServiceError;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::middleware::Next;
@@ -259,14 +260,15 @@ pub fn games_limit(burst: u32, every: Duration) -> Option<GamesLimit> {
     });
     Some(GovernorLayer::new(config).error_handler(|err| {
         match err {
-            GovernorError::TooManyRequests { wait_time, .. } => ApiError::RateLimited {
+            GovernorError::TooManyRequests { wait_time, .. } => ServiceError::RateLimited {
                 cap: "games_rate",
                 message: format!(
                     "too many new games from this address; try again in {wait_time} s"
                 ),
                 retry_after: Duration::from_secs(wait_time),
-            },
-            other => ApiError::internal(other),
+            }
+            .into_response(),
+            other => ServiceError::internal(other).into_response(),
         }
         .into_response()
     }))
@@ -319,13 +321,14 @@ impl Permits {
     pub fn acquire(self: &Arc<Self>, client: Option<IpAddr>) -> Result<Permit, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if open.0 >= self.cap {
-            return Err(ApiError::Busy {
+            return Err(ServiceError::Busy {
                 cap: self.what,
                 message: format!(
                     "the server has {} {} open; try again later",
                     open.0, self.what
                 ),
-            });
+            }
+            .into());
         }
         if let Some(client) = client {
             let in_reserve = open.0 >= self.cap - self.reserve;
@@ -335,17 +338,18 @@ impl Permits {
                 if mine == 0 {
                     open.1.remove(&client);
                 }
-                return Err(ApiError::Busy {
+                return Err(ServiceError::Busy {
                     cap: self.what,
                     message: format!(
                         "the server is nearly full: its last {} {} are kept for clients with \
                          fewer than {} open, and this address has {mine}",
                         self.reserve, self.what, self.few
                     ),
-                });
+                }
+                .into());
             }
             if *mine >= self.per_client {
-                return Err(ApiError::Busy {
+                return Err(ServiceError::Busy {
                     cap: if self.what == "connections" {
                         "connections_per_client"
                     } else {
@@ -355,7 +359,8 @@ impl Permits {
                         "this address has {} {} open already",
                         self.per_client, self.what
                     ),
-                });
+                }
+                .into());
             }
             *mine += 1;
         }

@@ -8,5 +8,6 @@ pub mod error;
 pub mod net;
 pub mod ops;
 pub mod router;
+pub mod session;
 pub mod view;
 pub mod ws;

@@ -4,6 +4,7 @@
 //! once per process, when the first server starts.
 
 use crate::http::error::ApiError;
+use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use axum::extract::{Request, State};
 use axum::http::header;
@@ -135,8 +136,10 @@ pub async fn metrics_page(State(state): State<AppState>) -> Response {
             handle.render(),
         )
             .into_response(),
-        None => ApiError::NotFound("metrics are recorded elsewhere in this process".to_string())
-            .into_response(),
+        None => {
+            ServiceError::NotFound("metrics are recorded elsewhere in this process".to_string())
+                .into_response()
+        }
     }
 }
 
@@ -149,15 +152,17 @@ pub async fn healthz(State(state): State<AppState>) -> Result<Response, ApiError
             Ok(Json(serde_json::json!({"status": "ok", "database": database})).into_response())
         }
         Ok(Err(err)) => Err(match ApiError::from(err) {
-            unavailable @ ApiError::DatabaseUnavailable(_) => unavailable,
+            unavailable @ ApiError::Service(ServiceError::DatabaseUnavailable(_)) => unavailable,
             other => {
-                ApiError::DatabaseUnavailable(format!("the database does not answer: {other}"))
+                ServiceError::DatabaseUnavailable(format!("the database does not answer: {other}"))
+                    .into()
             }
         }),
-        Err(_) => Err(ApiError::DatabaseUnavailable(format!(
+        Err(_) => Err(ServiceError::DatabaseUnavailable(format!(
             "the database did not answer within {} s",
             HEALTH_TIMEOUT.as_secs()
-        ))),
+        ))
+        .into()),
     }
 }
 

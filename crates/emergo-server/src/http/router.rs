@@ -10,11 +10,12 @@ use crate::http::assets;
 use crate::http::edge::{self, ClientAddr, EdgeConfig};
 use crate::http::error::{echo, ApiError};
 use crate::http::ops;
+use crate::http::session::SessionCookie;
 use crate::http::view::{GameSummary, GameView, SeatGrant};
 use crate::http::ws;
-use crate::services::accounts::session::SessionCookie;
 use crate::services::accounts::{self, players};
 use crate::services::engine;
+use crate::services::error::ServiceError;
 use crate::services::games::import;
 use crate::services::games::rematch;
 use crate::services::games::seats;
@@ -23,7 +24,7 @@ use crate::services::games::{AppState, Change, GameSlot, LiveGame};
 use crate::services::lobby as seeks;
 use crate::services::study::editor;
 use crate::services::study::review;
-use crate::store::{StatusFilter, StoreError};
+use crate::store::StatusFilter;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State};
 use axum::http::request::Parts;
@@ -159,7 +160,7 @@ fn no_store() -> tower_http::set_header::SetResponseHeaderLayer<header::HeaderVa
 }
 
 async fn no_route() -> ApiError {
-    ApiError::NotFound("there is no such page or endpoint".to_string())
+    ServiceError::NotFound("there is no such page or endpoint".to_string()).into()
 }
 
 /// 405 with the documented body; axum adds the `Allow` header to it.
@@ -196,7 +197,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
         }
         let bytes = Bytes::from_request(req, state).await?;
         serde_json::from_slice(&bytes).map(Body).map_err(|e| {
-            ApiError::BadRequest(format!("the request body is not what was expected: {e}"))
+            ServiceError::BadRequest(format!("the request body is not what was expected: {e}"))
+                .into()
         })
     }
 }
@@ -211,7 +213,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
         let axum::extract::Path(id) =
             axum::extract::Path::<String>::from_request_parts(parts, state).await?;
         if id.len() > 64 {
-            return Err(ApiError::game_not_found(&id));
+            return Err(ServiceError::game_not_found(&id).into());
         }
         Ok(GameId(id))
     }
@@ -239,14 +241,16 @@ async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Respon
             bytes,
         )
             .into_response(),
-        None => ApiError::NotFound(format!("there is no asset {}", echo(&path))).into_response(),
+        None => {
+            ServiceError::NotFound(format!("there is no asset {}", echo(&path))).into_response()
+        }
     }
 }
 
-fn require_ongoing(live: &LiveGame) -> Result<(), ApiError> {
+fn require_ongoing(live: &LiveGame) -> Result<(), ServiceError> {
     match live.game.status() {
         Status::Ongoing => Ok(()),
-        Status::Finished { outcome, reason } => Err(ApiError::GameOver(format!(
+        Status::Finished { outcome, reason } => Err(ServiceError::GameOver(format!(
             "the game is over: {} ({reason})",
             outcome.token()
         ))),
@@ -292,10 +296,10 @@ struct CreateBody {
 }
 
 /// 503 `engine_busy` when the engine could not take a job from `client` now.
-fn engine_room(state: &AppState, client: ClientAddr) -> Result<(), ApiError> {
+fn engine_room(state: &AppState, client: ClientAddr) -> Result<(), ServiceError> {
     state
         .engine_has_room(client.0)
-        .map_err(|e| ApiError::EngineBusy(e.to_string()))
+        .map_err(|e| ServiceError::EngineBusy(e.to_string()))
 }
 
 async fn create(
@@ -308,46 +312,49 @@ async fn create(
         NewMode::Human => Mode::Human,
     };
     let color = body.color.color();
-    let level =
-        match (mode, body.level) {
-            (Mode::Engine, Some(l)) => Some(Level::try_from(l).map_err(|_| {
-                ApiError::BadRequest(format!("level must be from 1 to 10, not {l}"))
-            })?),
-            (Mode::Engine, None) => {
-                return Err(ApiError::BadRequest(
-                    "a game against the engine needs a level from 1 to 10".to_string(),
-                ))
-            }
-            (_, Some(l)) => {
-                return Err(ApiError::BadRequest(format!(
-                    "a game between people has no level (the request says {l})"
-                )))
-            }
-            (_, None) => None,
-        };
+    let level = match (mode, body.level) {
+        (Mode::Engine, Some(l)) => Some(Level::try_from(l).map_err(|_| {
+            ServiceError::BadRequest(format!("level must be from 1 to 10, not {l}"))
+        })?),
+        (Mode::Engine, None) => {
+            return Err(ServiceError::BadRequest(
+                "a game against the engine needs a level from 1 to 10".to_string(),
+            )
+            .into())
+        }
+        (_, Some(l)) => {
+            return Err(ServiceError::BadRequest(format!(
+                "a game between people has no level (the request says {l})"
+            ))
+            .into())
+        }
+        (_, None) => None,
+    };
     let clock = match (&body.time, mode) {
         (None, _) => None,
         (Some(text), Mode::Human) => Some(crate::domain::clock::GameClock::new(
             text.parse::<crate::domain::time_control::TimeControl>()
-                .map_err(|e| ApiError::BadRequest(format!("time {}: {e}", echo(text))))?,
+                .map_err(|e| ServiceError::BadRequest(format!("time {}: {e}", echo(text))))?,
         )),
         (Some(_), _) => {
-            return Err(ApiError::BadRequest(
+            return Err(ServiceError::BadRequest(
                 "a game against the engine has no clock".to_string(),
-            ))
+            )
+            .into())
         }
     };
     let start = match &body.position {
         None => Position::start(),
         Some(text) => text
             .parse::<Position>()
-            .map_err(|e| ApiError::BadRequest(format!("position {}: {e}", echo(text))))?,
+            .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))?,
     };
     let game = Game::new(start);
     if game.is_over() {
-        return Err(ApiError::BadRequest(
+        return Err(ServiceError::BadRequest(
             "no game can start from that position: it is already decided".to_string(),
-        ));
+        )
+        .into());
     }
     let token = new_token();
     let other_kind = if mode == Mode::Engine {
@@ -383,7 +390,7 @@ async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
-    insert_with_fresh_id(&state, &mut meta, &game).await?;
+    state.insert_with_fresh_id(&mut meta, &game).await?;
     let mut live = LiveGame::new(meta, game);
     live.engine_client = client.0;
     let slot = state.insert(live);
@@ -399,22 +406,6 @@ async fn create(
             invite,
         }),
     ))
-}
-
-/// Stores a new game, drawing another id in the unlikely case that its id is taken.
-pub(crate) async fn insert_with_fresh_id(
-    state: &AppState,
-    meta: &mut GameMeta,
-    game: &Game,
-) -> Result<(), ApiError> {
-    for _ in 0..5 {
-        match state.store.insert_game(meta, game).await {
-            Ok(()) => return Ok(()),
-            Err(StoreError::Conflict(_)) => meta.id = new_game_id(),
-            Err(err) => return Err(err.into()),
-        }
-    }
-    Err(ApiError::internal("no free game id found"))
 }
 
 #[derive(Deserialize)]
@@ -445,9 +436,9 @@ async fn list(
         None => 50,
         Some(n @ 1..=500) => n as u32,
         Some(n) => {
-            return Err(ApiError::BadRequest(format!(
-                "limit must be from 1 to 500, not {n}"
-            )))
+            return Err(
+                ServiceError::BadRequest(format!("limit must be from 1 to 500, not {n}")).into(),
+            )
         }
     };
     let rows = state.store.list(filter, limit).await?;
@@ -503,7 +494,7 @@ async fn join(
                 _ => false,
             };
             if !code_matches {
-                return Err(ApiError::BadToken(
+                return Err(ServiceError::BadToken(
                     "this invitation code does not open a seat in this game".to_string(),
                 ));
             }
@@ -512,7 +503,7 @@ async fn join(
                 seat.kind == SeatKind::Human && seat.token_hash.is_none()
             });
             let Some(color) = free else {
-                return Err(ApiError::SeatTaken(
+                return Err(ServiceError::SeatTaken(
                     "both seats of this game are taken".to_string(),
                 ));
             };
@@ -561,21 +552,21 @@ async fn play(
             let color = actor.seat(live)?;
             let ply = live.game.ply();
             if body.ply != ply as i64 {
-                return Err(ApiError::StalePly {
+                return Err(ServiceError::StalePly {
                     current: ply,
                     given: body.ply,
                 });
             }
             require_ongoing(live)?;
             if let Some(seat) = live.waiting_for() {
-                return Err(ApiError::NotAllowed(format!(
+                return Err(ServiceError::NotAllowed(format!(
                     "the clock starts when both seats are taken: wait for {} to join",
                     seat.name()
                 )));
             }
             let pos = *live.game.position();
             if pos.turn() != color {
-                return Err(ApiError::NotYourTurn(format!(
+                return Err(ServiceError::NotYourTurn(format!(
                     "{} is to move, and this token holds {}'s seat",
                     pos.turn().name(),
                     color.name()
@@ -583,14 +574,14 @@ async fn play(
             }
             let text = body.mv.trim();
             if text.len() > MAX_MOVE_TEXT {
-                return Err(ApiError::IllegalMove(format!(
+                return Err(ServiceError::IllegalMove(format!(
                     "{} is not a move; the legal moves are: {}",
                     echo(text),
                     legal_list(&pos)
                 )));
             }
             let mv = pos.parse_move(text).map_err(|e| {
-                ApiError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
+                ServiceError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
             })?;
             if live.meta.mode == Mode::Engine {
                 engine_room(&state, client)?;
@@ -633,7 +624,7 @@ async fn takeback(
                 return crate::services::games::takeback::decide(live, color, action);
             }
             if live.meta.mode != Mode::Engine {
-                return Err(ApiError::NotAllowed(
+                return Err(ServiceError::NotAllowed(
                     "a takeback is for games against the engine and between people".to_string(),
                 ));
             }
@@ -642,7 +633,7 @@ async fn takeback(
                 ..
             } = live.game.status()
             {
-                return Err(ApiError::GameOver(format!(
+                return Err(ServiceError::GameOver(format!(
                     "the game ended by {reason}; it cannot be taken back"
                 )));
             }
@@ -651,7 +642,7 @@ async fn takeback(
                 .rev()
                 .find(|&k| positions[k].turn() == color)
                 .ok_or_else(|| {
-                    ApiError::NotAllowed("there is no move of yours to take back".to_string())
+                    ServiceError::NotAllowed("there is no move of yours to take back".to_string())
                 })?;
             Ok(Some(Change::Takeback { to: target }))
         })
@@ -672,22 +663,25 @@ async fn hint(
         let live = slot.state.lock().await;
         let color = actor.seat(&live)?;
         if live.meta.mode != Mode::Engine {
-            return Err(ApiError::NotAllowed(
+            return Err(ServiceError::NotAllowed(
                 "hints are only for games against the engine".to_string(),
-            ));
+            )
+            .into());
         }
         require_ongoing(&live)?;
         if live.game.position().turn() != color {
-            return Err(ApiError::NotYourTurn(
+            return Err(ServiceError::NotYourTurn(
                 "a hint is for the side to move, and the engine is to move".to_string(),
-            ));
+            )
+            .into());
         }
         live.game.clone()
     };
     if slot.hinting.swap(true, Ordering::SeqCst) {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "a hint for this game is being computed already".to_string(),
-        ));
+        )
+        .into());
     }
     // However this request ends, even when the client goes away: the game may ask for another
     // hint, and a search nobody waits for stops (or never starts).
@@ -704,10 +698,10 @@ async fn hint(
         .hint_search(&id, game, client.0, stop.clone())
         .await
         .map_err(|e| match e {
-            engine::PoolError::Busy(message) => ApiError::EngineBusy(message),
-            other => ApiError::internal(other),
+            engine::PoolError::Busy(message) => ServiceError::EngineBusy(message),
+            other => ServiceError::internal(other),
         })?;
-    let (mv, score) = analysis.ok_or_else(|| ApiError::internal("no move to hint"))?;
+    let (mv, score) = analysis.ok_or_else(|| ServiceError::internal("no move to hint"))?;
     Ok(Json(
         serde_json::json!({"move": mv.to_string(), "score": score}),
     ))
@@ -783,7 +777,7 @@ async fn draw(
         .act(&slot, client.0, |live| {
             let color = actor.seat(live)?;
             if live.meta.mode != Mode::Human {
-                return Err(ApiError::NotAllowed(
+                return Err(ServiceError::NotAllowed(
                     "draw offers are for games between people".to_string(),
                 ));
             }
@@ -799,13 +793,13 @@ async fn draw(
                 }
                 DrawAction::Offer => Change::DrawOffer(Some(color)),
                 DrawAction::Accept => {
-                    return Err(ApiError::NotAllowed(
+                    return Err(ServiceError::NotAllowed(
                         "there is no draw offer to accept".to_string(),
                     ))
                 }
                 DrawAction::Decline if offered_to_me => Change::DrawOffer(None),
                 DrawAction::Decline => {
-                    return Err(ApiError::NotAllowed(
+                    return Err(ServiceError::NotAllowed(
                         "there is no draw offer to decline".to_string(),
                     ))
                 }
@@ -912,18 +906,24 @@ async fn record(
         GameRecord::from_game(&game, &tags).to_string()
     })
     .await
-    .map_err(ApiError::internal)?;
+    .map_err(ServiceError::internal)?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
 /// Reads and replays a record within the caps, on a blocking thread (never on the runtime),
 /// a few at a time.
 async fn read_record(state: &AppState, body: Bytes) -> Result<(GameRecord, Game), ApiError> {
-    let _turn = state.imports.acquire().await.map_err(ApiError::internal)?;
-    let caps = state.limits.record;
-    tokio::task::spawn_blocking(move || import::read_record(&body, caps))
+    let _turn = state
+        .imports
+        .acquire()
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ServiceError::internal)?;
+    let caps = state.limits.record;
+    Ok(
+        tokio::task::spawn_blocking(move || import::read_record(&body, caps))
+            .await
+            .map_err(ServiceError::internal)??,
+    )
 }
 
 async fn import(
@@ -931,18 +931,19 @@ async fn import(
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body.map_err(|e| match ApiError::from(e) {
-        ApiError::TooLarge { .. } => ApiError::TooLarge {
+        ApiError::Service(ServiceError::TooLarge { .. }) => ServiceError::TooLarge {
             cap: "record_bytes",
             message: format!(
                 "a game record may have at most {} bytes",
                 state.limits.record_bytes
             ),
-        },
+        }
+        .into(),
         other => other,
     })?;
     let (record, game) = read_record(&state, body.clone()).await?;
     let mut meta = import::imported_meta(record);
-    insert_with_fresh_id(&state, &mut meta, &game).await?;
+    state.insert_with_fresh_id(&mut meta, &game).await?;
     if let Ok(text) = std::str::from_utf8(&body) {
         state.store.put_record(&meta.id, text).await?;
     }

@@ -18,7 +18,8 @@ use crate::domain::model::Mode;
 use crate::http::edge::{ClientAddr, Permit};
 use crate::http::error::ApiError;
 use crate::http::router::ViewQuery;
-use crate::services::accounts::session::SessionCookie;
+use crate::http::session::SessionCookie;
+use crate::services::error::ServiceError;
 use crate::services::games::chat::{self, ChatPush, Room};
 use crate::services::games::watching::{count_message, WatchGuard, WatcherKey, COUNT_EVERY};
 use crate::services::games::{delta_message, AppState, GameSlot, Published};
@@ -56,7 +57,7 @@ pub async fn handler(
     let Query(query) = query?;
     let from = query.from.unwrap_or(0);
     let slot = state.slot(&id).await?;
-    let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let upgrade = upgrade.map_err(|e| ServiceError::BadRequest(e.body_text()))?;
     let permit = state.websockets.acquire(Some(client))?;
     // A spectator: an account that plays here is not one; an anonymous player says so with
     // its seat's token (`{"type": "seat", "token": …}`).

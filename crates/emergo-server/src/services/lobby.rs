@@ -20,12 +20,13 @@ use crate::domain::model::{
 };
 use crate::domain::time_control::TimeControl;
 use crate::http::edge::{ClientAddr, Permit};
-use crate::http::error::{echo, ApiError};
+use crate::http::error::ApiError;
 use crate::http::router::Body;
+use crate::http::session::{SessionCookie, SignedIn};
 use crate::http::view::{GameView, SeatGrant};
 use crate::services::accounts::name_key;
 use crate::services::accounts::players::{rating_now, unix_now};
-use crate::services::accounts::session::{SessionCookie, SignedIn};
+use crate::services::error::{echo, ServiceError};
 use crate::services::games::{AppState, LiveGame};
 use crate::store::accounts::{NewSeek, RatingRow, SeekRow};
 use crate::store::notifications::NewNote;
@@ -125,9 +126,9 @@ pub struct SeekBody {
     opponent: Option<String>,
 }
 
-fn time_control(text: &str) -> Result<TimeControl, ApiError> {
+fn time_control(text: &str) -> Result<TimeControl, ServiceError> {
     text.parse::<TimeControl>()
-        .map_err(|e| ApiError::BadRequest(format!("time {}: {e}", echo(text))))
+        .map_err(|e| ServiceError::BadRequest(format!("time {}: {e}", echo(text))))
 }
 
 /// A seek as the API shows it, with its owner's current rating in the seek's category.
@@ -184,13 +185,13 @@ pub async fn create(
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     SignedIn(session): SignedIn,
     Body(body): Body<SeekBody>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Value>), ServiceError> {
     let tc = time_control(&body.time)?;
     let account = session.account;
     if let Err(wait) = state.accounts.seeks_rate.check_key(&account.id) {
         use governor::clock::Clock;
         let wait = wait.wait_time_from(governor::clock::DefaultClock::default().now());
-        return Err(ApiError::RateLimited {
+        return Err(ServiceError::RateLimited {
             cap: "seeks_rate",
             message: format!(
                 "this account makes seeks too fast; try again in {} s",
@@ -207,10 +208,11 @@ pub async fn create(
             } else {
                 None
             };
-            let opponent = opponent
-                .ok_or_else(|| ApiError::NotFound(format!("there is no player {}", echo(name))))?;
+            let opponent = opponent.ok_or_else(|| {
+                ServiceError::NotFound(format!("there is no player {}", echo(name)))
+            })?;
             if opponent.id == account.id {
-                return Err(ApiError::BadRequest(
+                return Err(ServiceError::BadRequest(
                     "a challenge is to another player".to_string(),
                 ));
             }
@@ -238,7 +240,7 @@ pub async fn create(
         Some(_) => (CHALLENGES_PER_ACCOUNT, "challenges"),
     };
     if !state.store.insert_seek(&seek, now, cap).await? {
-        return Err(ApiError::NotAllowed(format!(
+        return Err(ServiceError::NotAllowed(format!(
             "this account has {cap} open {what} already, the most it may have: \
              withdraw one first"
         )));
@@ -265,7 +267,7 @@ pub async fn create(
         .store
         .seek(&seek.id)
         .await?
-        .ok_or_else(|| ApiError::internal("a stored seek is missing"))?;
+        .ok_or_else(|| ServiceError::internal("a stored seek is missing"))?;
     Ok((StatusCode::CREATED, Json(seek_json(&state, &row).await)))
 }
 
@@ -274,7 +276,7 @@ pub async fn create(
 pub async fn list(
     State(state): State<AppState>,
     cookie: SessionCookie,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, ServiceError> {
     let viewer = cookie.account(&state).await?.map(|s| s.account.id);
     let now = unix_now();
     let mut public = state.store.open_seeks(now, LISTED_SEEKS).await?;
@@ -299,13 +301,13 @@ pub async fn list(
     Ok(Json(json!({ "seeks": seeks, "challenges": listed })))
 }
 
-async fn find(state: &AppState, id: &str) -> Result<SeekRow, ApiError> {
+async fn find(state: &AppState, id: &str) -> Result<SeekRow, ServiceError> {
     let found = if id.len() <= 64 {
         state.store.seek(id).await?
     } else {
         None
     };
-    found.ok_or_else(|| ApiError::NotFound(format!("there is no seek {}", echo(id))))
+    found.ok_or_else(|| ServiceError::NotFound(format!("there is no seek {}", echo(id))))
 }
 
 /// `GET /api/seeks/{id}`: `"game"` names the game once the seek is taken.
@@ -313,7 +315,7 @@ pub async fn show(
     State(state): State<AppState>,
     cookie: SessionCookie,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, ServiceError> {
     let row = find(&state, &id).await?;
     if let Some(session) = cookie.account(&state).await? {
         if session.account.id == row.account_id {
@@ -328,15 +330,15 @@ pub async fn delete(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, ServiceError> {
     let row = find(&state, &id).await?;
     if row.game_id.is_some() {
-        return Err(ApiError::SeekTaken(
+        return Err(ServiceError::SeekTaken(
             "this seek was taken already".to_string(),
         ));
     }
     if !state.store.delete_seek(&id, session.account.id).await? {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "only the seek's owner (or the challenged player) can remove it".to_string(),
         ));
     }
@@ -350,21 +352,21 @@ pub async fn accept(
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     SignedIn(session): SignedIn,
     Path(id): Path<String>,
-) -> Result<(StatusCode, Json<SeatGrant>), ApiError> {
+) -> Result<(StatusCode, Json<SeatGrant>), ServiceError> {
     let row = find(&state, &id).await?;
     let me = session.account;
     if row.game_id.is_some() {
-        return Err(ApiError::SeekTaken(
+        return Err(ServiceError::SeekTaken(
             "this seek was taken already".to_string(),
         ));
     }
     if row.account_id == me.id {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "a seek is accepted by another player".to_string(),
         ));
     }
     if row.opponent_id.is_some_and(|o| o != me.id) {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "this challenge is to another player".to_string(),
         ));
     }
@@ -430,7 +432,7 @@ pub async fn accept(
     {
         Ok(()) => {}
         Err(StoreError::Conflict(_)) => {
-            return Err(ApiError::SeekTaken(
+            return Err(ServiceError::SeekTaken(
                 "this seek was taken, withdrawn or has expired".to_string(),
             ))
         }
@@ -487,7 +489,7 @@ pub async fn lobby_ws(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let axum::extract::Query(query) = query?;
-    let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let upgrade = upgrade.map_err(|e| ServiceError::BadRequest(e.body_text()))?;
     let account = cookie.account(&state).await?.map(|s| s.account.id);
     let permit = state.websockets.acquire(Some(client))?;
     // Subscribed before the upgrade: a notification stored once the client holds the socket

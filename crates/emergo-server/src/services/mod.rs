@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod engine;
+pub mod error;
 pub mod games;
 pub mod lobby;
 pub mod notify;

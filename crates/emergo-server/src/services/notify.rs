@@ -12,9 +12,9 @@
 
 use crate::domain::model::now_text;
 use crate::domain::time_control::TimeControl;
-use crate::http::error::ApiError;
 use crate::http::router::Body;
-use crate::services::accounts::session::SignedIn;
+use crate::http::session::SignedIn;
+use crate::services::error::ServiceError;
 use crate::services::games::{AppState, LiveGame};
 use crate::store::notifications::{NewNote, NoteRow, ReadWhich};
 use crate::store::Store;
@@ -225,7 +225,11 @@ pub async fn notify(state: &AppState, note: NewNote<'_>) {
 }
 
 /// Marks notifications of `account` read and tells its sockets (when some were unread).
-async fn mark_read(state: &AppState, account: i64, which: ReadWhich<'_>) -> Result<u64, ApiError> {
+async fn mark_read(
+    state: &AppState,
+    account: i64,
+    which: ReadWhich<'_>,
+) -> Result<u64, ServiceError> {
     let done = state.store.read_notes(account, which, &now_text()).await?;
     if done > 0 {
         announce(state, account, Event::Changed).await;
@@ -356,7 +360,7 @@ pub async fn game_changed(state: &AppState, live: &LiveGame, before: Before) {
 pub async fn list(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, ServiceError> {
     let rows = state
         .store
         .notes_of(session.account.id, PER_ACCOUNT as u32)
@@ -380,19 +384,19 @@ pub async fn read(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     Body(body): Body<ReadBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, ServiceError> {
     let account = session.account.id;
     let which = match (&body.ids, body.all) {
         (None, true) => ReadWhich::All,
         (Some(ids), false) if !ids.is_empty() && ids.len() <= READ_IDS_MAX => ReadWhich::Ids(ids),
         (Some(ids), false) if ids.len() > READ_IDS_MAX => {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ServiceError::BadRequest(format!(
                 "ids names {} notifications; at most {READ_IDS_MAX} at once",
                 ids.len()
             )))
         }
         _ => {
-            return Err(ApiError::BadRequest(
+            return Err(ServiceError::BadRequest(
                 "say which notifications: {\"all\": true} or {\"ids\": [1, 2]}".to_string(),
             ))
         }

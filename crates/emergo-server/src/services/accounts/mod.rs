@@ -7,15 +7,14 @@
 
 pub mod players;
 pub mod ratings;
-pub mod session;
 
 use crate::domain::limits::Limits;
 use crate::domain::model::{hash_secret, now_text, random_text};
 use crate::http::edge::ClientAddr;
-use crate::http::error::ApiError;
 use crate::http::router::Body;
+use crate::http::session::{clear_cookie, set_cookie, SessionCookie, SignedIn};
 use crate::services::accounts::players::ratings_json;
-use crate::services::accounts::session::{clear_cookie, set_cookie, SessionCookie, SignedIn};
+use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::services::lobby::LobbyEvent;
 use crate::store::accounts::AccountRow;
@@ -202,7 +201,7 @@ impl Accounts {
     }
 
     /// One login or sign-up attempt from `client`: 429 `rate_limited` beyond its limit.
-    fn attempt_from(&self, client: IpAddr) -> Result<(), ApiError> {
+    fn attempt_from(&self, client: IpAddr) -> Result<(), ServiceError> {
         let clock = governor::clock::DefaultClock::default();
         if let Err(wait) = self.by_client.check_key(&client) {
             let wait = wait.wait_time_from(clock.now());
@@ -213,7 +212,7 @@ impl Accounts {
 
     /// One login attempt for a name: 429 beyond the limit per name and address, or beyond the
     /// name's limit from every address unless the attempt is `known`.
-    fn attempt_login(&self, attempt: &Attempt) -> Result<(), ApiError> {
+    fn attempt_login(&self, attempt: &Attempt) -> Result<(), ServiceError> {
         self.attempt_from(attempt.client)?;
         let pair = (attempt.key.clone(), attempt.client);
         if let Err(wait) = self.by_name_client.take(&pair) {
@@ -259,10 +258,10 @@ impl Accounts {
         &self,
         account: &AccountRow,
         password: String,
-        work: impl FnOnce(&mut [Block]) -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<T, ApiError> {
+        work: impl FnOnce(&mut [Block]) -> Result<T, ServiceError> + Send + 'static,
+    ) -> Result<T, ServiceError> {
         if let Err(wait) = self.by_account.take(&account.id) {
-            return Err(ApiError::RateLimited {
+            return Err(ServiceError::RateLimited {
                 cap: "password_tries",
                 message: format!(
                     "too many wrong passwords for this account; try again in {} s",
@@ -287,7 +286,7 @@ impl Accounts {
                 self.by_account.give_back(&account.id);
                 Ok(done)
             }
-            None => Err(ApiError::BadCredentials(
+            None => Err(ServiceError::BadCredentials(
                 "the current password is wrong".to_string(),
             )),
         }
@@ -335,23 +334,31 @@ impl Hashing {
         &self,
         job: Job,
         work: impl FnOnce(&mut [Block]) -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
+    ) -> Result<T, ServiceError> {
         let _signup = if job == Job::SignUp {
             if self.signups_waiting.fetch_add(1, Ordering::SeqCst) >= SIGNUPS_WAITING {
                 self.signups_waiting.fetch_sub(1, Ordering::SeqCst);
-                return Err(ApiError::Busy {
+                return Err(ServiceError::Busy {
                     cap: "signups",
                     message: "too many sign-ups at once on this server; try again in a moment"
                         .to_string(),
                 });
             }
             let waiting = Waiting(&self.signups_waiting);
-            let permit = self.signups.acquire().await.map_err(ApiError::internal)?;
+            let permit = self
+                .signups
+                .acquire()
+                .await
+                .map_err(ServiceError::internal)?;
             Some((waiting, permit))
         } else {
             None
         };
-        let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(ServiceError::internal)?;
         let buffer = self.buffers.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut buffer =
             buffer.unwrap_or_else(|| vec![Block::default(); Params::default().block_count()]);
@@ -360,7 +367,7 @@ impl Hashing {
             (result, buffer)
         })
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ServiceError::internal)?;
         self.buffers
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -369,8 +376,8 @@ impl Hashing {
     }
 }
 
-fn limited(cap: &'static str, whose: &str, wait: Duration) -> ApiError {
-    ApiError::RateLimited {
+fn limited(cap: &'static str, whose: &str, wait: Duration) -> ServiceError {
+    ServiceError::RateLimited {
         cap,
         message: format!(
             "too many login attempts {whose}; try again in {} s",
@@ -386,7 +393,7 @@ pub fn name_key(name: &str) -> String {
 }
 
 /// 3 to 20 characters, each a letter, a digit, `_` or `-`.
-pub fn check_name(name: &str) -> Result<(), ApiError> {
+pub fn check_name(name: &str) -> Result<(), ServiceError> {
     let ok = (3..=20).contains(&name.len())
         && name
             .bytes()
@@ -394,7 +401,7 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
     if ok {
         Ok(())
     } else {
-        Err(ApiError::BadRequest(
+        Err(ServiceError::BadRequest(
             "a name has 3 to 20 characters, each a letter, a digit, _ or -".to_string(),
         ))
     }
@@ -489,14 +496,14 @@ pub fn weakness(name: &str, password: &str) -> Option<Weakness> {
 
 /// A new password for `name`: 400 `weak_password` (with its `reason`) when weak, 400 when too
 /// long to be hashed whole.
-fn check_password(name: &str, password: &str) -> Result<(), ApiError> {
+fn check_password(name: &str, password: &str) -> Result<(), ServiceError> {
     if password.len() > MAX_PASSWORD {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ServiceError::BadRequest(format!(
             "a password has at most {MAX_PASSWORD} bytes"
         )));
     }
     match weakness(name, password) {
-        Some(weak) => Err(ApiError::WeakPassword {
+        Some(weak) => Err(ServiceError::WeakPassword {
             reason: weak.code(),
             message: weak.message().to_string(),
         }),
@@ -511,16 +518,16 @@ fn argon2id() -> Argon2<'static> {
 
 /// The argon2id hash of `password` (PHC string, as argon2's `PasswordHasher` writes it), with a
 /// fresh random salt, computed in `memory`.
-fn hash_password(password: &str, memory: &mut [Block]) -> Result<String, ApiError> {
+fn hash_password(password: &str, memory: &mut [Block]) -> Result<String, ServiceError> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(ApiError::internal)?;
-    let salt = SaltString::encode_b64(&bytes).map_err(ApiError::internal)?;
+    getrandom::fill(&mut bytes).map_err(ServiceError::internal)?;
+    let salt = SaltString::encode_b64(&bytes).map_err(ServiceError::internal)?;
     let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
     argon2id()
         .hash_password_into_with_memory(password.as_bytes(), &bytes, &mut out, memory)
-        .map_err(ApiError::internal)?;
+        .map_err(ServiceError::internal)?;
     let params = Params::default();
-    let hash = Output::new(&out).map_err(ApiError::internal)?;
+    let hash = Output::new(&out).map_err(ServiceError::internal)?;
     Ok(format!(
         "$argon2id$v=19$m={},t={},p={}${}${hash}",
         params.m_cost(),
@@ -575,7 +582,10 @@ pub struct Credentials {
 
 /// The answer of sign-up, login and `GET /api/me`: the name, when the account was made and its
 /// ratings.
-async fn me_json(state: &AppState, account: &AccountRow) -> Result<serde_json::Value, ApiError> {
+async fn me_json(
+    state: &AppState,
+    account: &AccountRow,
+) -> Result<serde_json::Value, ServiceError> {
     let ratings = state.store.ratings_of(account.id).await?;
     Ok(serde_json::json!({
         "name": account.name,
@@ -589,7 +599,7 @@ async fn start_session(
     state: &AppState,
     account: &AccountRow,
     status: StatusCode,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     let token = random_text(32);
     state
         .store
@@ -605,7 +615,7 @@ pub async fn sign_up(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     Body(body): Body<Credentials>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     check_name(&body.name)?;
     check_password(&body.name, &body.password)?;
     state.accounts.attempt_from(client.0)?;
@@ -643,8 +653,8 @@ pub async fn sign_up(
     start_session(&state, &account, StatusCode::CREATED).await
 }
 
-fn name_taken(name: &str) -> ApiError {
-    ApiError::NameTaken(format!(
+fn name_taken(name: &str) -> ServiceError {
+    ServiceError::NameTaken(format!(
         "the name {} is taken (names are compared regardless of case)",
         crate::http::error::echo(name)
     ))
@@ -657,7 +667,7 @@ pub async fn log_in(
     Extension(client): Extension<ClientAddr>,
     cookie: SessionCookie,
     Body(body): Body<Credentials>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     let key = name_key(&body.name);
     let mut known = state.accounts.is_known(&key, client.0);
     if !known && cookie.0.is_some() {
@@ -693,7 +703,7 @@ pub async fn log_in(
             state.accounts.logged_in(&attempt);
             start_session(&state, &account, StatusCode::OK).await
         }
-        _ => Err(ApiError::BadCredentials(
+        _ => Err(ServiceError::BadCredentials(
             "no account has this name and password".to_string(),
         )),
     }
@@ -703,7 +713,7 @@ pub async fn log_in(
 pub async fn log_out(
     State(state): State<AppState>,
     cookie: SessionCookie,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     if let Some(token) = &cookie.0 {
         state.store.delete_session(&hash_secret(token)).await?;
     }
@@ -716,7 +726,7 @@ pub async fn log_out(
 pub async fn me(
     State(state): State<AppState>,
     cookie: SessionCookie,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<serde_json::Value>, ServiceError> {
     let Some(session) = cookie.account(&state).await? else {
         return Ok(Json(serde_json::Value::Null));
     };
@@ -736,7 +746,7 @@ pub async fn change_password(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     Body(body): Body<NewPassword>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, ServiceError> {
     let account = session.account;
     check_password(&account.name, &body.new_password)?;
     let new = body.new_password;
@@ -764,15 +774,15 @@ pub async fn delete_account(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     Body(body): Body<Confirm>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     let account = session.account;
     state
         .accounts
         .confirm(&account, body.password, |_| Ok(()))
         .await
         .map_err(|err| match err {
-            ApiError::BadCredentials(_) => {
-                ApiError::BadCredentials("the password is wrong".to_string())
+            ServiceError::BadCredentials(_) => {
+                ServiceError::BadCredentials("the password is wrong".to_string())
             }
             other => other,
         })?;
@@ -912,7 +922,7 @@ mod tests {
         for task in signups {
             match task.await.expect("joined") {
                 Ok(()) => {}
-                Err(ApiError::Busy { cap: "signups", .. }) => busy += 1,
+                Err(ServiceError::Busy { cap: "signups", .. }) => busy += 1,
                 Err(other) => panic!("{other}"),
             }
         }

@@ -9,8 +9,9 @@
 use crate::domain::model::{now_text, GameMeta, PlayerRef, Players};
 use crate::domain::rating::{Rating, Score};
 use crate::domain::time_control::Category;
-use crate::http::error::{echo, ApiError};
+use crate::http::error::ApiError;
 use crate::services::accounts::name_key;
+use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use crate::store::accounts::{RatingRow, Recent, Settled};
 use axum::extract::{Path, Query, State};
@@ -132,7 +133,11 @@ pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
 
 /// Settles a finished rated game's ratings, once (a second call changes nothing). Games
 /// without both accounts or unrated do nothing.
-pub async fn settle_game(state: &AppState, meta: &GameMeta, game: &Game) -> Result<(), ApiError> {
+pub async fn settle_game(
+    state: &AppState,
+    meta: &GameMeta,
+    game: &Game,
+) -> Result<(), ServiceError> {
     let (Some(category), Some(white), Some(black)) = (
         meta.players.rated,
         meta.players.white.as_ref(),
@@ -276,7 +281,7 @@ pub async fn games_json(
     account_id: i64,
     ongoing_only: bool,
     limit: u32,
-) -> Result<Vec<Value>, ApiError> {
+) -> Result<Vec<Value>, ServiceError> {
     let rows = state
         .store
         .games_of(account_id, ongoing_only, limit)
@@ -288,8 +293,8 @@ pub async fn games_json(
 pub async fn player(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let not_found = || ApiError::NotFound(format!("there is no player {}", echo(&name)));
+) -> Result<Json<Value>, ServiceError> {
+    let not_found = || ServiceError::NotFound(format!("there is no player {}", echo(&name)));
     if name.len() > 20 {
         return Err(not_found());
     }
@@ -467,7 +472,7 @@ pub async fn leaderboard(
     let text = query.category.unwrap_or_else(|| "blitz".to_string());
     let category: Category = text
         .parse()
-        .map_err(|e| ApiError::BadRequest(format!("category {}: {e}", echo(&text))))?;
+        .map_err(|e| ServiceError::BadRequest(format!("category {}: {e}", echo(&text))))?;
     let rows = state
         .store
         .leaderboard(category.name(), LEADERBOARD_RD, 500)
@@ -506,7 +511,7 @@ pub async fn rating_before(
     account_id: i64,
     category: Category,
     game: &str,
-) -> Result<f64, ApiError> {
+) -> Result<f64, ServiceError> {
     let history = state.store.history_of(account_id, 1000).await?;
     let rows: Vec<_> = history
         .iter()

@@ -22,9 +22,9 @@
 
 use crate::domain::model::{now_text, Mode};
 use crate::http::edge::ClientAddr;
-use crate::http::error::ApiError;
 use crate::http::router::Body;
-use crate::services::accounts::session::SessionCookie;
+use crate::http::session::SessionCookie;
+use crate::services::error::ServiceError;
 use crate::services::games::{AppState, GameSlot};
 use crate::store::chat::{ChatRow, NewChat, NewReport};
 use crate::store::StoreError;
@@ -152,9 +152,9 @@ impl Default for Chat {
     }
 }
 
-fn limited(wait: governor::NotUntil<governor::clock::QuantaInstant>, who: &str) -> ApiError {
+fn limited(wait: governor::NotUntil<governor::clock::QuantaInstant>, who: &str) -> ServiceError {
     let wait = wait.wait_time_from(DefaultClock::default().now());
-    ApiError::RateLimited {
+    ServiceError::RateLimited {
         cap: "chat_rate",
         message: format!(
             "{who} too fast; try again in {} s",
@@ -165,7 +165,7 @@ fn limited(wait: governor::NotUntil<governor::clock::QuantaInstant>, who: &str) 
 }
 
 impl Chat {
-    fn admit_client(&self, client: IpAddr) -> Result<(), ApiError> {
+    fn admit_client(&self, client: IpAddr) -> Result<(), ServiceError> {
         if self.by_client.len() > MAX_KEYS {
             self.by_client.retain_recent();
         }
@@ -174,7 +174,7 @@ impl Chat {
             .map_err(|w| limited(w, "this address writes"))
     }
 
-    fn admit_author(&self, author: &str) -> Result<(), ApiError> {
+    fn admit_author(&self, author: &str) -> Result<(), ServiceError> {
         if self.by_author.len() > MAX_KEYS {
             self.by_author.retain_recent();
         }
@@ -193,7 +193,7 @@ fn stripped(c: char) -> bool {
 
 /// The text as stored: control characters stripped (line breaks and tabs become spaces),
 /// trimmed; refused when empty or longer than [`MAX_CHARS`].
-pub fn clean(text: &str) -> Result<String, ApiError> {
+pub fn clean(text: &str) -> Result<String, ServiceError> {
     let cleaned: String = text
         .chars()
         .filter_map(|c| match c {
@@ -204,13 +204,13 @@ pub fn clean(text: &str) -> Result<String, ApiError> {
         .collect();
     let cleaned = cleaned.trim();
     if cleaned.is_empty() {
-        return Err(ApiError::BadRequest(
+        return Err(ServiceError::BadRequest(
             "a message needs some text (it was empty, or only spaces)".to_string(),
         ));
     }
     let chars = cleaned.chars().count();
     if chars > MAX_CHARS {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ServiceError::BadRequest(format!(
             "a message has at most {MAX_CHARS} characters; this one has {chars}"
         )));
     }
@@ -251,7 +251,7 @@ async fn speaker(
     slot: &GameSlot,
     token: Option<&str>,
     cookie: &SessionCookie,
-) -> Result<(Speaker, bool), ApiError> {
+) -> Result<(Speaker, bool), ServiceError> {
     let token = token.filter(|t| !t.is_empty());
     let session = match token {
         Some(_) => None,
@@ -259,14 +259,14 @@ async fn speaker(
     };
     let live = slot.state.lock().await;
     if live.meta.mode != Mode::Human {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "chat is for games between people".to_string(),
         ));
     }
     let over = live.game.is_over();
     if let Some(token) = token {
         let seat = live.meta.seat_of(token).ok_or_else(|| {
-            ApiError::BadToken("this token holds no seat in this game".to_string())
+            ServiceError::BadToken("this token holds no seat in this game".to_string())
         })?;
         let account = live
             .meta
@@ -308,24 +308,24 @@ pub async fn post(
     Path(id): Path<String>,
     cookie: SessionCookie,
     Body(body): Body<ChatBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+) -> Result<(StatusCode, Json<serde_json::Value>), ServiceError> {
     let slot = state.slot(&id).await?;
     let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
     match (body.room, who.seat) {
         (Room::Players, None) => {
-            return Err(ApiError::BadToken(
+            return Err(ServiceError::BadToken(
                 "the players' room is for the two players (with a seat's token or session); \
                  spectators write in the spectators' room"
                     .to_string(),
             ))
         }
         (Room::Spectators, Some(_)) if !over => {
-            return Err(ApiError::NotAllowed(
+            return Err(ServiceError::NotAllowed(
                 "the players write in the spectators' room once the game is over".to_string(),
             ))
         }
         (Room::Spectators, None) if who.account.is_none() => {
-            return Err(ApiError::Unauthorized(
+            return Err(ServiceError::Unauthorized(
                 "sign in to write in the spectators' room".to_string(),
             ))
         }
@@ -349,7 +349,7 @@ pub async fn post(
     let row = match state.store.insert_chat(&message, MAX_PER_GAME).await {
         Ok(row) => row,
         Err(StoreError::Conflict(_)) => {
-            return Err(ApiError::NotAllowed(format!(
+            return Err(ServiceError::NotAllowed(format!(
                 "this game's chat is full: it keeps at most {MAX_PER_GAME} messages"
             )))
         }
@@ -375,16 +375,16 @@ pub async fn report(
     Path((id, message)): Path<(String, String)>,
     cookie: SessionCookie,
     Body(body): Body<ReportBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+) -> Result<(StatusCode, Json<serde_json::Value>), ServiceError> {
     let slot = state.slot(&id).await?;
     let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
     if who.seat.is_none() && who.account.is_none() {
-        return Err(ApiError::Unauthorized(
+        return Err(ServiceError::Unauthorized(
             "sign in (or hold a seat) to report a message".to_string(),
         ));
     }
     let missing = || {
-        ApiError::NotFound(format!(
+        ServiceError::NotFound(format!(
             "there is no message {} here",
             crate::http::error::echo(&message)
         ))
@@ -412,7 +412,7 @@ pub async fn report(
         }
     };
     if own {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "that message is yours: report the other side's".to_string(),
         ));
     }

@@ -3,22 +3,22 @@
 //! (never on the async runtime), and the fuzz target `import` calls it directly.
 
 use crate::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
-use crate::http::error::ApiError;
+use crate::services::error::ServiceError;
 use emergo_core::{ByColor, Game, GameRecord, RecordLimits, RecordMove, Status};
 
 /// Reads `body` as a record within `caps` and replays it: the record and its game, or the
 /// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).
-pub fn read_record(body: &[u8], caps: RecordLimits) -> Result<(GameRecord, Game), ApiError> {
+pub fn read_record(body: &[u8], caps: RecordLimits) -> Result<(GameRecord, Game), ServiceError> {
     let text = std::str::from_utf8(body)
-        .map_err(|_| ApiError::BadRequest("the game record is not UTF-8 text".to_string()))?;
+        .map_err(|_| ServiceError::BadRequest("the game record is not UTF-8 text".to_string()))?;
     let record = GameRecord::parse_within(text, caps).map_err(|e| match e.limit {
-        Some(limit) => ApiError::TooLarge {
+        Some(limit) => ServiceError::TooLarge {
             cap: limit.name(),
             message: e.to_string(),
         },
-        None => ApiError::BadRecord(e),
+        None => ServiceError::BadRecord(e),
     })?;
-    let game = record.to_game().map_err(ApiError::BadRecord)?;
+    let game = record.to_game().map_err(ServiceError::BadRecord)?;
     Ok((record, game))
 }
 

@@ -17,9 +17,9 @@ use crate::domain::ending;
 use crate::domain::limits::Limits;
 use crate::domain::model::{now_text, GameMeta, Mode, Rematch, SeatKind};
 use crate::http::edge::Permits;
-use crate::http::error::ApiError;
 use crate::http::view::GameView;
 use crate::services::engine::{self, Client, EnginePool};
+use crate::services::error::ServiceError;
 use crate::services::games::flag::FlagTimers;
 use crate::store::{ClockColumns, MoveWrite, Store, StoreError};
 use axum::body::Bytes;
@@ -465,6 +465,22 @@ pub struct Shared {
 pub type AppState = Arc<Shared>;
 
 impl Shared {
+    /// Stores a new game, drawing another id in the unlikely case that its id is taken.
+    pub async fn insert_with_fresh_id(
+        &self,
+        meta: &mut GameMeta,
+        game: &Game,
+    ) -> Result<(), ServiceError> {
+        for _ in 0..5 {
+            match self.store.insert_game(meta, game).await {
+                Ok(()) => return Ok(()),
+                Err(StoreError::Conflict(_)) => meta.id = crate::domain::model::new_game_id(),
+                Err(err) => return Err(err.into()),
+            }
+        }
+        Err(ServiceError::internal("no free game id found"))
+    }
+
     pub fn new(
         store: Store,
         pool: EnginePool,
@@ -504,9 +520,9 @@ impl Shared {
     }
 
     /// The game `id`, from the cache or else from the database; `not_found` when unknown.
-    pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ApiError> {
+    pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ServiceError> {
         if id.len() > 64 {
-            return Err(ApiError::game_not_found(id));
+            return Err(ServiceError::game_not_found(id));
         }
         let cached = self.games().get(id).cloned();
         if let Some(slot) = cached {
@@ -526,8 +542,8 @@ impl Shared {
             .store
             .load(id)
             .await
-            .map_err(ApiError::internal)?
-            .ok_or_else(|| ApiError::game_not_found(id))?;
+            .map_err(ServiceError::internal)?
+            .ok_or_else(|| ServiceError::game_not_found(id))?;
         let ratings = crate::services::accounts::ratings::load(&self.store, &stored.meta)
             .await
             .unwrap_or_else(|err| {
@@ -640,7 +656,11 @@ impl Shared {
     /// more than [`SMALL_VIEW`] plies is built from a copy of the game taken under its lock,
     /// after it, on a blocking thread, a few at a time; the whole view's text is kept for the
     /// next reader until the game changes (within the cache's budget).
-    pub async fn view_text(&self, slot: &Arc<GameSlot>, from: usize) -> Result<Bytes, ApiError> {
+    pub async fn view_text(
+        &self,
+        slot: &Arc<GameSlot>,
+        from: usize,
+    ) -> Result<Bytes, ServiceError> {
         if from == 0 {
             if let Some(text) = slot.cached_whole() {
                 return Ok(text);
@@ -652,7 +672,7 @@ impl Shared {
             let plies = live.game.ply() - from;
             if plies <= SMALL_VIEW {
                 let text = serde_json::to_vec(&GameView::paged(&live, from))
-                    .map_err(ApiError::internal)?;
+                    .map_err(ServiceError::internal)?;
                 return Ok(Bytes::from(text));
             }
             plies
@@ -678,11 +698,11 @@ impl Shared {
                     .clone()
                     .acquire_many_owned(kib as u32)
                     .await
-                    .map_err(ApiError::internal)?;
+                    .map_err(ServiceError::internal)?;
                 Some(permits)
             }
         };
-        let _turn = self.views.acquire().await.map_err(ApiError::internal)?;
+        let _turn = self.views.acquire().await.map_err(ServiceError::internal)?;
         let (copy, seq, from) = {
             let live = slot.state.lock().await;
             let from = from.min(live.game.ply());
@@ -691,8 +711,8 @@ impl Shared {
         let text =
             tokio::task::spawn_blocking(move || serde_json::to_vec(&GameView::paged(&copy, from)))
                 .await
-                .map_err(ApiError::internal)?
-                .map_err(ApiError::internal)?;
+                .map_err(ServiceError::internal)?
+                .map_err(ServiceError::internal)?;
         let text = match counted {
             None => Bytes::from(text),
             Some(room) => Bytes::from_owner(Counted { text, _room: room }),
@@ -718,7 +738,7 @@ impl Shared {
     /// (one read of its version) and re-reads it when it is not, so that no request is answered
     /// from a game another instance has changed since. A database that cannot be reached is
     /// `database_unavailable`.
-    async fn make_current(self: &Arc<Self>, slot: &Arc<GameSlot>) -> Result<(), ApiError> {
+    async fn make_current(self: &Arc<Self>, slot: &Arc<GameSlot>) -> Result<(), ServiceError> {
         if !self.store.is_shared() {
             return Ok(());
         }
@@ -746,9 +766,9 @@ impl Shared {
         slot: &'a Arc<GameSlot>,
         client: Client,
         mut decide: F,
-    ) -> Result<tokio::sync::MutexGuard<'a, LiveGame>, ApiError>
+    ) -> Result<tokio::sync::MutexGuard<'a, LiveGame>, ServiceError>
     where
-        F: FnMut(&LiveGame) -> Result<Option<Change>, ApiError>,
+        F: FnMut(&LiveGame) -> Result<Option<Change>, ServiceError>,
     {
         let mut live = slot.state.lock().await;
         for _ in 0..MAX_TRIES {
@@ -772,14 +792,14 @@ impl Shared {
                 }
             }
         }
-        Err(ApiError::Busy {
+        Err(ServiceError::Busy {
             cap: "game_changes",
             message: "the game keeps changing under this request; try again".to_string(),
         })
     }
 
     /// Whether `live` is the stored game (always, when no other instance shares the database).
-    async fn is_current(&self, live: &LiveGame) -> Result<bool, ApiError> {
+    async fn is_current(&self, live: &LiveGame) -> Result<bool, ServiceError> {
         if !self.store.is_shared() {
             return Ok(true);
         }
@@ -800,26 +820,32 @@ impl Shared {
         live: &mut LiveGame,
         change: Change,
         client: Client,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), ServiceError> {
         let ply = live.game.ply();
         let late = match &change {
             Change::Move(_) => None,
-            Change::Finish(_) => Some(ApiError::GameOver("the game is over already".to_string())),
-            Change::Seat { .. } => Some(ApiError::SeatTaken(
+            Change::Finish(_) => Some(ServiceError::GameOver(
+                "the game is over already".to_string(),
+            )),
+            Change::Seat { .. } => Some(ServiceError::SeatTaken(
                 "both seats of this game are taken".to_string(),
             )),
             Change::Takeback { .. } | Change::DrawOffer(_) | Change::TakebackOffer(_) => Some(
-                ApiError::NotAllowed("the game changed meanwhile; look again".to_string()),
+                ServiceError::NotAllowed("the game changed meanwhile; look again".to_string()),
             ),
-            Change::RematchOffer { .. } | Change::Rematched { .. } => Some(ApiError::NotAllowed(
-                "the rematch offer changed meanwhile; look at the game again".to_string(),
+            Change::RematchOffer { .. } | Change::Rematched { .. } => {
+                Some(ServiceError::NotAllowed(
+                    "the rematch offer changed meanwhile; look at the game again".to_string(),
+                ))
+            }
+            Change::Flag => Some(ServiceError::GameOver(
+                "the game changed meanwhile".to_string(),
             )),
-            Change::Flag => Some(ApiError::GameOver("the game changed meanwhile".to_string())),
         };
         if self.try_apply(slot, live, change, client).await? {
             return Ok(());
         }
-        Err(late.unwrap_or(ApiError::StalePly {
+        Err(late.unwrap_or(ServiceError::StalePly {
             current: live.game.ply(),
             given: ply as i64,
         }))
@@ -833,7 +859,7 @@ impl Shared {
         live: &mut LiveGame,
         change: Change,
         client: Client,
-    ) -> Result<bool, ApiError> {
+    ) -> Result<bool, ServiceError> {
         let now = now_text();
         let now_ms = self.clock.now_ms();
         let id = live.meta.id.clone();
@@ -847,12 +873,12 @@ impl Shared {
                 if let Some(clock) = clock.as_mut() {
                     // Refused when the flag fell since `act` looked: the timer ends the game.
                     clock.after_move(turn, now_ms).map_err(|flagged| {
-                        ApiError::GameOver(format!("the game is lost on time: {flagged}"))
+                        ServiceError::GameOver(format!("the game is lost on time: {flagged}"))
                     })?;
                 }
                 live.game
                     .play(mv)
-                    .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
+                    .map_err(|e| ServiceError::IllegalMove(e.to_string()))?;
                 let status = live.game.status();
                 if let Some(clock) = clock.as_mut().filter(|_| status != Status::Ongoing) {
                     // The game ended on this move: the clock stops.
@@ -918,7 +944,7 @@ impl Shared {
                     .meta
                     .clock
                     .filter(|c| c.flagged(turn, now_ms) && !live.game.is_over())
-                    .ok_or_else(|| ApiError::NotAllowed("no flag has fallen".to_string()))?;
+                    .ok_or_else(|| ServiceError::NotAllowed("no flag has fallen".to_string()))?;
                 let flag_at = clock.flag_at(turn).unwrap_or(now_ms);
                 clock.left[turn] = 0;
                 clock.turn_started = None;
@@ -1016,9 +1042,9 @@ impl Shared {
         status: Status,
         clock: Option<crate::domain::clock::GameClock>,
         now: &str,
-    ) -> Result<Result<(), StoreError>, ApiError> {
+    ) -> Result<Result<(), StoreError>, ServiceError> {
         let Status::Finished { outcome, reason } = status else {
-            return Err(ApiError::internal("a finish without an ending"));
+            return Err(ServiceError::internal("a finish without an ending"));
         };
         let id = live.meta.id.clone();
         let turn = live.game.position().turn();
@@ -1030,7 +1056,7 @@ impl Shared {
         if stored.is_ok() {
             live.game
                 .declare(outcome, reason)
-                .map_err(ApiError::internal)?;
+                .map_err(ServiceError::internal)?;
             live.meta.clock = clock;
             live.cancel_engine();
             self.cancel_jobs(&id).await;

@@ -13,10 +13,10 @@ use crate::domain::model::{
     hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind,
 };
 use crate::http::edge::ClientAddr;
-use crate::http::error::ApiError;
-use crate::http::router::{insert_with_fresh_id, Body, GameId};
+use crate::http::router::{Body, GameId};
+use crate::http::session::SessionCookie;
 use crate::http::view::{GameView, SeatGrant};
-use crate::services::accounts::session::SessionCookie;
+use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
 use crate::services::games::{AppState, Change, LiveGame};
 use axum::extract::State;
@@ -43,21 +43,21 @@ pub struct RematchBody {
 }
 
 /// The seat holder's colour, once the game is one whose rematch may be offered.
-fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ApiError> {
+fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ServiceError> {
     let color = actor.seat(live)?;
     if live.meta.mode != Mode::Human {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "a rematch offer is for games between people; against the engine, start a new game"
                 .to_string(),
         ));
     }
     if !live.game.is_over() {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "a rematch is offered once the game is over".to_string(),
         ));
     }
     if !live.meta.seats[color.other()].joined() {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "nobody took the other seat of this game".to_string(),
         ));
     }
@@ -70,7 +70,7 @@ pub async fn rematch(
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<RematchBody>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
@@ -82,7 +82,7 @@ pub async fn rematch(
                 drop(live);
                 join(&state, client, &game, color.other()).await
             }
-            _ => Err(ApiError::NotAllowed(format!(
+            _ => Err(ServiceError::NotAllowed(format!(
                 "the rematch has been made already: game {game}"
             ))),
         };
@@ -96,12 +96,12 @@ pub async fn rematch(
         Action::Offer => Some(color),
         Action::Decline if offered_to_me => None,
         Action::Accept | Action::Decline => {
-            return Err(ApiError::NotAllowed(
+            return Err(ServiceError::NotAllowed(
                 "there is no rematch offer from the other side".to_string(),
             ))
         }
         Action::Join => {
-            return Err(ApiError::NotAllowed(
+            return Err(ServiceError::NotAllowed(
                 "no rematch has been made yet".to_string(),
             ))
         }
@@ -125,7 +125,7 @@ async fn make(
     slot: &std::sync::Arc<crate::services::games::GameSlot>,
     live: &mut LiveGame,
     acceptor: Color,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     let seat = acceptor.other();
     let token = new_token();
     let mut seats = ByColor::splat(Seat {
@@ -159,7 +159,7 @@ async fn make(
         updated_at: now,
     };
     let game = Game::new(*live.game.start());
-    insert_with_fresh_id(state, &mut meta, &game).await?;
+    state.insert_with_fresh_id(&mut meta, &game).await?;
     if meta.players.rated.is_some() {
         // Both players on one address: the rematch counts within that address's limit too.
         let stored = state
@@ -197,11 +197,11 @@ async fn join(
     client: ClientAddr,
     game: &str,
     seat: Color,
-) -> Result<Response, ApiError> {
+) -> Result<Response, ServiceError> {
     let slot = state.slot(game).await?;
     let mut live = slot.state.lock().await;
     if live.meta.seats[seat].token_hash.is_some() {
-        return Err(ApiError::SeatTaken(
+        return Err(ServiceError::SeatTaken(
             "your seat in the rematch is taken already".to_string(),
         ));
     }

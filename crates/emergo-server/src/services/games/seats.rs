@@ -4,10 +4,10 @@
 //! seat (the page keeps it like any seat token).
 
 use crate::domain::model::{hash_secret, new_token};
-use crate::http::error::ApiError;
 use crate::http::router::GameId;
+use crate::http::session::{SessionCookie, SignedIn};
 use crate::http::view::{GameView, SeatGrant};
-use crate::services::accounts::session::{SessionCookie, SignedIn};
+use crate::services::error::ServiceError;
 use crate::services::games::{AppState, LiveGame};
 use axum::extract::State;
 use axum::Json;
@@ -26,7 +26,7 @@ impl Actor {
         state: &AppState,
         token: Option<&str>,
         cookie: &SessionCookie,
-    ) -> Result<Actor, ApiError> {
+    ) -> Result<Actor, ServiceError> {
         let token = token.filter(|t| !t.is_empty()).map(str::to_string);
         let account = match token {
             Some(_) => None,
@@ -36,17 +36,19 @@ impl Actor {
     }
 
     /// The seat this actor holds in the game; 403 `bad_token` when none.
-    pub fn seat(&self, live: &LiveGame) -> Result<Color, ApiError> {
+    pub fn seat(&self, live: &LiveGame) -> Result<Color, ServiceError> {
         if let Some(token) = &self.token {
             return live.meta.seat_of(token).ok_or_else(|| {
-                ApiError::BadToken("this token holds no seat in this game".to_string())
+                ServiceError::BadToken("this token holds no seat in this game".to_string())
             });
         }
         match self.account {
             Some(id) => live.meta.players.seat_of(id).ok_or_else(|| {
-                ApiError::BadToken("the account logged in holds no seat in this game".to_string())
+                ServiceError::BadToken(
+                    "the account logged in holds no seat in this game".to_string(),
+                )
             }),
-            None => Err(ApiError::BadToken(
+            None => Err(ServiceError::BadToken(
                 "this needs the token of a seat (or the session of the account that holds it)"
                     .to_string(),
             )),
@@ -60,7 +62,7 @@ pub async fn claim(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     GameId(id): GameId,
-) -> Result<Json<SeatGrant>, ApiError> {
+) -> Result<Json<SeatGrant>, ServiceError> {
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let color = live
@@ -68,7 +70,7 @@ pub async fn claim(
         .players
         .seat_of(session.account.id)
         .ok_or_else(|| {
-            ApiError::BadToken("the account logged in holds no seat in this game".to_string())
+            ServiceError::BadToken("the account logged in holds no seat in this game".to_string())
         })?;
     let token = new_token();
     let token_hash = hash_secret(&token);

@@ -14,7 +14,7 @@
 
 use crate::domain::ending;
 use crate::domain::model::{GameMeta, Mode, Takeback};
-use crate::http::error::ApiError;
+use crate::services::error::ServiceError;
 use crate::services::games::{Change, LiveGame};
 use emergo_core::{Color, EndReason, Outcome, Status};
 use serde::Deserialize;
@@ -51,14 +51,18 @@ fn before_last_move_of(live: &LiveGame, color: Color) -> Option<usize> {
 
 /// What `color`'s `action` changes in a game between people (`None`: nothing to change), or why
 /// it is refused.
-pub fn decide(live: &LiveGame, color: Color, action: Action) -> Result<Option<Change>, ApiError> {
+pub fn decide(
+    live: &LiveGame,
+    color: Color,
+    action: Action,
+) -> Result<Option<Change>, ServiceError> {
     if live.meta.players.rated.is_some() {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "a rated game has no takebacks: it counts as it is played".to_string(),
         ));
     }
     if let Status::Finished { outcome, reason } = live.game.status() {
-        return Err(ApiError::GameOver(format!(
+        return Err(ServiceError::GameOver(format!(
             "the game is over: {} ({reason})",
             outcome.token()
         )));
@@ -68,24 +72,25 @@ pub fn decide(live: &LiveGame, color: Color, action: Action) -> Result<Option<Ch
     let change = match action {
         // Asking back when the other side asks agrees to its request.
         Action::Offer | Action::Accept if asked_by_other => {
-            let to = before_last_move_of(live, color.other())
-                .ok_or_else(|| ApiError::NotAllowed("there is no move to take back".to_string()))?;
+            let to = before_last_move_of(live, color.other()).ok_or_else(|| {
+                ServiceError::NotAllowed("there is no move to take back".to_string())
+            })?;
             Change::Takeback { to }
         }
         Action::Offer if current.offer == Some(color) => return Ok(None),
         Action::Offer => {
             if !live.meta.seats[color.other()].joined() {
-                return Err(ApiError::NotAllowed(
+                return Err(ServiceError::NotAllowed(
                     "nobody took the other seat of this game yet".to_string(),
                 ));
             }
             if before_last_move_of(live, color).is_none() {
-                return Err(ApiError::NotAllowed(
+                return Err(ServiceError::NotAllowed(
                     "there is no move of yours to take back".to_string(),
                 ));
             }
             if current.declined == Some(color) {
-                return Err(ApiError::NotAllowed(
+                return Err(ServiceError::NotAllowed(
                     "your last takeback request was declined: ask again after the next move"
                         .to_string(),
                 ));
@@ -96,7 +101,7 @@ pub fn decide(live: &LiveGame, color: Color, action: Action) -> Result<Option<Ch
             })
         }
         Action::Accept => {
-            return Err(ApiError::NotAllowed(
+            return Err(ServiceError::NotAllowed(
                 "there is no takeback request to accept".to_string(),
             ))
         }
@@ -105,7 +110,7 @@ pub fn decide(live: &LiveGame, color: Color, action: Action) -> Result<Option<Ch
             declined: Some(color.other()),
         }),
         Action::Decline => {
-            return Err(ApiError::NotAllowed(
+            return Err(ServiceError::NotAllowed(
                 "there is no takeback request to decline".to_string(),
             ))
         }
@@ -119,21 +124,21 @@ pub fn decide(live: &LiveGame, color: Color, action: Action) -> Result<Option<Ch
 }
 
 /// The abort of `live` by a seat holder, or why not.
-pub fn abort(live: &LiveGame) -> Result<Change, ApiError> {
+pub fn abort(live: &LiveGame) -> Result<Change, ServiceError> {
     if live.meta.mode != Mode::Human {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "abort is for games between people; against the engine, resign or start a new game"
                 .to_string(),
         ));
     }
     if let Status::Finished { outcome, reason } = live.game.status() {
-        return Err(ApiError::GameOver(format!(
+        return Err(ServiceError::GameOver(format!(
             "the game is over: {} ({reason})",
             outcome.token()
         )));
     }
     if !ending::abortable(&live.game) {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "a game can be aborted only before each side has moved; resign or offer a draw"
                 .to_string(),
         ));

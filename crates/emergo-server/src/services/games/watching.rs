@@ -6,8 +6,8 @@
 
 use crate::domain::rating::START_RATING;
 use crate::domain::time_control::{Category, TimeControl};
-use crate::http::error::ApiError;
 use crate::services::accounts::players::{rating_now, unix_now};
+use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::store::accounts::RatingRow;
 use axum::extract::State;
@@ -123,7 +123,7 @@ pub struct WatchList(Mutex<Option<(Instant, Value)>>);
 
 /// `GET /api/watch`: the ongoing games between two accounts with a move (or a start) in the
 /// last hour, the highest rated first (the mean of the two ratings in the game's category).
-pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, ServiceError> {
     if let Some((at, value)) = &*state.watch_list.0.lock().unwrap_or_else(|e| e.into_inner()) {
         if at.elapsed() < LIST_EVERY {
             return Ok(Json(value.clone()));
@@ -135,7 +135,7 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError
     Ok(Json(value))
 }
 
-async fn make_list(state: &AppState) -> Result<Value, ApiError> {
+async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
     let now = unix_now();
     let since = crate::domain::model::format_unix_time(now - PLAYED_WITHIN_SECS);
     let rows = state.store.watch_games(&since, READ_GAMES).await?;

@@ -22,8 +22,9 @@
 //! the requests it answers for).
 
 use crate::http::edge::{ClientAddr, Permit};
-use crate::http::error::{echo, ApiError};
+use crate::http::error::ApiError;
 use crate::services::engine::PoolError;
+use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -119,9 +120,9 @@ pub struct AnalysisQuery {
     ms: Option<String>,
 }
 
-fn parse_position(text: &str) -> Result<Position, ApiError> {
+fn parse_position(text: &str) -> Result<Position, ServiceError> {
     text.parse::<Position>()
-        .map_err(|e| ApiError::BadRequest(format!("position {}: {e}", echo(text))))
+        .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))
 }
 
 /// A whole number in `range`, or 400 naming the parameter.
@@ -130,13 +131,13 @@ fn number_in(
     text: Option<&str>,
     default: u64,
     range: std::ops::RangeInclusive<u64>,
-) -> Result<u64, ApiError> {
+) -> Result<u64, ServiceError> {
     let Some(text) = text else {
         return Ok(default);
     };
     match text.parse::<u64>() {
         Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(ApiError::BadRequest(format!(
+        _ => Err(ServiceError::BadRequest(format!(
             "{name} must be a whole number from {} to {}, not {}",
             range.start(),
             range.end(),
@@ -145,10 +146,10 @@ fn number_in(
     }
 }
 
-fn pool_error(e: PoolError) -> ApiError {
+fn pool_error(e: PoolError) -> ServiceError {
     match e {
-        PoolError::Busy(message) => ApiError::EngineBusy(message),
-        other => ApiError::internal(other),
+        PoolError::Busy(message) => ServiceError::EngineBusy(message),
+        other => ServiceError::internal(other),
     }
 }
 
@@ -174,11 +175,11 @@ pub async fn once(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     Query(query): Query<AnalysisQuery>,
-) -> Result<Json<AnalysisView>, ApiError> {
+) -> Result<Json<AnalysisView>, ServiceError> {
     let text = query
         .position
         .as_deref()
-        .ok_or_else(|| ApiError::BadRequest("position (N2 text) is required".to_string()))?;
+        .ok_or_else(|| ServiceError::BadRequest("position (N2 text) is required".to_string()))?;
     let position = parse_position(text)?;
     let lines = number_in(
         "multipv",
@@ -370,7 +371,7 @@ pub async fn stream_handler(
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let upgrade = upgrade.map_err(|e| ServiceError::BadRequest(e.body_text()))?;
     let permit = state.websockets.acquire(Some(client))?;
     Ok(upgrade
         .max_message_size(MAX_INCOMING)

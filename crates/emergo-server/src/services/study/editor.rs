@@ -4,6 +4,7 @@
 
 use crate::http::error::ApiError;
 use crate::http::view::BoardView;
+use crate::services::error::ServiceError;
 use axum::extract::Query;
 use axum::Json;
 use emergo_core::{Game, Position, Status};
@@ -32,19 +33,21 @@ pub struct PositionView {
 }
 
 /// Reads `text` as a position: the view, or 400 `bad_request` with the core's error.
-pub fn check(text: &str) -> Result<PositionView, ApiError> {
+pub fn check(text: &str) -> Result<PositionView, ServiceError> {
     if text.len() > MAX_POSITION_TEXT {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ServiceError::BadRequest(format!(
             "position text may have at most {MAX_POSITION_TEXT} bytes"
         )));
     }
     let pos: Position = text
         .trim()
         .parse()
-        .map_err(|e: emergo_core::PositionTextError| ApiError::Explained {
-            message: e.to_string(),
-            fields: problem(&e),
-        })?;
+        .map_err(
+            |e: emergo_core::PositionTextError| ServiceError::Explained {
+                message: e.to_string(),
+                fields: problem(&e),
+            },
+        )?;
     let game = Game::new(pos);
     let (status, result, reason) = match game.status() {
         Status::Ongoing => ("ongoing", None, None),
@@ -112,9 +115,9 @@ pub async fn position(
 ) -> Result<Json<PositionView>, ApiError> {
     let Query(query) = query?;
     let text = query.position.ok_or_else(|| {
-        ApiError::BadRequest("the query needs position=<position text>".to_string())
+        ServiceError::BadRequest("the query needs position=<position text>".to_string())
     })?;
-    check(&text).map(Json)
+    Ok(check(&text).map(Json)?)
 }
 
 #[cfg(test)]
@@ -145,13 +148,14 @@ mod tests {
     fn r2_too_many_men_is_told_in_fields_a_page_can_phrase() {
         // Issue 18 item 10: the page said the core's English sentence, in French too.
         let err = check("W:12:0:c4=WB").expect_err("13 White men");
-        let ApiError::Explained { fields, .. } = err else {
+        let ServiceError::Explained { fields, .. } = err else {
             panic!("the problem in fields: {err}");
         };
         assert_eq!(fields["problem"], "too_many_men");
         assert_eq!(fields["color"], "white");
         assert_eq!(fields["count"], 13);
-        let ApiError::Explained { fields, .. } = check("W:13:0").expect_err("13 in hand") else {
+        let ServiceError::Explained { fields, .. } = check("W:13:0").expect_err("13 in hand")
+        else {
             panic!("the problem in fields");
         };
         assert_eq!(

@@ -2,9 +2,9 @@
 //! position with the position each leads to, and a record with variations written by the core.
 //! The analysis board uses them to let a person play any line.
 
-use crate::http::error::{echo, ApiError};
 use crate::http::router::Body;
 use crate::http::view::{BoardView, MoveView};
+use crate::services::error::{echo, ServiceError};
 use emergo_core::{Game, GameRecord, Position, RecordMove, Status};
 use serde::{Deserialize, Serialize};
 
@@ -40,13 +40,15 @@ pub struct PositionView {
     pub legal_moves: Vec<LegalMove>,
 }
 
-fn parse_position(text: &str) -> Result<Position, ApiError> {
+fn parse_position(text: &str) -> Result<Position, ServiceError> {
     text.parse::<Position>()
-        .map_err(|e| ApiError::BadRequest(format!("position {}: {e}", echo(text))))
+        .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))
 }
 
 /// `POST /api/position/moves` `{"position": "<N2>"}`.
-pub async fn moves(Body(body): Body<PositionBody>) -> Result<axum::Json<PositionView>, ApiError> {
+pub async fn moves(
+    Body(body): Body<PositionBody>,
+) -> Result<axum::Json<PositionView>, ServiceError> {
     let pos = parse_position(&body.position)?;
     let game = Game::new(pos);
     let (status, result) = match game.status() {
@@ -103,9 +105,9 @@ fn read_line(
     line: &[TreeMove],
     depth: usize,
     count: &mut usize,
-) -> Result<Vec<RecordMove>, ApiError> {
+) -> Result<Vec<RecordMove>, ServiceError> {
     if depth > TREE_DEPTH {
-        return Err(ApiError::TooLarge {
+        return Err(ServiceError::TooLarge {
             cap: "variation_depth",
             message: format!("variations nest at most {TREE_DEPTH} deep"),
         });
@@ -115,14 +117,14 @@ fn read_line(
     for item in line {
         *count += 1;
         if *count > TREE_MOVES {
-            return Err(ApiError::TooLarge {
+            return Err(ServiceError::TooLarge {
                 cap: "variation_moves",
                 message: format!("a record holds at most {TREE_MOVES} moves here"),
             });
         }
-        let mv = pos
-            .parse_move(&item.mv)
-            .map_err(|e| ApiError::IllegalMove(format!("{} after {pos}: {e}", echo(&item.mv))))?;
+        let mv = pos.parse_move(&item.mv).map_err(|e| {
+            ServiceError::IllegalMove(format!("{} after {pos}: {e}", echo(&item.mv)))
+        })?;
         let mut variations = Vec::with_capacity(item.variations.len());
         for v in &item.variations {
             variations.push(read_line(pos, v, depth + 1, count)?);
@@ -139,7 +141,9 @@ fn read_line(
 
 /// `POST /api/position/record`: the record (text) of a tree of moves from a position, variations
 /// written as `( ... )` after the move they replace.
-pub async fn record(Body(body): Body<RecordBody>) -> Result<axum::response::Response, ApiError> {
+pub async fn record(
+    Body(body): Body<RecordBody>,
+) -> Result<axum::response::Response, ServiceError> {
     use axum::response::IntoResponse;
     let start = parse_position(&body.position)?;
     let mut count = 0;
@@ -147,7 +151,7 @@ pub async fn record(Body(body): Body<RecordBody>) -> Result<axum::response::Resp
     let mut game = Game::new(start);
     for m in &moves {
         game.play(m.mv)
-            .map_err(|e| ApiError::IllegalMove(e.to_string()))?;
+            .map_err(|e| ServiceError::IllegalMove(e.to_string()))?;
     }
     let mut record = GameRecord::from_game(&game, &[("Event", "analysis")]);
     record.moves = moves;

@@ -8,10 +8,10 @@
 
 use crate::domain::model::{now_text, Mode};
 use crate::http::edge::ClientAddr;
-use crate::http::error::ApiError;
 use crate::http::router::GameId;
 use crate::http::view::MoveView;
 use crate::services::engine::PoolError;
+use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -304,20 +304,25 @@ impl Reviews {
 
     /// Queues the review of `game` (of `id`) for `client` unless it is running or queued
     /// already; returns its place and the reviews that may begin now.
-    fn ask(&self, id: &str, client: IpAddr, game: &Game) -> Result<(Place, Vec<Queued>), ApiError> {
+    fn ask(
+        &self,
+        id: &str,
+        client: IpAddr,
+        game: &Game,
+    ) -> Result<(Place, Vec<Queued>), ServiceError> {
         let mut board = self.lock();
         if let Some(place) = board.place(id) {
             return Ok((place, Vec::new()));
         }
         if board.queued.len() >= REVIEW_QUEUE {
-            return Err(ApiError::EngineBusy(format!(
+            return Err(ServiceError::EngineBusy(format!(
                 "{} reviews are waiting already; try again later",
                 board.queued.len()
             )));
         }
         let mine = board.queued.iter().filter(|q| q.client == client).count();
         if mine >= REVIEW_QUEUE_PER_CLIENT {
-            return Err(ApiError::EngineBusy(format!(
+            return Err(ServiceError::EngineBusy(format!(
                 "this address has {mine} reviews waiting already; try again once they are done"
             )));
         }
@@ -333,7 +338,7 @@ impl Reviews {
         let begin = board.startable();
         let place = board
             .place(id)
-            .ok_or_else(|| ApiError::internal("a review queued and lost"))?;
+            .ok_or_else(|| ServiceError::internal("a review queued and lost"))?;
         Ok((place, begin))
     }
 
@@ -384,11 +389,11 @@ fn done(review: Review) -> ReviewAnswer {
 }
 
 /// The game of `id` if it may be reviewed: finished, or imported.
-async fn reviewable(state: &AppState, id: &str) -> Result<Game, ApiError> {
+async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError> {
     let slot = state.slot(id).await?;
     let live = slot.state.lock().await;
     if live.meta.mode != Mode::Imported && live.game.status() == Status::Ongoing {
-        return Err(ApiError::NotAllowed(
+        return Err(ServiceError::NotAllowed(
             "a game is reviewed once it is over (or imported)".to_string(),
         ));
     }
@@ -396,7 +401,7 @@ async fn reviewable(state: &AppState, id: &str) -> Result<Game, ApiError> {
 }
 
 /// The stored review of `game`, if it is of its moves.
-async fn stored(state: &AppState, id: &str, game: &Game) -> Result<Option<Review>, ApiError> {
+async fn stored(state: &AppState, id: &str, game: &Game) -> Result<Option<Review>, ServiceError> {
     let Some((key, text)) = state.store.review(id).await? else {
         return Ok(None);
     };
@@ -410,7 +415,7 @@ async fn stored(state: &AppState, id: &str, game: &Game) -> Result<Option<Review
 pub async fn show(
     State(state): State<AppState>,
     GameId(id): GameId,
-) -> Result<Json<ReviewAnswer>, ApiError> {
+) -> Result<Json<ReviewAnswer>, ServiceError> {
     let game = reviewable(&state, &id).await?;
     if let Some(place) = state.reviews.place(&id) {
         return Ok(Json(waiting(&place)));
@@ -433,10 +438,10 @@ pub async fn start(
     State(state): State<AppState>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     GameId(id): GameId,
-) -> Result<(StatusCode, Json<ReviewAnswer>), ApiError> {
+) -> Result<(StatusCode, Json<ReviewAnswer>), ServiceError> {
     let game = reviewable(&state, &id).await?;
     if game.ply() > MAX_REVIEW_PLIES {
-        return Err(ApiError::TooLarge {
+        return Err(ServiceError::TooLarge {
             cap: "review_plies",
             message: format!("a review takes games of at most {MAX_REVIEW_PLIES} plies"),
         });

@@ -6,6 +6,7 @@
 
 use crate::domain::model::hash_secret;
 use crate::http::error::ApiError;
+use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::store::accounts::AccountRow;
 use axum::extract::FromRequestParts;
@@ -48,7 +49,7 @@ impl SessionCookie {
     }
 
     /// The account the first of the cookies whose session is alive logs in.
-    pub async fn account(&self, state: &AppState) -> Result<Option<Session>, ApiError> {
+    pub async fn account(&self, state: &AppState) -> Result<Option<Session>, ServiceError> {
         for token in self.0.iter().chain(&self.1) {
             let token_hash = hash_secret(token);
             if let Some(account) = state.store.session_account(&token_hash).await? {
@@ -87,9 +88,9 @@ impl FromRequestParts<AppState> for SignedIn {
         let cookie = SessionCookie::from_headers(&parts.headers);
         match cookie.account(state).await? {
             Some(session) => Ok(SignedIn(session)),
-            None => Err(ApiError::Unauthorized(
+            None => Err(ApiError::Service(ServiceError::Unauthorized(
                 "this needs an account's session: log in first".to_string(),
-            )),
+            ))),
         }
     }
 }
