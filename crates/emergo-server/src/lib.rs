@@ -26,12 +26,13 @@ pub use services::{games::import, notify};
 pub use store::copy;
 
 use anyhow::Context;
-use http::edge::{EdgeConfig, Permits};
+use http::edge::EdgeConfig;
 use http::{net, router as routes};
 pub use limits::Limits;
 use services::engine::EnginePool;
 use services::games::{fanout, flag};
 use services::games::{AppState, Shared};
+use services::permits::Permits;
 use services::{accounts::players, lobby as seeks};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -305,29 +306,8 @@ pub fn run_blocking(config: Config) -> anyhow::Result<()> {
         println!("Open {} in a browser", server.url());
         use std::io::Write as _;
         let _ = std::io::stdout().flush();
-        wait_for_signal().await;
+        services::signal::wait_for_signal().await;
         tracing::info!("shutting down");
         server.shutdown().await
     })
-}
-
-pub(crate) async fn wait_for_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = terminate => {}
-    }
 }

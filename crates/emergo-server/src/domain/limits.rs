@@ -2,6 +2,7 @@
 //! `emergo serve` option (docs/web.md, "Limits").
 
 use emergo_core::RecordLimits;
+use std::net::IpAddr;
 use std::time::Duration;
 
 /// The server's limits.
@@ -113,3 +114,8 @@ impl Limits {
         }
     }
 }
+
+/// The client a request counts for: the peer's address, or, when the peer is the trusted
+/// proxy, the address the proxy forwards. Put on every request by the edge (`http::edge::client_and_guard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientAddr(pub IpAddr);

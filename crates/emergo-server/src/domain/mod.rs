@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod ending;
 pub mod limits;
+pub mod metrics;
 pub mod model;
 pub mod rating;
 pub mod time_control;

@@ -9,5 +9,4 @@ pub mod net;
 pub mod ops;
 pub mod router;
 pub mod session;
-pub mod view;
 pub mod ws;

@@ -12,8 +12,9 @@
 //! request line) with an empty body; [`JsonParseErrors`] gives those answers the documented
 //! JSON body (issue 17, item 11).
 
-use crate::http::edge::{canonical, PeerAddr, Permit, Permits};
-use crate::http::error::ApiError;
+use crate::http::edge::{canonical, PeerAddr};
+use crate::services::error::ServiceError;
+use crate::services::permits::{Permit, Permits};
 use axum::body::Body;
 use axum::response::IntoResponse;
 use axum::Router;
@@ -188,7 +189,7 @@ impl Connection {
 /// answered `err` and closed.
 async fn health_or_refuse(
     stream: TcpStream,
-    err: ApiError,
+    err: ServiceError,
     connection: Connection,
     permit: Permit,
 ) {
@@ -245,7 +246,7 @@ fn write_timed(
 }
 
 /// Answers a connection over a cap with 503 `busy` and closes it, without reading its request.
-async fn refuse(mut stream: TcpStream, err: ApiError) {
+async fn refuse(mut stream: TcpStream, err: ServiceError) {
     let response = err.into_response();
     let status = response.status();
     let body = axum::body::to_bytes(response.into_body(), 4096)

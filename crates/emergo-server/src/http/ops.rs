@@ -1,8 +1,9 @@
 //! Operations: `GET /healthz` (the database answers), `GET /metrics` (Prometheus text), and the
 //! names of the metrics. Anything in the process counts with the `metrics` macros under these
-//! names (`metrics::counter!(ops::MOVES_ACCEPTED).increment(1)`); the recorder is installed
+//! names (`domain/metrics.rs`: `metrics::counter!(MOVES_ACCEPTED).increment(1)`); the recorder is installed
 //! once per process, when the first server starts.
 
+use crate::domain::metrics::*;
 use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
@@ -14,26 +15,6 @@ use axum::Json;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-
-/// Requests answered, by status class (`status="2xx"`, ...).
-pub const REQUESTS: &str = "emergo_http_requests_total";
-/// Moves stored (people's and the engine's).
-pub const MOVES_ACCEPTED: &str = "emergo_moves_accepted_total";
-/// WebSockets open now.
-pub const WEBSOCKETS_OPEN: &str = "emergo_websockets_open";
-/// Engine jobs waiting for a worker now.
-pub const ENGINE_QUEUE_LENGTH: &str = "emergo_engine_queue_length";
-/// How long an engine job waited for a worker, in seconds.
-pub const ENGINE_WAIT_SECONDS: &str = "emergo_engine_wait_seconds";
-/// Engine jobs taken again after their worker's lease ran out.
-pub const JOB_RETRIES: &str = "emergo_engine_job_retries_total";
-
-/// The job table's figures (PostgreSQL; read at most once per [`QUEUE_EVERY`], when scraped).
-pub const JOBS_QUEUED: &str = "emergo_engine_jobs_queued";
-pub const JOBS_RUNNING: &str = "emergo_engine_jobs_running";
-pub const JOBS_OLDEST_WAIT: &str = "emergo_engine_jobs_oldest_wait_seconds";
-pub const JOBS_LEASE_EXPIRED: &str = "emergo_engine_jobs_lease_expired";
-pub const JOBS_RETRIED: &str = "emergo_engine_jobs_open_retried";
 
 /// The job table is read at most this often, however often `/metrics` is scraped.
 const QUEUE_EVERY: Duration = Duration::from_secs(1);

@@ -14,8 +14,8 @@
 //! shared by every watcher (no copy per socket), and a socket whose client reads nothing is
 //! closed once a write has waited [`Limits::write_timeout`](crate::Limits).
 
+use crate::domain::limits::ClientAddr;
 use crate::domain::model::Mode;
-use crate::http::edge::{ClientAddr, Permit};
 use crate::http::error::ApiError;
 use crate::http::router::ViewQuery;
 use crate::http::session::SessionCookie;
@@ -23,6 +23,7 @@ use crate::services::error::ServiceError;
 use crate::services::games::chat::{self, ChatPush, Room};
 use crate::services::games::watching::{count_message, WatchGuard, WatcherKey, COUNT_EVERY};
 use crate::services::games::{delta_message, AppState, GameSlot, Published};
+use crate::services::permits::Permit;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -307,13 +308,13 @@ struct OpenSocket;
 
 impl OpenSocket {
     fn count() -> OpenSocket {
-        metrics::gauge!(crate::http::ops::WEBSOCKETS_OPEN).increment(1.0);
+        metrics::gauge!(crate::domain::metrics::WEBSOCKETS_OPEN).increment(1.0);
         OpenSocket
     }
 }
 
 impl Drop for OpenSocket {
     fn drop(&mut self) {
-        metrics::gauge!(crate::http::ops::WEBSOCKETS_OPEN).decrement(1.0);
+        metrics::gauge!(crate::domain::metrics::WEBSOCKETS_OPEN).decrement(1.0);
     }
 }

@@ -14,20 +14,21 @@
 //! or from the viewer (issue 17 item 3: one account's flood of seeks hid everyone else's).
 
 use crate::domain::clock::GameClock;
+use crate::domain::limits::ClientAddr;
 use crate::domain::model::{
     hash_secret, new_game_id, new_token, now_text, random_bit, random_text, GameMeta, Mode,
     PlayerRef, Players, Seat, SeatKind,
 };
 use crate::domain::time_control::TimeControl;
-use crate::http::edge::{ClientAddr, Permit};
 use crate::http::error::ApiError;
 use crate::http::router::Body;
 use crate::http::session::{SessionCookie, SignedIn};
-use crate::http::view::{GameView, SeatGrant};
 use crate::services::accounts::name_key;
 use crate::services::accounts::players::{rating_now, unix_now};
 use crate::services::error::{echo, ServiceError};
+use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, LiveGame};
+use crate::services::permits::Permit;
 use crate::store::accounts::{NewSeek, RatingRow, SeekRow};
 use crate::store::notifications::NewNote;
 use crate::store::StoreError;

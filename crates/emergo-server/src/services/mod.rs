@@ -8,4 +8,6 @@ pub mod error;
 pub mod games;
 pub mod lobby;
 pub mod notify;
+pub mod permits;
+pub mod signal;
 pub mod study;

@@ -8,9 +8,9 @@
 pub mod players;
 pub mod ratings;
 
+use crate::domain::limits::ClientAddr;
 use crate::domain::limits::Limits;
 use crate::domain::model::{hash_secret, now_text, random_text};
-use crate::http::edge::ClientAddr;
 use crate::http::router::Body;
 use crate::http::session::{clear_cookie, set_cookie, SessionCookie, SignedIn};
 use crate::services::accounts::players::ratings_json;

@@ -295,7 +295,8 @@ impl EnginePool {
                 queued: Instant::now(),
             });
             queue.waiting_len += 1;
-            metrics::gauge!(crate::http::ops::ENGINE_QUEUE_LENGTH).set(queue.waiting_len as f64);
+            metrics::gauge!(crate::domain::metrics::ENGINE_QUEUE_LENGTH)
+                .set(queue.waiting_len as f64);
         }
         self.shared.ready.notify_one();
         answered.await.map_err(|_| PoolError::Closed)?
@@ -322,9 +323,9 @@ fn work(shared: &PoolShared, slot: usize) {
                     return;
                 }
                 if let Some(job) = queue.next() {
-                    metrics::gauge!(crate::http::ops::ENGINE_QUEUE_LENGTH)
+                    metrics::gauge!(crate::domain::metrics::ENGINE_QUEUE_LENGTH)
                         .set(queue.waiting_len as f64);
-                    metrics::histogram!(crate::http::ops::ENGINE_WAIT_SECONDS)
+                    metrics::histogram!(crate::domain::metrics::ENGINE_WAIT_SECONDS)
                         .record(job.queued.elapsed().as_secs_f64());
                     queue.running[slot] = Some(Running {
                         stop: job.stop.clone(),

@@ -172,7 +172,7 @@ impl Worker {
         let id = job.id;
         if job.attempts > 1 {
             // Taken again: its worker died or lost its lease.
-            metrics::counter!(crate::http::ops::JOB_RETRIES).increment(1);
+            metrics::counter!(crate::domain::metrics::JOB_RETRIES).increment(1);
         }
         if job.attempts > MAX_ATTEMPTS {
             tracing::warn!(job = id, game = %job.game_id, "engine job given up after {} attempts", job.attempts - 1);
@@ -343,7 +343,7 @@ pub fn run_blocking(db_url: &str, threads: Option<usize>) -> anyhow::Result<()> 
         println!("Engine worker {} ready: {threads} threads", workers.id());
         use std::io::Write as _;
         let _ = std::io::stdout().flush();
-        crate::wait_for_signal().await;
+        crate::services::signal::wait_for_signal().await;
         tracing::info!("engine worker stopping");
         let _ = stop.send(true);
         workers.join(Duration::from_secs(5)).await;

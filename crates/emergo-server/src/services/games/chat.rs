@@ -20,8 +20,8 @@
 //! A message of the other side (or of another spectator) can be reported: the report is a row of
 //! `chat_reports` (who, what, when, from where), read with SQL (docs/api.md, "Chat").
 
+use crate::domain::limits::ClientAddr;
 use crate::domain::model::{now_text, Mode};
-use crate::http::edge::ClientAddr;
 use crate::http::router::Body;
 use crate::http::session::SessionCookie;
 use crate::services::error::ServiceError;

@@ -10,17 +10,18 @@ pub mod import;
 pub mod rematch;
 pub mod seats;
 pub mod takeback;
+pub mod view;
 pub mod watching;
 
 use crate::domain::clock::Clock;
 use crate::domain::ending;
 use crate::domain::limits::Limits;
 use crate::domain::model::{now_text, GameMeta, Mode, Rematch, SeatKind};
-use crate::http::edge::Permits;
-use crate::http::view::GameView;
 use crate::services::engine::{self, Client, EnginePool};
 use crate::services::error::ServiceError;
 use crate::services::games::flag::FlagTimers;
+use crate::services::games::view::GameView;
+use crate::services::permits::Permits;
 use crate::store::{ClockColumns, MoveWrite, Store, StoreError};
 use axum::body::Bytes;
 use axum::extract::ws::Utf8Bytes;
@@ -898,7 +899,7 @@ impl Shared {
                     live.meta.draw_offer = None;
                     live.meta.takeback = Default::default();
                     live.meta.clock = clock;
-                    metrics::counter!(crate::http::ops::MOVES_ACCEPTED).increment(1);
+                    metrics::counter!(crate::domain::metrics::MOVES_ACCEPTED).increment(1);
                 } else {
                     live.game.undo();
                 }

@@ -9,15 +9,15 @@
 //! two instances never make two rematches of one game; the wake-up goes through the fanout like
 //! every other change.
 
+use crate::domain::limits::ClientAddr;
 use crate::domain::model::{
     hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind,
 };
-use crate::http::edge::ClientAddr;
 use crate::http::router::{Body, GameId};
 use crate::http::session::SessionCookie;
-use crate::http::view::{GameView, SeatGrant};
 use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
+use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, Change, LiveGame};
 use axum::extract::State;
 use axum::http::StatusCode;

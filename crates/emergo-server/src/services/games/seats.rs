@@ -6,8 +6,8 @@
 use crate::domain::model::{hash_secret, new_token};
 use crate::http::router::GameId;
 use crate::http::session::{SessionCookie, SignedIn};
-use crate::http::view::{GameView, SeatGrant};
 use crate::services::error::ServiceError;
+use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, LiveGame};
 use axum::extract::State;
 use axum::Json;

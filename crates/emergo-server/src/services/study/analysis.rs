@@ -21,11 +21,12 @@
 //! an `error` event of code `rate_limited` (at most one every [`REFUSALS_EVERY`], counting
 //! the requests it answers for).
 
-use crate::http::edge::{ClientAddr, Permit};
+use crate::domain::limits::ClientAddr;
 use crate::http::error::ApiError;
 use crate::services::engine::PoolError;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
+use crate::services::permits::Permit;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};

@@ -3,8 +3,8 @@
 //! error (N2 syntax, R2's 12 men a side, R3's columns), so the page knows no rule.
 
 use crate::http::error::ApiError;
-use crate::http::view::BoardView;
 use crate::services::error::ServiceError;
+use crate::services::games::view::BoardView;
 use axum::extract::Query;
 use axum::Json;
 use emergo_core::{Game, Position, Status};

@@ -3,8 +3,8 @@
 //! The analysis board uses them to let a person play any line.
 
 use crate::http::router::Body;
-use crate::http::view::{BoardView, MoveView};
 use crate::services::error::{echo, ServiceError};
+use crate::services::games::view::{BoardView, MoveView};
 use emergo_core::{Game, GameRecord, Position, RecordMove, Status};
 use serde::{Deserialize, Serialize};
 

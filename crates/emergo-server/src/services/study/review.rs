@@ -6,12 +6,12 @@
 //! is and, once done, gives it. docs/web.md ("Game review") documents the depth, the
 //! thresholds and the accuracy formula.
 
+use crate::domain::limits::ClientAddr;
 use crate::domain::model::{now_text, Mode};
-use crate::http::edge::ClientAddr;
 use crate::http::router::GameId;
-use crate::http::view::MoveView;
 use crate::services::engine::PoolError;
 use crate::services::error::ServiceError;
+use crate::services::games::view::MoveView;
 use crate::services::games::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
