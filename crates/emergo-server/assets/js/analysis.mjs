@@ -5,9 +5,7 @@
 import { $, el, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
-import { drawFrame, drawPosition } from './board.mjs';
-import { initInput, keepTabStop } from './input.mjs';
-import { clickTargets, afterClick, afterDrop } from './select.mjs';
+import { createBoard } from './board.mjs';
 import { newTree, nodeAt, mainPath, play, promote, remove, step, recordMoves, layout, samePath } from './analysis-tree.mjs';
 import { analyse, forget, setEngine, watchVisibility, forWhite, whiteShare, scoreWords } from './analysis-live.mjs';
 
@@ -19,9 +17,7 @@ const st = {
   root: null,
   path: [],
   startPly: 0,
-  flipped: false,
-  sel: [],
-  lifted: null,
+  board: null, // the board component on #an-board
   views: new Map(), // N2 text -> the server's PositionView
   analysis: null, // the last `lines` event for the current position
   done: false,
@@ -53,9 +49,10 @@ export async function openAnalysis(params) {
   $('#analysis').hidden = false;
   document.title = `${t('an.title')} · ${t('title')}`;
   $('#board').replaceChildren(); // one board in the document at a time (ids of its markers)
-  drawFrame($('#an-board'), st.flipped);
+  st.board.select([]);
+  st.board.set({ board: null, legal: null, last: null, hint: null });
+  st.board.redrawAll();
   st.views.clear();
-  st.sel = [];
   st.analysis = null;
   st.gameId = null;
   try {
@@ -91,13 +88,13 @@ export function closeAnalysis() {
   st.open = false;
   forget();
   $('#analysis').hidden = true;
-  $('#an-board').replaceChildren();
+  st.board.clear();
 }
 
 /** Goes to `path`: fetches its position if needed, draws, and asks the engine about it. */
 async function goTo(path) {
   st.path = path;
-  st.sel = [];
+  st.board.select([]);
   await show();
 }
 
@@ -152,37 +149,6 @@ async function playLine(moves, count) {
   await goTo(path);
 }
 
-function onSquare(sq) {
-  const v = view();
-  if (!v) return;
-  const r = afterClick(v.legal_moves, st.sel, sq);
-  if (r.submit) {
-    st.sel = [];
-    playMove(r.submit);
-  } else {
-    st.sel = r.sel;
-    render();
-  }
-}
-
-function onDrop(from, to) {
-  st.lifted = null;
-  const v = view();
-  if (!v || !to) {
-    st.sel = [];
-    render();
-    return;
-  }
-  const r = afterDrop(v.legal_moves, from, to);
-  if (r.submit) {
-    st.sel = [];
-    playMove(r.submit);
-  } else {
-    st.sel = r.sel;
-    render();
-  }
-}
-
 /* ------------------------------------------------------------------ drawing */
 
 function lastMove() {
@@ -196,20 +162,14 @@ function lastMove() {
 function render() {
   if (!st.open || !st.root) return;
   const v = view();
-  const b = $('#an-board');
   const best = st.analysis && st.analysis.lines[0];
   const bestMove = best && v ? v.legal_moves.find((m) => m.move === best.move) : null;
-  drawPosition(b, {
+  st.board.set({
     board: v ? v.board : null,
-    flipped: st.flipped,
+    legal: v ? v.legal_moves : null,
     last: lastMove(),
-    sel: st.sel,
     hint: bestMove ? bestMove.passed : null,
-    premove: [],
-    targets: v ? clickTargets(v.legal_moves, st.sel) : { entries: new Set(), starts: new Set(), next: new Set() },
-    lifted: st.lifted,
   });
-  keepTabStop(b, st.sel[0]);
   const status = $('#an-status');
   if (!v) status.textContent = '';
   else if (v.result) status.textContent = t('an.over', { result: v.result });
@@ -251,9 +211,10 @@ function renderEngine() {
   };
   const top = a.lines[0];
   const share = whiteShare(forWhite(top.score, turn), top.mate === null ? null : forWhite(top.mate, turn));
-  const shown = st.flipped ? 1 - share : share;
+  const flipped = st.board.state().orientation === 'black';
+  const shown = flipped ? 1 - share : share;
   fill.style.height = `${Math.round(shown * 1000) / 10}%`;
-  bar.classList.toggle('flipped', st.flipped);
+  bar.classList.toggle('flipped', flipped);
   bar.setAttribute('aria-label', t('an.eval', { score: words(top) }));
   bar.dataset.share = share.toFixed(3);
   a.lines.forEach((line, k) => {
@@ -320,31 +281,13 @@ async function exportRecord() {
 /* ------------------------------------------------------------------ wiring */
 
 export function initAnalysis() {
-  const b = $('#an-board');
-  initInput(b, {
-    flipped: () => st.flipped,
-    liftable: (sq) => {
-      const v = view();
-      if (!v || !v.board.columns[sq]) return null;
-      return v.legal_moves.some((m) => m.passed.length > 1 && m.passed[0] === sq) ? v.board.columns[sq] : null;
-    },
-    lift: (sq) => {
-      st.lifted = sq;
-      st.sel = [sq];
-      render();
-    },
-    click: onSquare,
-    drop: onDrop,
-    hover: () => {},
-    longPress: () => {},
-  });
+  st.board = createBoard($('#an-board'), { onMove: playMove });
   $('#an-first').addEventListener('click', () => goTo(step(st.root, st.path, 'first')));
   $('#an-prev').addEventListener('click', () => goTo(step(st.root, st.path, 'back')));
   $('#an-next').addEventListener('click', () => goTo(step(st.root, st.path, 'next')));
   $('#an-last').addEventListener('click', () => goTo(step(st.root, st.path, 'last')));
   const flip = () => {
-    st.flipped = !st.flipped;
-    drawFrame($('#an-board'), st.flipped);
+    st.board.flip();
     render();
   };
   $('#an-flip').addEventListener('click', flip);
@@ -367,7 +310,7 @@ export function initAnalysis() {
       f: flip,
       F: flip,
       Escape: () => {
-        st.sel = [];
+        st.board.select([]);
         render();
       },
     };

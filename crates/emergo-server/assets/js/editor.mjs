@@ -6,32 +6,21 @@
 import { $ } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
-import { drawFrame, drawPosition } from './board.mjs';
-import { initInput, keepTabStop } from './input.mjs';
+import { createBoard } from './board.mjs';
 import { createGame } from './lobby.mjs';
 import { addMan, removeMan, setupText } from './setup.mjs';
-
-const NO_TARGETS = { entries: new Set(), starts: new Set(), next: new Set() };
 
 const ed = {
   setup: { turn: 'white', hand: { white: 12, black: 12 }, columns: {} },
   checked: null, // the server's answer for the current set-up: {position, status, …} or null
   asked: 0, // the number of the last question, so an old answer never wins
   navigate: () => {},
+  board: null, // the board component on #editor-board: every square a button
 };
 
 export function initEditor(navigate) {
   ed.navigate = navigate;
-  const b = $('#editor-board');
-  initInput(b, {
-    flipped: () => false,
-    liftable: () => null,
-    click: (sq) => onSquare(sq),
-    drop: () => {},
-    lift: () => {},
-    hover: () => {},
-    longPress: () => {},
-  });
+  ed.board = createBoard($('#editor-board'), { edit: true, onSelect: (sq) => onSquare(sq) });
   for (const r of document.querySelectorAll('input[name=editor-turn]')) {
     r.addEventListener('change', () => {
       ed.setup.turn = r.value;
@@ -75,7 +64,7 @@ export function showEditor() {
 export function closeEditor() {
   $('#editor').hidden = true;
   // Its columns' clip paths have ids the game board's would repeat.
-  $('#editor-board').replaceChildren();
+  ed.board.clear();
 }
 
 function onSquare(sq) {
@@ -84,23 +73,19 @@ function onSquare(sq) {
   if (tool === 'clear') delete cols[sq];
   else if (tool === 'remove') removeMan(cols, sq);
   else addMan(cols, sq, tool);
-  changed(sq);
+  changed();
 }
 
 /** Draws the set-up, writes its text, and asks the server about it. */
-function changed(focus) {
-  draw(focus);
+function changed() {
+  draw();
   const text = setupText(ed.setup);
   $('#editor-text').value = text;
   check(text);
 }
 
-function draw(focus) {
-  const b = $('#editor-board');
-  if (!b.firstChild) drawFrame(b, false);
-  drawPosition(b, { board: ed.setup, flipped: false, last: null, sel: [], targets: NO_TARGETS });
-  for (const r of b.querySelectorAll('.hit')) r.classList.add('active');
-  keepTabStop(b, focus);
+function draw() {
+  ed.board.set({ board: ed.setup });
   $('input[name=editor-turn][value=white]').checked = ed.setup.turn === 'white';
   $('input[name=editor-turn][value=black]').checked = ed.setup.turn === 'black';
   for (const color of ['white', 'black']) {

@@ -1,44 +1,27 @@
-// One game on screen: its state, the panels, moving (click, drag, type, premove) and the
-// actions (takeback, hint, draw, resign, rematch). Everything drawn comes from the server's view.
-import { $, el, store, seatOf, toast } from './dom.mjs';
+// The game page: opening a game, its transport (the state from the server, its WebSocket, the
+// moves and the seat's actions posted) and the wiring of its buttons and keys. Its parts:
+// game/state.mjs (the state and what follows from it), game/actions.mjs (which buttons a seat
+// sees), game/premove.mjs (premoves), game/view.mjs (the panels); the board is the board
+// component (board.mjs). Everything drawn comes from the server's view.
+import { $, store, seatOf, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
-import { drawFrame, drawPosition, discIcon, handIcons, squareWords, stackLetters } from './board.mjs';
-import { initInput, keepTabStop } from './input.mjs';
-import { clickTargets, afterClick, afterDrop, matchPremove } from './select.mjs';
-import { events, resultWords, winner } from './events.mjs';
-import { moveLabel } from './notation.mjs';
-import { renderMoves, scoreText, colorWords } from './movelist.mjs';
+import { createBoard } from './board.mjs';
+import { events } from './events.mjs';
+import { colorWords } from './movelist.mjs';
 import { openLive, closeLive } from './live.mjs';
-import { ratingNode, setWatchers, resetWatchers } from './people.mjs';
+import { setWatchers, resetWatchers } from './people.mjs';
 import { takeState } from './paging.mjs';
 import { play as playSound } from './sound.mjs';
 import { createGame, visit } from './lobby.mjs';
-import { lookForReview, renderReview, betterPath, startReview, resetReview } from './review.mjs';
-import { clockFigures, formatClock, isLow, crossedLow, untilDeadline } from './clock.mjs';
-import { renderTakeback, initTakeback } from './takeback.mjs';
-import { resetChat, renderChat, takeChat, initChat } from './chat.mjs';
+import { betterPath, startReview, resetReview } from './review.mjs';
+import { resetChat, takeChat, initChat } from './chat.mjs';
+import { st, other, atLatest, canMove, canPremove } from './game/state.mjs';
+import { rematchByOffer } from './game/actions.mjs';
+import { premoveNow } from './game/premove.mjs';
+import { renderPanels, showTip, tickClocks } from './game/view.mjs';
 
-const other = (c) => (c === 'white' ? 'black' : 'white');
-
-export const st = {
-  id: null,
-  game: null,
-  seat: null, // 'white' | 'black' | null (watching)
-  token: null,
-  viewPly: 0,
-  flipped: false,
-  sel: [], // squares chosen so far for a move
-  busy: false,
-  hint: null, // {move, score}
-  premove: null, // {from, to} or {text}, with `squares` to draw
-  preSel: null, // a square chosen for a premove
-  lifted: null, // the square whose column is being dragged
-  tipSquare: null,
-  lastEvent: null,
-  stateAt: 0, // when the current state arrived (performance.now()), for the clocks
-  shownMs: null, // what the running clocks showed at the last tick: {white, black}
-};
+export { st };
 
 /* ------------------------------------------------------------------ opening a game */
 
@@ -48,7 +31,9 @@ export async function openGame(id, onMissing) {
   $('#conn').hidden = false;
   if (st.id !== id) {
     for (const k of Object.keys($('#game').dataset)) delete $('#game').dataset[k];
-    Object.assign(st, { id, game: null, sel: [], hint: null, premove: null, preSel: null, viewPly: 0, lastEvent: null });
+    Object.assign(st, { id, game: null, hint: null, viewPly: 0, lastEvent: null });
+    st.board.select([]);
+    st.board.cancelPremove();
   }
   const params = new URLSearchParams(location.search);
   const invite = params.get('invite');
@@ -67,8 +52,8 @@ export async function openGame(id, onMissing) {
   st.seat = mine ? mine.seat : null;
   st.token = mine ? mine.token : null;
   resetChat(id);
-  st.flipped = st.seat === 'black';
-  drawFrame($('#board'), st.flipped);
+  st.board.set({ orientation: st.seat === 'black' ? 'black' : 'white', board: null, legal: null, premovable: null, last: null, hint: null, better: null });
+  st.board.redrawAll();
   try {
     setGame(await api('GET', `/api/games/${id}`), 'load');
   } catch (err) {
@@ -114,7 +99,7 @@ function setGame(g, source) {
   st.stateAt = performance.now();
   st.shownMs = null;
   if (!old || old.ply !== g.ply || old.moves[old.moves.length - 1] !== g.moves[g.moves.length - 1]) {
-    st.sel = [];
+    st.board.select([]);
     st.hint = null;
   }
   st.viewPly = follow ? g.ply : Math.min(st.viewPly, g.ply);
@@ -144,102 +129,24 @@ function say(ev) {
 
 /* ------------------------------------------------------------------ moving */
 
-function atLatest() {
-  return st.game && st.viewPly === st.game.ply;
-}
-
-function canMove() {
-  const g = st.game;
-  // the server says when a game waits for a seat (docs/api.md `waiting_for`): no move before
-  return !!(g && st.token && g.status === 'ongoing' && !g.waiting_for && g.turn === st.seat && atLatest() && !st.busy && !g.engine_thinking);
-}
-
-/** A premove may be entered while the other side is to move. */
-function canPremove() {
-  const g = st.game;
-  return !!(g && st.token && g.status === 'ongoing' && g.turn !== st.seat && atLatest() && g[other(st.seat)].joined);
-}
-
-function targets() {
-  if (!canMove()) return { entries: new Set(), starts: new Set(), next: new Set() };
-  return clickTargets(st.game.legal, st.sel);
-}
-
-function apply(result) {
-  if (result.submit) return submitMove(result.submit);
-  st.sel = result.sel;
-  render();
-  return null;
-}
-
+/** A square clicked (the board has handled the move or the premove): its column's contents
+ * shown on a touch or the keyboard. */
 function onSquare(sq, pointerType) {
-  if (canMove()) {
-    apply(afterClick(st.game.legal, st.sel, sq));
-  } else if (canPremove()) {
-    premoveClick(sq);
-  }
   const board = st.game && st.game.boards[st.viewPly];
   if (board && board.columns[sq] && pointerType !== 'mouse') showTip(sq);
 }
 
-function onDrop(from, to) {
-  st.lifted = null;
-  if (!to) return render();
-  if (canMove()) return apply(afterDrop(st.game.legal, from, to));
-  if (canPremove()) {
-    setPremove({ from, to });
-    return null;
-  }
-  return render();
-}
-
-/** What may be dragged from `sq`: the column there, if a move (or a premove) may start there. */
-function liftable(sq) {
-  const g = st.game;
-  if (!g) return null;
-  const col = g.boards[st.viewPly].columns[sq];
-  if (!col) return null;
-  if (canMove()) return targets().starts.has(sq) ? col : null;
-  if (canPremove() && col.owner === st.seat) return col;
-  return null;
-}
-
-function premoveClick(sq) {
-  const board = st.game.boards[st.game.ply];
-  const col = board.columns[sq];
-  if (st.preSel) {
-    if (st.preSel === sq) st.preSel = null;
-    else setPremove({ from: st.preSel, to: sq });
-  } else if (col && col.owner === st.seat) {
-    st.preSel = sq;
-    st.premove = null;
-  } else if (!col && board.hand[st.seat] > 0) {
-    setPremove({ from: null, to: sq });
-  } else {
-    st.premove = null;
-  }
-  render();
-}
-
-function setPremove(pre) {
-  st.preSel = null;
-  st.premove = { ...pre, squares: pre.text ? [] : [pre.from, pre.to].filter(Boolean) };
-  render();
-}
-
 function clearPremove() {
-  st.premove = null;
-  st.preSel = null;
+  st.board.cancelPremove();
 }
 
 /** Plays the pending premove now that it is our turn, or cancels it. */
 function tryPremove() {
-  const pre = st.premove;
-  if (!pre || !canMove()) return;
-  st.premove = null;
-  const mv = matchPremove(st.game.legal, pre);
-  if (mv) {
-    submitMove(mv);
+  const now = premoveNow(st.board.state().premove, st.game.legal, canMove(st));
+  if (!now) return;
+  st.board.cancelPremove();
+  if (now.move) {
+    submitMove(now.move);
   } else {
     st.lastEvent = t('premove.cancelled');
     toast(st.lastEvent, 'info');
@@ -255,18 +162,18 @@ async function submitMove(text) {
   }
   st.busy = true;
   const known = g.legal.find((m) => m.move === text);
-  st.sel = known ? known.passed : [];
+  st.board.select(known ? known.passed : []);
   render();
   try {
     const next = await api('POST', `/api/games/${g.id}/moves`, { token: st.token, ply: g.ply, move: text });
     st.busy = false;
-    st.sel = [];
+    st.board.select([]);
     setGame(next, 'post');
     render();
     return true;
   } catch (err) {
     st.busy = false;
-    st.sel = [];
+    st.board.select([]);
     toast(err.code === 'illegal_move' ? t('err.illegalTyped', { move: text }) : plainError(err));
     if (['stale_ply', 'not_your_turn', 'game_over'].includes(err.code)) refresh(st.game ? st.game.ply : 0);
     else render();
@@ -310,283 +217,41 @@ async function rematchAction(action) {
   }
 }
 
-/** Whether this game's rematch is offered to the other seat holder (between people). */
-function rematchByOffer() {
-  const g = st.game;
-  return g.mode === 'human' && g.white.joined && g.black.joined;
-}
+/** The handlers the panels call. */
+const on = {
+  goTo: (ply) => goTo(ply),
+  render: () => render(),
+  cancelPremove: () => {
+    clearPremove();
+    render();
+  },
+};
 
-/* ------------------------------------------------------------------ the column's contents */
-
-function showTip(sq) {
-  const board = st.game && st.game.boards[st.viewPly];
-  const col = board && sq ? board.columns[sq] : null;
-  const tip = $('#tip');
-  if (!col) {
-    tip.hidden = true;
-    st.tipSquare = null;
-    return;
-  }
-  st.tipSquare = sq;
-  tip.replaceChildren(
-    el('div', { class: 'tip-head', text: squareWords(sq, col) }),
-    el('div', { class: 'men', 'aria-hidden': 'true' }, ...[...stackLetters(col)].map((m) => el('span', { class: `man ${m}` }))),
-    el('div', { class: 'lbl', text: t('tip.fromTop') }),
-  );
-  tip.hidden = false;
-}
-
-/* ------------------------------------------------------------------ the panels */
-
-function playerName(color) {
-  const g = st.game;
-  const side = g[color] || {};
-  const colorWord = t(`color.${color}`);
-  if (g.mode === 'imported') return { name: colorWord, sub: t('who.imported') };
-  if (side.kind === 'engine') return { name: t('who.engine'), sub: t('who.level', { level: g.level || '?' }) };
-  const account = g.players && g.players[color];
-  if (account) {
-    // a game between accounts: the names, and the category of a rated game
-    const sub = [...(st.seat === color ? [t('who.you')] : []), colorWord, ...(g.players.rated ? [t(`category.${g.players.rated}`)] : [])].join(' · ');
-    return { name: account.deleted || !account.name ? t('player.deleted') : account.name, sub };
-  }
-  if (st.seat === color) return { name: t('who.you'), sub: colorWord };
-  if (!side.joined) return { name: t('who.waiting'), sub: t('who.waitingSub', { color: colorWord }) };
-  if (!st.seat) return { name: colorWord, sub: t('who.person') };
-  return { name: t(g.mode === 'engine' ? 'who.player' : 'who.opponent'), sub: colorWord };
-}
-
-function renderBar(box, color) {
-  const g = st.game;
-  const board = g.boards[st.viewPly];
-  const { name, sub } = playerName(color);
-  const toMove = g.status === 'ongoing' && !g.waiting_for && board.turn === color && atLatest();
-  box.className = `player${toMove ? ' to-move' : ''}`;
-  box.dataset.color = color;
-  const thinking = g.engine_thinking && g[color].kind === 'engine';
-  const flag = toMove ? el('span', { class: `turn-flag${thinking ? ' thinking' : ''}`, text: t(thinking ? 'bar.thinking' : st.seat === color ? 'bar.yourMove' : 'bar.toMove') }) : null;
-  const hand = board.hand[color];
-  const clock = clockElement(color);
-  box.replaceChildren(
-    discIcon(color),
-    el('div', { class: 'who-box' }, el('span', { class: 'name-row' }, el('span', { class: 'name', text: name }), ratingNode(g, color)), el('span', { class: 'sub', text: sub })),
-    ...(flag ? [flag] : []),
-    ...(clock ? [clock] : []),
-    el('div', { class: 'hand', title: t('bar.inHand', { n: hand }), 'data-hand': color },
-      handIcons(color, hand), el('span', { class: 'count', text: String(hand) }), el('span', { class: 'sub', text: t('bar.inHandShort') })),
-  );
-}
-
-/* ------------------------------------------------------------------ the clocks */
-
-/** The clock of `color` in its bar: a real-time clock (ticking while it runs), or for the side
- * to move of a correspondence game the time left to its deadline; null for untimed games. */
-function clockElement(color) {
-  const g = st.game;
-  const figures = clockFigures(g, performance.now() - st.stateAt);
-  if (figures) {
-    const box = el('span', { class: 'clock', 'data-clock': color, role: 'timer' });
-    paintClock(box, color, figures);
-    return box;
-  }
-  if (g.deadline && g.status === 'ongoing' && g.turn === color) {
-    const left = untilDeadline(g.deadline, Date.now());
-    const date = new Date(Date.parse(g.deadline)).toLocaleString(document.documentElement.lang);
-    return el('span', { class: 'clock corr', 'data-deadline': g.deadline, title: t('clock.deadline', { date }), text: t('clock.corrLeft', left) });
-  }
-  return null;
-}
-
-function paintClock(box, color, figures) {
-  const ms = figures[color];
-  box.textContent = formatClock(ms);
-  box.dataset.ms = String(ms);
-  box.classList.toggle('running', figures.running === color);
-  box.classList.toggle('low', isLow(ms) && st.game.status === 'ongoing');
-  box.setAttribute('aria-label', t('clock.aria', { color: t(`color.${color}`), time: formatClock(ms) }));
-}
-
-/** Counts the running clock down between states (the server's figures come with each state);
- * sounds once when the player's own clock runs low. */
-function tickClocks() {
-  const g = st.game;
-  if (!g || !g.clock || $('#game').hidden) return;
-  const figures = clockFigures(g, performance.now() - st.stateAt);
-  if (!figures.running) return;
-  for (const box of document.querySelectorAll('#game [data-clock]')) paintClock(box, box.dataset.clock, figures);
-  const mine = st.seat && figures.running === st.seat;
-  if (mine && st.shownMs && crossedLow(st.shownMs[st.seat], figures[st.seat])) {
-    playSound('low');
-    st.lastEvent = t('clock.low');
-  }
-  st.shownMs = figures;
-}
-
-function renderStatus() {
-  const g = st.game;
-  const box = $('#status');
-  const res = $('#result');
-  const startTurn = g.boards[0].turn;
-  if (g.status === 'finished') {
-    const { head, why } = resultWords(g, st.seat);
-    res.replaceChildren(el('span', { class: 'score', text: scoreText(g.result) }), el('b', { text: t(head.key, colorWords(head.params)) }), el('div', { text: t(why.key, colorWords(why.params)) }));
-    res.dataset.result = g.result || '';
-    res.dataset.reason = g.reason || '';
-    res.dataset.winner = winner(g) || '';
-    res.hidden = false;
-  } else {
-    res.hidden = true;
-  }
-  const lines = [];
-  if (!atLatest()) {
-    const main = st.viewPly === 0 ? t('status.start') : t('status.after', { move: moveLabel(st.viewPly, startTurn, g.moves[st.viewPly - 1]) });
-    lines.push(el('div', { class: 'main', text: main }));
-    lines.push(el('div', { class: 'detail', text: t('status.back') }));
-  } else if (g.status === 'ongoing' && g.waiting_for) {
-    const color = t(`color.${g.waiting_for}`);
-    lines.push(el('div', { class: 'main', 'data-waiting': g.waiting_for, text: t('status.waiting', { color }) }));
-    lines.push(el('div', { class: 'detail', text: t('status.waitingDetail', { color }) }));
-  } else if (g.status === 'ongoing') {
-    const mine = st.seat === g.turn;
-    const color = t(`color.${g.turn}`);
-    let main = t(mine ? 'status.yourMove' : 'status.toMove', { color });
-    if (g.engine_thinking) main = t('status.thinking', { color });
-    lines.push(el('div', { class: 'main', text: main }));
-    let detail = '';
-    if (g.phase === 'capture') detail = t('phase.capture', { n: g.legal.length ? g.legal[0].captured.length : 0 });
-    else if (g.phase === 'enter') detail = t('phase.enter', { n: g.hand[g.turn] });
-    else detail = t('phase.step');
-    if (mine && !g.engine_thinking) detail += ` ${t(st.sel.length ? 'help.next' : g.phase === 'enter' ? 'help.enter' : 'help.start')}`;
-    if (!st.seat && g.mode !== 'imported') detail += ` ${t('status.watching')}`;
-    lines.push(el('div', { class: 'detail', text: detail }));
-  } else {
-    lines.push(el('div', { class: 'main', text: g.ply ? t('status.overAt', { move: moveLabel(g.ply, startTurn, g.moves[g.ply - 1]) }) : t('status.over') }));
-  }
-  if (atLatest() && g.shadowpiece && g.status === 'ongoing') {
-    const board = g.boards[g.ply];
-    const side = board.hand.white > 0 ? 'white' : 'black';
-    lines.push(el('div', { class: 'shadow', 'data-shadow': String(board.hand[side]), text: t('status.shadow', { color: t(`color.${side}`), n: board.hand[side] }) }));
-  }
-  if (st.premove || st.preSel) {
-    const what = st.premove ? (st.premove.text || `${st.premove.from ? `${st.premove.from}–` : ''}${st.premove.to}`) : `${st.preSel}…`;
-    lines.push(el('div', { class: 'premove-line', 'data-premove': what },
-      el('span', { text: t('premove.pending', { move: what }) }), ' ',
-      el('button', { type: 'button', class: 'link', id: 'premove-cancel', text: t('premove.cancel'), onclick: () => { clearPremove(); render(); } })));
-  }
-  if (st.lastEvent && atLatest()) lines.push(el('div', { class: 'event', id: 'event', text: st.lastEvent }));
-  box.replaceChildren(...lines);
-}
-
-function renderActions() {
-  const g = st.game;
-  const ongoing = g.status === 'ongoing';
-  const mine = !!st.token;
-  const engine = g.mode === 'engine';
-  const human = g.mode === 'human';
-  const show = (id, on) => ($(`#${id}`).hidden = !on);
-  // Take back: also while the engine thinks and after a game ended on the board (docs/api.md);
-  // not after a resignation.
-  show('takeback', engine && mine && (ongoing || g.reason !== 'resignation'));
-  $('#takeback').disabled = g.ply === 0;
-  show('hint', engine && mine && ongoing);
-  $('#hint').disabled = g.engine_thinking || g.turn !== st.seat;
-  const bothJoined = g.white.joined && g.black.joined;
-  show('draw-offer', human && mine && ongoing && bothJoined && g.draw_offer !== other(st.seat));
-  $('#draw-offer').disabled = g.draw_offer === st.seat;
-  $('#draw-offer').textContent = t(g.draw_offer === st.seat ? 'act.drawOffered' : 'act.offerDraw');
-  show('draw-accept', human && mine && ongoing && g.draw_offer === other(st.seat));
-  show('draw-decline', human && mine && ongoing && g.draw_offer === other(st.seat));
-  show('resign', mine && ongoing && g.mode !== 'imported');
-  renderTakeback(g, st.seat, st.token);
-  const offer = g.rematch_offer;
-  const made = g.rematch_game;
-  const byOffer = rematchByOffer();
-  show('rematch', mine && !ongoing && g.mode !== 'imported' && !made && !(byOffer && offer === other(st.seat)));
-  $('#rematch').disabled = byOffer && offer === st.seat;
-  $('#rematch').textContent = t(byOffer && offer === st.seat ? 'act.rematchOffered' : 'act.rematch');
-  show('rematch-accept', mine && !ongoing && byOffer && !made && offer === other(st.seat));
-  show('rematch-decline', mine && !ongoing && byOffer && !made && offer === other(st.seat));
-  show('rematch-go', !ongoing && !!made);
-  show('same-again', mine && !ongoing && g.mode !== 'imported');
-  const exp = $('#export');
-  exp.href = `/api/games/${g.id}/record`;
-  exp.setAttribute('download', `emergo-${g.id}.txt`);
-  // The analysis board from the ply on screen; not for a player of a game still going on.
-  show('analyse', !(mine && ongoing));
-  $('#analyse').href = `/analysis?game=${encodeURIComponent(g.id)}&ply=${st.viewPly}`;
-  $('#move-form').hidden = !(mine && ongoing);
-  $('#move-input').disabled = !(canMove() || canPremove());
-  $('#move-submit').disabled = !(canMove() || canPremove());
-  const ht = $('#hint-text');
-  ht.hidden = !(st.hint && atLatest());
-  if (st.hint) {
-    const raw = st.hint.score || 0;
-    const men = raw / 100;
-    const score = `${men > 0 ? '+' : men < 0 ? '−' : '±'}${Math.abs(men).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}`;
-    // beyond this the engine has found a forced result (its scores near ±30000)
-    if (Math.abs(raw) >= 20000) ht.textContent = t(raw > 0 ? 'hint.win' : 'hint.loss', { move: st.hint.move });
-    else ht.textContent = t('hint.text', { move: st.hint.move, score });
-    ht.dataset.score = String(st.hint.score || 0);
-  }
-  const invite = store.get(`emergo.invite.${g.id}`);
-  const waiting = human && mine && ongoing && !bothJoined;
-  $('#invite-box').hidden = !(waiting && invite);
-  if (waiting && invite) {
-    $('#invite-link').value = `${location.origin}/game/${g.id}?invite=${encodeURIComponent(invite)}`;
-    $('#own-link').value = `${location.origin}/game/${g.id}`;
-  }
-}
-
+/** Draws the game: the board (the component), then the panels. */
 export function render() {
   if (!st.game) return;
   const g = st.game;
-  document.title = g.status === 'finished' ? t('title.over', { score: scoreText(g.result) }) : t('title.toMove', { color: t(`color.${g.turn}`) });
-  const bottom = st.flipped ? 'black' : 'white';
-  renderBar($('#bar-bottom'), bottom);
-  renderBar($('#bar-top'), other(bottom));
-  const last = st.viewPly > 0 ? g.history[st.viewPly - 1] : null;
-  const hintMove = st.hint && atLatest() ? g.legal.find((m) => m.move === st.hint.move) : null;
-  const b = $('#board');
-  drawPosition(b, {
+  const hintMove = st.hint && atLatest(st) ? g.legal.find((m) => m.move === st.hint.move) : null;
+  st.board.set({
     board: g.boards[st.viewPly],
-    flipped: st.flipped,
-    last,
-    sel: st.sel,
+    legal: canMove(st) ? g.legal : null,
+    premovable: canPremove(st) ? st.seat : null,
+    last: st.viewPly > 0 ? g.history[st.viewPly - 1] : null,
     hint: hintMove ? hintMove.passed : null,
-    premove: st.premove ? st.premove.squares : st.preSel ? [st.preSel] : [],
-    targets: targets(),
-    lifted: st.lifted,
     better: betterPath(st.viewPly),
   });
-  keepTabStop(b, st.sel[0]);
-  renderStatus();
-  renderMoves(g, st.viewPly, atLatest(), goTo);
-  lookForReview(g, render);
-  renderReview(g, st.viewPly, goTo);
-  renderActions();
-  renderChat(g, st.seat, st.token);
-  const d = $('#game').dataset;
-  d.ply = String(g.ply);
-  d.viewPly = String(st.viewPly);
-  d.position = g.positions[st.viewPly] || '';
-  d.status = g.status;
-  d.turn = g.turn;
-  d.thinking = String(!!g.engine_thinking);
-  d.busy = String(st.busy);
-  d.premove = st.premove ? 'pending' : '';
-  if (st.tipSquare) showTip(st.tipSquare);
+  renderPanels(on);
 }
 
 export function goTo(ply) {
   if (!st.game) return;
   st.viewPly = Math.max(0, Math.min(st.game.ply, ply));
-  st.sel = [];
+  st.board.select([]);
   render();
 }
 
 export function flip() {
-  st.flipped = !st.flipped;
-  drawFrame($('#board'), st.flipped);
+  st.board.flip();
   render();
 }
 
@@ -621,19 +286,12 @@ export function initGame() {
   // On a phone the actions are a bar fixed at the bottom: the game keeps room for all its rows.
   const bar = $('#actions');
   if (window.ResizeObserver) new ResizeObserver(() => document.documentElement.style.setProperty('--actions-height', `${bar.offsetHeight}px`)).observe(bar);
-  const b = $('#board');
-  initInput(b, {
-    flipped: () => st.flipped,
-    liftable,
-    lift: (sq) => {
-      st.lifted = sq;
-      if (canMove()) st.sel = [sq];
-      render();
-    },
-    click: onSquare,
-    drop: onDrop,
-    hover: (sq) => showTip(sq),
-    longPress: (sq) => showTip(sq),
+  st.board = createBoard($('#board'), {
+    onMove: submitMove,
+    onSelect: onSquare,
+    onChange: () => renderPanels(on),
+    onHover: (sq) => showTip(sq),
+    onLongPress: (sq) => showTip(sq),
   });
   $('#nav-first').addEventListener('click', () => goTo(0));
   $('#nav-prev').addEventListener('click', () => goTo(st.viewPly - 1));
@@ -649,8 +307,9 @@ export function initGame() {
       toast(t('err.oneWord'));
       return;
     }
-    if (canPremove()) {
-      setPremove({ text });
+    if (canPremove(st)) {
+      st.board.setPremove({ text });
+      render();
       input.value = '';
       return;
     }
@@ -673,10 +332,15 @@ export function initGame() {
       toast(plainError(err));
     }
   });
-  initTakeback((path, body) => {
+  // takeback requests and Abort between people (issue 18)
+  const takebackAction = (path, body) => {
     clearPremove();
     return seatAction(path, body);
-  });
+  };
+  $('#takeback-ask').addEventListener('click', () => takebackAction('takeback', { action: 'offer' }));
+  $('#takeback-accept').addEventListener('click', () => takebackAction('takeback', { action: 'accept' }));
+  $('#takeback-decline').addEventListener('click', () => takebackAction('takeback', { action: 'decline' }));
+  $('#abort').addEventListener('click', () => takebackAction('abort'));
   initChat();
   $('#draw-offer').addEventListener('click', () => seatAction('draw', { action: 'offer' }));
   $('#draw-accept').addEventListener('click', () => seatAction('draw', { action: 'accept' }));
@@ -699,7 +363,7 @@ export function initGame() {
     seatAction('resign');
   });
   $('#rematch').addEventListener('click', (e) => {
-    if (st.game && rematchByOffer()) rematchAction('offer');
+    if (st.game && rematchByOffer(st.game)) rematchAction('offer');
     else createGame(settings(true), e.currentTarget);
   });
   $('#rematch-accept').addEventListener('click', () => rematchAction('accept'));
@@ -727,7 +391,7 @@ export function initGame() {
       f: flip,
       F: flip,
       Escape: () => {
-        st.sel = [];
+        st.board.select([]);
         clearPremove();
         showTip(null);
         render();

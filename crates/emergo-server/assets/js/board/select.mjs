@@ -74,3 +74,23 @@ export function matchPremove(legal, pre) {
       : m.passed.length > 1 && m.passed[0] === pre.from && m.passed[m.passed.length - 1] === pre.to);
   return fits.length === 1 ? fits[0].move : null;
 }
+
+/**
+ * A click on `sq` while a premove may be entered for `color` on `board` (the position the
+ * other side is to move in), with `start` the square chosen first (or null): the square chosen
+ * now (`start`) and the premove made (`pre`: `{from, to}`, from null for an entry, or null).
+ * Your column starts one; a second square ends it; an empty square is an entry while you have
+ * men in hand; the first square again, or anything else, clears it.
+ */
+export function afterPremoveClick(board, color, start, sq) {
+  const col = board.columns[sq];
+  if (start) return start === sq ? { start: null, pre: null } : { start: null, pre: { from: start, to: sq } };
+  if (col && col.owner === color) return { start: sq, pre: null };
+  if (!col && board.hand[color] > 0) return { start: null, pre: { from: null, to: sq } };
+  return { start: null, pre: null };
+}
+
+/** The squares a premove marks on the board (none for a typed one). */
+export function premoveSquares(pre) {
+  return pre.text ? [] : [pre.from, pre.to].filter(Boolean);
+}

@@ -1,20 +1,23 @@
 // Pointer and keyboard on the board: clicks, drag and drop, a square focus moved by the arrow
 // keys. It reports squares; what they mean is for the game module.
-import { squareAt, svgPoint, drawDragged, screenNeighbour, SQUARES } from './board.mjs';
+import { squareAt, svgPoint, drawDragged, screenNeighbour, SQUARES } from './draw.mjs';
 
 const DRAG_START = 8; // SVG units the pointer must travel before a press becomes a drag
 
 /**
  * hooks: `flipped()`, `liftable(sq)` (a column that may be dragged from sq, or null),
- * `click(sq, pointerType)`, `drop(from, to)`, `hover(sq | null)`, `longPress(sq)`.
+ * `lift(sq)`, `click(sq, pointerType)`, `drop(from, to)`, `hover(sq | null)`, `longPress(sq)`.
+ * Returns a function that removes the listeners.
  */
 export function initInput(b, hooks) {
+  const listening = new AbortController();
+  const on = (type, fn) => b.addEventListener(type, fn, { signal: listening.signal });
   let press = null; // {sq, x, y, dragging, id, col}
   let suppressClick = false;
   let longTimer = null;
   let hoverTimer = null;
 
-  b.addEventListener('pointerdown', (e) => {
+  on('pointerdown', (e) => {
     if (e.button !== 0) return;
     const p = svgPoint(b, e.clientX, e.clientY);
     const sq = squareAt(p.x, p.y, hooks.flipped());
@@ -32,7 +35,7 @@ export function initInput(b, hooks) {
       }
     }
   });
-  b.addEventListener('pointermove', (e) => {
+  on('pointermove', (e) => {
     const p = svgPoint(b, e.clientX, e.clientY);
     if (e.pointerType === 'mouse') {
       const sq = squareAt(p.x, p.y, hooks.flipped());
@@ -60,15 +63,15 @@ export function initInput(b, hooks) {
     const to = cancelled ? null : squareAt(p.x, p.y, hooks.flipped());
     hooks.drop(was.sq, to);
   };
-  b.addEventListener('pointerup', (e) => end(e, false));
-  b.addEventListener('pointercancel', (e) => end(e, true));
-  b.addEventListener('pointerleave', (e) => {
+  on('pointerup', (e) => end(e, false));
+  on('pointercancel', (e) => end(e, true));
+  on('pointerleave', (e) => {
     if (e.pointerType === 'mouse') {
       clearTimeout(hoverTimer);
       hooks.hover(null);
     }
   });
-  b.addEventListener('click', (e) => {
+  on('click', (e) => {
     if (suppressClick) return;
     // (with the pointer captured for a drag, the click's target is the board itself)
     const hit = e.target.closest && e.target.closest('.hit');
@@ -79,7 +82,7 @@ export function initInput(b, hooks) {
 
   // keyboard: one square of the board is in the tab order; arrows move it, Enter or Space
   // clicks it
-  b.addEventListener('keydown', (e) => {
+  on('keydown', (e) => {
     const hit = e.target.closest && e.target.closest('.hit');
     if (!hit) return;
     const dir = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' }[e.key];
@@ -94,10 +97,15 @@ export function initInput(b, hooks) {
       hooks.click(hit.dataset.sq, 'keyboard');
     }
   });
-  b.addEventListener('focusin', (e) => {
+  on('focusin', (e) => {
     const hit = e.target.closest && e.target.closest('.hit');
     if (hit) hooks.hover(hit.dataset.sq);
   });
+  return () => {
+    listening.abort();
+    clearTimeout(longTimer);
+    clearTimeout(hoverTimer);
+  };
 }
 
 /** Puts the board's one tab stop on `sq` (and focuses it). */
