@@ -59,8 +59,7 @@ impl Permits {
                     "the server has {} {} open; try again later",
                     open.0, self.what
                 ),
-            }
-            .into());
+            });
         }
         if let Some(client) = client {
             let in_reserve = open.0 >= self.cap - self.reserve;
@@ -77,8 +76,7 @@ impl Permits {
                          fewer than {} open, and this address has {mine}",
                         self.reserve, self.what, self.few
                     ),
-                }
-                .into());
+                });
             }
             if *mine >= self.per_client {
                 return Err(ServiceError::Busy {
@@ -91,8 +89,7 @@ impl Permits {
                         "this address has {} {} open already",
                         self.per_client, self.what
                     ),
-                }
-                .into());
+                });
             }
             *mine += 1;
         }
