@@ -4,9 +4,14 @@
 
 pub mod assets;
 pub mod edge;
+pub mod editor;
 pub mod error;
+pub mod games;
 pub mod net;
+pub mod notify;
 pub mod ops;
+pub mod players;
+pub mod position;
 pub mod router;
 pub mod session;
 pub mod ws;

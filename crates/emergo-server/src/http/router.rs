@@ -8,6 +8,7 @@ use crate::domain::model::{
 };
 use crate::http::assets;
 use crate::http::edge::{self, ClientAddr, EdgeConfig};
+use crate::http::editor;
 use crate::http::error::{echo, ApiError};
 use crate::http::ops;
 use crate::http::session::SessionCookie;
@@ -16,13 +17,9 @@ use crate::services::accounts::{self, players};
 use crate::services::engine;
 use crate::services::error::ServiceError;
 use crate::services::games::import;
-use crate::services::games::rematch;
-use crate::services::games::seats;
-use crate::services::games::seats::Actor;
 use crate::services::games::view::{GameSummary, GameView, SeatGrant};
 use crate::services::games::{AppState, Change, GameSlot, LiveGame};
 use crate::services::lobby as seeks;
-use crate::services::study::editor;
 use crate::services::study::review;
 use crate::store::StatusFilter;
 use axum::body::Bytes;
@@ -71,16 +68,16 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/abort", post(abort))
-        .route(
-            "/api/games/{id}/chat",
-            post(crate::services::games::chat::post),
-        )
+        .route("/api/games/{id}/chat", post(crate::http::games::post))
         .route(
             "/api/games/{id}/chat/{message}/report",
-            post(crate::services::games::chat::report),
+            post(crate::http::games::report),
         )
         .route("/api/games/{id}/draw", post(draw))
-        .route("/api/games/{id}/rematch", limited(post(rematch::rematch)))
+        .route(
+            "/api/games/{id}/rematch",
+            limited(post(crate::http::games::rematch)),
+        )
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(ws::handler))
         .route("/api/position", get(editor::position))
@@ -93,16 +90,10 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
             "/api/analysis/ws",
             get(crate::services::study::analysis::stream_handler),
         )
-        .route(
-            "/api/position/moves",
-            post(crate::services::study::position::moves),
-        )
-        .route(
-            "/api/position/record",
-            post(crate::services::study::position::record),
-        )
+        .route("/api/position/moves", post(crate::http::position::moves))
+        .route("/api/position/record", post(crate::http::position::record))
         // Accounts, seeks, ratings (issue 11).
-        .route("/api/games/{id}/seat", post(seats::claim))
+        .route("/api/games/{id}/seat", post(crate::http::games::claim))
         .route("/api/accounts", post(accounts::sign_up))
         .route(
             "/api/session",
@@ -123,15 +114,12 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/lobby/ws", get(seeks::lobby_ws))
         .route(
             "/api/notifications",
-            get(crate::services::notify::list).layer(no_store()),
+            get(crate::http::notify::list).layer(no_store()),
         )
-        .route(
-            "/api/notifications/read",
-            post(crate::services::notify::read),
-        )
-        .route("/api/players/{name}", get(players::player))
-        .route("/api/leaderboard", get(players::leaderboard))
-        .route("/api/watch", get(crate::services::games::watching::list))
+        .route("/api/notifications/read", post(crate::http::notify::read))
+        .route("/api/players/{name}", get(crate::http::players::player))
+        .route("/api/leaderboard", get(crate::http::players::leaderboard))
+        .route("/api/watch", get(crate::http::games::list))
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
         .layer(axum::middleware::from_fn(crate::http::error::json_errors))
@@ -545,7 +533,7 @@ async fn play(
     cookie: SessionCookie,
     Body(body): Body<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
@@ -612,7 +600,7 @@ async fn takeback(
     cookie: SessionCookie,
     Body(body): Body<TakebackBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
@@ -657,7 +645,7 @@ async fn hint(
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let game = {
         let live = slot.state.lock().await;
@@ -714,7 +702,7 @@ async fn resign(
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
@@ -738,7 +726,7 @@ async fn abort(
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {
@@ -771,7 +759,7 @@ async fn draw(
     cookie: SessionCookie,
     Body(body): Body<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .act(&slot, client.0, |live| {

@@ -7,6 +7,7 @@
 use crate::domain::model::hash_secret;
 use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
+use crate::services::games::seats::Actor;
 use crate::services::games::AppState;
 use crate::store::accounts::AccountRow;
 use axum::extract::FromRequestParts;
@@ -93,6 +94,20 @@ impl FromRequestParts<AppState> for SignedIn {
             ))),
         }
     }
+}
+
+/// Who acts for a seat in a request: its `token` when one is given, else the account of the
+/// request's session (read only then: one database read, before the game's lock is taken).
+pub async fn actor(
+    state: &AppState,
+    token: Option<&str>,
+    cookie: &SessionCookie,
+) -> Result<Actor, ServiceError> {
+    let account = match token.filter(|t| !t.is_empty()) {
+        Some(_) => None,
+        None => cookie.account(state).await?.map(|s| s.account.id),
+    };
+    Ok(Actor::new(token, account))
 }
 
 /// The `Set-Cookie` value that starts a session with `token`.

@@ -12,14 +12,10 @@
 
 use crate::domain::model::now_text;
 use crate::domain::time_control::TimeControl;
-use crate::http::router::Body;
-use crate::http::session::SignedIn;
 use crate::services::error::ServiceError;
 use crate::services::games::{AppState, LiveGame};
 use crate::store::notifications::{NewNote, NoteRow, ReadWhich};
 use crate::store::Store;
-use axum::extract::State;
-use axum::Json;
 use emergo_core::{Color, EndReason, Outcome, Status};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -41,7 +37,7 @@ pub const NOTES_CHANNEL: &str = "emergo_notes";
 pub const PAYLOAD_MAX: usize = 1000;
 
 /// Ids one `POST /api/notifications/read` may name.
-const READ_IDS_MAX: usize = 100;
+pub const READ_IDS_MAX: usize = 100;
 
 /// A notification as the API and the WebSockets show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,7 +58,7 @@ pub struct NoteView {
 }
 
 impl NoteView {
-    fn of(row: NoteRow) -> NoteView {
+    pub fn of(row: NoteRow) -> NoteView {
         NoteView {
             id: row.id,
             kind: row.kind,
@@ -225,7 +221,7 @@ pub async fn notify(state: &AppState, note: NewNote<'_>) {
 }
 
 /// Marks notifications of `account` read and tells its sockets (when some were unread).
-async fn mark_read(
+pub async fn mark_read(
     state: &AppState,
     account: i64,
     which: ReadWhich<'_>,
@@ -353,63 +349,6 @@ pub async fn game_changed(state: &AppState, live: &LiveGame, before: Before) {
         )
         .await;
     }
-}
-
-/// `GET /api/notifications`: the session's notifications, newest first, and how many are
-/// unread.
-pub async fn list(
-    State(state): State<AppState>,
-    SignedIn(session): SignedIn,
-) -> Result<Json<Value>, ServiceError> {
-    let rows = state
-        .store
-        .notes_of(session.account.id, PER_ACCOUNT as u32)
-        .await?;
-    let notes: Vec<NoteView> = rows.into_iter().map(NoteView::of).collect();
-    let unread = notes.iter().filter(|n| !n.read).count();
-    Ok(Json(json!({"notifications": notes, "unread": unread})))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReadBody {
-    #[serde(default)]
-    all: bool,
-    ids: Option<Vec<i64>>,
-}
-
-/// `POST /api/notifications/read`: `{"all": true}` or `{"ids": [...]}` marks them read;
-/// answers how many were unread and how many are still.
-pub async fn read(
-    State(state): State<AppState>,
-    SignedIn(session): SignedIn,
-    Body(body): Body<ReadBody>,
-) -> Result<Json<Value>, ServiceError> {
-    let account = session.account.id;
-    let which = match (&body.ids, body.all) {
-        (None, true) => ReadWhich::All,
-        (Some(ids), false) if !ids.is_empty() && ids.len() <= READ_IDS_MAX => ReadWhich::Ids(ids),
-        (Some(ids), false) if ids.len() > READ_IDS_MAX => {
-            return Err(ServiceError::BadRequest(format!(
-                "ids names {} notifications; at most {READ_IDS_MAX} at once",
-                ids.len()
-            )))
-        }
-        _ => {
-            return Err(ServiceError::BadRequest(
-                "say which notifications: {\"all\": true} or {\"ids\": [1, 2]}".to_string(),
-            ))
-        }
-    };
-    let read = mark_read(&state, account, which).await?;
-    let unread = state
-        .store
-        .notes_of(account, PER_ACCOUNT as u32)
-        .await?
-        .iter()
-        .filter(|n| n.read_at.is_none())
-        .count();
-    Ok(Json(json!({"read": read, "unread": unread})))
 }
 
 #[cfg(test)]

@@ -9,15 +9,11 @@
 use crate::domain::model::{now_text, GameMeta, PlayerRef, Players};
 use crate::domain::rating::{Rating, Score};
 use crate::domain::time_control::Category;
-use crate::http::error::ApiError;
-use crate::services::accounts::name_key;
-use crate::services::error::{echo, ServiceError};
+use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::store::accounts::{RatingRow, Recent, Settled};
-use axum::extract::{Path, Query, State};
-use axum::Json;
 use emergo_core::{Color, Game, Outcome, Status};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
@@ -289,56 +285,6 @@ pub async fn games_json(
     Ok(rows.iter().map(|r| game_line(r, account_id)).collect())
 }
 
-/// `GET /api/players/{name}`.
-pub async fn player(
-    State(state): State<AppState>,
-    Path(name): Path<String>,
-) -> Result<Json<Value>, ServiceError> {
-    let not_found = || ServiceError::NotFound(format!("there is no player {}", echo(&name)));
-    if name.len() > 20 {
-        return Err(not_found());
-    }
-    let account = state
-        .store
-        .account_by_key(&name_key(&name))
-        .await?
-        .ok_or_else(not_found)?;
-    let ratings = state.store.ratings_of(account.id).await?;
-    let history = state.store.history_of(account.id, 1000).await?;
-    let mut by_category = Map::new();
-    for h in &history {
-        let points = by_category
-            .entry(h.category.clone())
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(points) = points {
-            points.push(json!({
-                "game": h.game_id,
-                "at": h.at,
-                "rating": (h.rating * 100.0).round() / 100.0,
-                "rd": (h.rd * 100.0).round() / 100.0,
-            }));
-        }
-    }
-    let games = games_json(&state, account.id, false, 100).await?;
-    let counts = state.store.result_counts(account.id).await?;
-    let rated = state
-        .store
-        .rated_results(account.id, PERFORMANCE_READ)
-        .await?;
-    let playing: Vec<&Value> = games.iter().filter(|g| g["status"] == "ongoing").collect();
-    Ok(Json(json!({
-        "name": account.name,
-        "created_at": account.created_at,
-        "ratings": ratings_json(&ratings),
-        "history": by_category,
-        "stats": stats_json(&counts),
-        "best": best_json(&history),
-        "performance": performance_json(&rated),
-        "playing": playing,
-        "games": games,
-    })))
-}
-
 /// The category a finished game counts in on the player page: a rated game's, else its time
 /// control's (an untimed game in none).
 fn category_of_row(rated: Option<&str>, time_control: Option<&str>) -> Option<Category> {
@@ -351,7 +297,7 @@ fn category_of_row(rated: Option<&str>, time_control: Option<&str>) -> Option<Ca
 
 /// `"stats"` of a player page (issue 18): per category, the finished games (rated and casual;
 /// aborted ones do not count) with their wins, draws and losses, and how many were rated.
-fn stats_json(counts: &[crate::store::accounts::ResultCountRow]) -> Value {
+pub fn stats_json(counts: &[crate::store::accounts::ResultCountRow]) -> Value {
     let mut map = Map::new();
     for row in counts {
         if row.reason.as_deref() == Some(emergo_core::EndReason::Aborted.name()) {
@@ -381,7 +327,7 @@ fn stats_json(counts: &[crate::store::accounts::ResultCountRow]) -> Value {
 
 /// `"best"` of a player page: per category, the highest rating after a rated game, when, and
 /// whether it was provisional then.
-fn best_json(history: &[crate::store::accounts::HistoryRow]) -> Value {
+pub fn best_json(history: &[crate::store::accounts::HistoryRow]) -> Value {
     let mut best: std::collections::BTreeMap<&str, &crate::store::accounts::HistoryRow> =
         Default::default();
     for row in history {
@@ -409,12 +355,12 @@ fn best_json(history: &[crate::store::accounts::HistoryRow]) -> Value {
 pub const PERFORMANCE_GAMES: usize = 20;
 
 /// Rated games read for the performances (the newest, of every category).
-const PERFORMANCE_READ: u32 = 200;
+pub const PERFORMANCE_READ: u32 = 200;
 
 /// `"performance"` of a player page: per category, the performance rating of the last
 /// [`PERFORMANCE_GAMES`] rated games that counted: the mean of the opponents' ratings as
 /// each game began, plus 400 × (wins − losses) / games (the linear performance rating).
-fn performance_json(rows: &[crate::store::accounts::RatedResultRow]) -> Value {
+pub fn performance_json(rows: &[crate::store::accounts::RatedResultRow]) -> Value {
     let mut per: std::collections::BTreeMap<&str, (f64, i64, i64, i64, i64)> = Default::default();
     for row in rows {
         let Some(opponent) = row.opponent_before else {
@@ -455,52 +401,6 @@ pub fn performance(mean: f64, games: i64, wins: i64, losses: i64) -> i64 {
         return mean.round() as i64;
     }
     (mean + 400.0 * (wins - losses) as f64 / games as f64).round() as i64
-}
-
-#[derive(Deserialize)]
-pub struct LeaderboardQuery {
-    category: Option<String>,
-}
-
-/// `GET /api/leaderboard?category=blitz`: the best 100 with an RD (grown since their last game)
-/// under 110.
-pub async fn leaderboard(
-    State(state): State<AppState>,
-    query: Result<Query<LeaderboardQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let Query(query) = query?;
-    let text = query.category.unwrap_or_else(|| "blitz".to_string());
-    let category: Category = text
-        .parse()
-        .map_err(|e| ServiceError::BadRequest(format!("category {}: {e}", echo(&text))))?;
-    let rows = state
-        .store
-        .leaderboard(category.name(), LEADERBOARD_RD, 500)
-        .await?;
-    let now = unix_now();
-    let mut lines: Vec<(String, Rating, i64)> = rows
-        .iter()
-        .map(|(name, row)| (name.clone(), rating_now(row, now), row.games))
-        .filter(|(_, r, _)| r.rd < LEADERBOARD_RD)
-        .collect();
-    lines.sort_by(|a, b| b.1.rating.total_cmp(&a.1.rating));
-    lines.truncate(100);
-    let players: Vec<Value> = lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, r, games))| {
-            json!({
-                "rank": i + 1,
-                "name": name,
-                "rating": (r.rating * 100.0).round() / 100.0,
-                "rd": (r.rd * 100.0).round() / 100.0,
-                "games": games,
-            })
-        })
-        .collect();
-    Ok(Json(
-        json!({"category": category.name(), "players": players}),
-    ))
 }
 
 /// An account's rating in `category` as game `game` began: the rating it had before that

@@ -20,18 +20,12 @@
 //! A message of the other side (or of another spectator) can be reported: the report is a row of
 //! `chat_reports` (who, what, when, from where), read with SQL (docs/api.md, "Chat").
 
-use crate::domain::limits::ClientAddr;
-use crate::domain::model::{now_text, Mode};
-use crate::http::router::Body;
+use crate::domain::model::Mode;
 use crate::http::session::SessionCookie;
 use crate::services::error::ServiceError;
 use crate::services::games::{AppState, GameSlot};
-use crate::store::chat::{ChatRow, NewChat, NewReport};
-use crate::store::StoreError;
+use crate::store::chat::ChatRow;
 use axum::extract::ws::Utf8Bytes;
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::{Extension, Json};
 use emergo_core::Color;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
@@ -95,7 +89,7 @@ pub struct MessageView {
 }
 
 impl MessageView {
-    fn of(row: ChatRow) -> MessageView {
+    pub fn of(row: ChatRow) -> MessageView {
         MessageView {
             id: row.id,
             room: row.room,
@@ -165,7 +159,7 @@ fn limited(wait: governor::NotUntil<governor::clock::QuantaInstant>, who: &str) 
 }
 
 impl Chat {
-    fn admit_client(&self, client: IpAddr) -> Result<(), ServiceError> {
+    pub fn admit_client(&self, client: IpAddr) -> Result<(), ServiceError> {
         if self.by_client.len() > MAX_KEYS {
             self.by_client.retain_recent();
         }
@@ -174,7 +168,7 @@ impl Chat {
             .map_err(|w| limited(w, "this address writes"))
     }
 
-    fn admit_author(&self, author: &str) -> Result<(), ServiceError> {
+    pub fn admit_author(&self, author: &str) -> Result<(), ServiceError> {
         if self.by_author.len() > MAX_KEYS {
             self.by_author.retain_recent();
         }
@@ -219,14 +213,14 @@ pub fn clean(text: &str) -> Result<String, ServiceError> {
 
 /// Who writes or reports: a seat (by its token, or by the session of the account that holds
 /// it) or a signed-in spectator.
-struct Speaker {
-    seat: Option<Color>,
-    account: Option<(i64, String)>,
+pub struct Speaker {
+    pub seat: Option<Color>,
+    pub account: Option<(i64, String)>,
 }
 
 impl Speaker {
     /// The key of the author's rate limit and of its reports.
-    fn key(&self, game: &str) -> String {
+    pub fn key(&self, game: &str) -> String {
         match (&self.account, self.seat) {
             (Some((id, _)), _) => format!("account:{id}"),
             (None, Some(seat)) => format!("seat:{game}:{}", seat.name()),
@@ -235,7 +229,7 @@ impl Speaker {
     }
 
     /// The reporter's name in `chat_reports`: `seat:white`, `account:12`.
-    fn reporter(&self) -> String {
+    pub fn reporter(&self) -> String {
         match (&self.account, self.seat) {
             (Some((id, _)), _) => format!("account:{id}"),
             (None, Some(seat)) => format!("seat:{}", seat.name()),
@@ -246,7 +240,7 @@ impl Speaker {
 
 /// Reads who speaks: the token's seat (403 `bad_token` when it holds none), else the session's
 /// account and the seat it holds, if any. Also returns whether the game is over.
-async fn speaker(
+pub async fn speaker(
     state: &AppState,
     slot: &GameSlot,
     token: Option<&str>,
@@ -292,149 +286,6 @@ async fn speaker(
         },
     };
     Ok((speaker, over))
-}
-
-#[derive(Deserialize)]
-pub struct ChatBody {
-    token: Option<String>,
-    room: Room,
-    text: String,
-}
-
-/// `POST /api/games/{id}/chat`: writes a message (201 with it).
-pub async fn post(
-    State(state): State<AppState>,
-    Extension(ClientAddr(client)): Extension<ClientAddr>,
-    Path(id): Path<String>,
-    cookie: SessionCookie,
-    Body(body): Body<ChatBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ServiceError> {
-    let slot = state.slot(&id).await?;
-    let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
-    match (body.room, who.seat) {
-        (Room::Players, None) => {
-            return Err(ServiceError::BadToken(
-                "the players' room is for the two players (with a seat's token or session); \
-                 spectators write in the spectators' room"
-                    .to_string(),
-            ))
-        }
-        (Room::Spectators, Some(_)) if !over => {
-            return Err(ServiceError::NotAllowed(
-                "the players write in the spectators' room once the game is over".to_string(),
-            ))
-        }
-        (Room::Spectators, None) if who.account.is_none() => {
-            return Err(ServiceError::Unauthorized(
-                "sign in to write in the spectators' room".to_string(),
-            ))
-        }
-        _ => {}
-    }
-    let text = clean(&body.text)?;
-    state.chat.admit_client(client)?;
-    state.chat.admit_author(&who.key(slot.id()))?;
-    let now = now_text();
-    let client_text = client.to_string();
-    let message = NewChat {
-        game_id: slot.id(),
-        room: body.room.name(),
-        seat: who.seat.map(Color::name),
-        account_id: who.account.as_ref().map(|(id, _)| *id),
-        author: who.account.as_ref().map(|(_, name)| name.as_str()),
-        body: &text,
-        client: &client_text,
-        now: &now,
-    };
-    let row = match state.store.insert_chat(&message, MAX_PER_GAME).await {
-        Ok(row) => row,
-        Err(StoreError::Conflict(_)) => {
-            return Err(ServiceError::NotAllowed(format!(
-                "this game's chat is full: it keeps at most {MAX_PER_GAME} messages"
-            )))
-        }
-        Err(err) => return Err(err.into()),
-    };
-    publish(&slot, row.clone());
-    Ok((
-        StatusCode::CREATED,
-        Json(serde_json::json!({ "message": MessageView::of(row) })),
-    ))
-}
-
-#[derive(Deserialize)]
-pub struct ReportBody {
-    token: Option<String>,
-}
-
-/// `POST /api/games/{id}/chat/{message}/report`: reports a message of the other side (or of
-/// another spectator); 201 `{"reported": true}`, the same when reported before.
-pub async fn report(
-    State(state): State<AppState>,
-    Extension(ClientAddr(client)): Extension<ClientAddr>,
-    Path((id, message)): Path<(String, String)>,
-    cookie: SessionCookie,
-    Body(body): Body<ReportBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ServiceError> {
-    let slot = state.slot(&id).await?;
-    let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
-    if who.seat.is_none() && who.account.is_none() {
-        return Err(ServiceError::Unauthorized(
-            "sign in (or hold a seat) to report a message".to_string(),
-        ));
-    }
-    let missing = || {
-        ServiceError::NotFound(format!(
-            "there is no message {} here",
-            crate::http::error::echo(&message)
-        ))
-    };
-    let message_id: i64 = message.parse().map_err(|_| missing())?;
-    let row = state
-        .store
-        .chat_message(slot.id(), message_id)
-        .await?
-        .ok_or_else(missing)?;
-    let own = match row.room.as_str() {
-        "players" => {
-            if who.seat.is_none() {
-                return Err(missing());
-            }
-            row.seat.as_deref() == who.seat.map(Color::name)
-        }
-        _ => {
-            if who.seat.is_some() && !over {
-                return Err(missing());
-            }
-            let mine =
-                row.account_id.is_some() && row.account_id == who.account.as_ref().map(|a| a.0);
-            mine || (row.account_id.is_none() && row.seat.as_deref() == who.seat.map(Color::name))
-        }
-    };
-    if own {
-        return Err(ServiceError::NotAllowed(
-            "that message is yours: report the other side's".to_string(),
-        ));
-    }
-    state.chat.admit_client(client)?;
-    let client_text = client.to_string();
-    let now = now_text();
-    let reporter = who.reporter();
-    let report = NewReport {
-        message: &row,
-        reporter: &reporter,
-        account_id: who.account.as_ref().map(|(id, _)| *id),
-        client: &client_text,
-        now: &now,
-    };
-    let new = state.store.report_chat(&report).await?;
-    if new {
-        tracing::info!(game = %row.game_id, message = row.id, %reporter, "chat message reported");
-    }
-    Ok((
-        StatusCode::CREATED,
-        Json(serde_json::json!({ "reported": true, "message": row.id })),
-    ))
 }
 
 #[cfg(test)]

@@ -13,37 +13,28 @@ use crate::domain::limits::ClientAddr;
 use crate::domain::model::{
     hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind,
 };
-use crate::http::router::{Body, GameId};
-use crate::http::session::SessionCookie;
 use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, Change, LiveGame};
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Json;
 use emergo_core::{ByColor, Color, Game};
 use serde::Deserialize;
 
 /// What a seat holder does about a rematch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum Action {
+pub enum Action {
     Offer,
     Accept,
     Decline,
     Join,
 }
 
-#[derive(Deserialize)]
-pub struct RematchBody {
-    token: Option<String>,
-    action: Action,
-}
-
 /// The seat holder's colour, once the game is one whose rematch may be offered.
-fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ServiceError> {
+pub fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ServiceError> {
     let color = actor.seat(live)?;
     if live.meta.mode != Mode::Human {
         return Err(ServiceError::NotAllowed(
@@ -64,62 +55,10 @@ fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ServiceError> {
     Ok(color)
 }
 
-pub async fn rematch(
-    State(state): State<AppState>,
-    Extension(client): Extension<ClientAddr>,
-    GameId(id): GameId,
-    cookie: SessionCookie,
-    Body(body): Body<RematchBody>,
-) -> Result<Response, ServiceError> {
-    let actor = Actor::of(&state, body.token.as_deref(), &cookie).await?;
-    let slot = state.slot(&id).await?;
-    let mut live = slot.state.lock().await;
-    let color = rematch_seat(&live, &actor)?;
-    let current = live.meta.rematch.clone();
-    if let Some(game) = current.game {
-        return match body.action {
-            Action::Join => {
-                drop(live);
-                join(&state, client, &game, color.other()).await
-            }
-            _ => Err(ServiceError::NotAllowed(format!(
-                "the rematch has been made already: game {game}"
-            ))),
-        };
-    }
-    let offered_to_me = current.offer == Some(color.other());
-    let to = match body.action {
-        // Offering back to a standing offer accepts it.
-        Action::Offer | Action::Accept if offered_to_me => {
-            return make(&state, client, &slot, &mut live, color).await;
-        }
-        Action::Offer => Some(color),
-        Action::Decline if offered_to_me => None,
-        Action::Accept | Action::Decline => {
-            return Err(ServiceError::NotAllowed(
-                "there is no rematch offer from the other side".to_string(),
-            ))
-        }
-        Action::Join => {
-            return Err(ServiceError::NotAllowed(
-                "no rematch has been made yet".to_string(),
-            ))
-        }
-    };
-    if to != current.offer {
-        let change = Change::RematchOffer {
-            from: current.offer,
-            to,
-        };
-        state.apply(&slot, &mut live, change, client.0).await?;
-    }
-    Ok(Json(GameView::of(&live)).into_response())
-}
-
 /// Makes the rematch `acceptor` accepted: the new game (colours swapped, the same start) with
 /// the acceptor seated, stored, then marked on the old game (the guarded write: of two
 /// acceptances on two instances one wins, and the loser's new game is deleted).
-async fn make(
+pub async fn make(
     state: &AppState,
     client: ClientAddr,
     slot: &std::sync::Arc<crate::services::games::GameSlot>,
@@ -192,7 +131,7 @@ async fn make(
 }
 
 /// The offerer takes its seat (`seat`) in the rematch `game`, once.
-async fn join(
+pub async fn join(
     state: &AppState,
     client: ClientAddr,
     game: &str,

@@ -10,8 +10,6 @@ use crate::services::accounts::players::{rating_now, unix_now};
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::store::accounts::RatingRow;
-use axum::extract::State;
-use axum::Json;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -115,27 +113,13 @@ const READ_GAMES: u32 = 100;
 const LISTED: usize = 30;
 
 /// The list is made again at most this often (every reader in between gets the same).
-const LIST_EVERY: Duration = Duration::from_secs(2);
+pub const LIST_EVERY: Duration = Duration::from_secs(2);
 
 /// The latest list made, with when.
 #[derive(Default)]
-pub struct WatchList(Mutex<Option<(Instant, Value)>>);
+pub struct WatchList(pub Mutex<Option<(Instant, Value)>>);
 
-/// `GET /api/watch`: the ongoing games between two accounts with a move (or a start) in the
-/// last hour, the highest rated first (the mean of the two ratings in the game's category).
-pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, ServiceError> {
-    if let Some((at, value)) = &*state.watch_list.0.lock().unwrap_or_else(|e| e.into_inner()) {
-        if at.elapsed() < LIST_EVERY {
-            return Ok(Json(value.clone()));
-        }
-    }
-    let value = make_list(&state).await?;
-    *state.watch_list.0.lock().unwrap_or_else(|e| e.into_inner()) =
-        Some((Instant::now(), value.clone()));
-    Ok(Json(value))
-}
-
-async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
+pub async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
     let now = unix_now();
     let since = crate::domain::model::format_unix_time(now - PLAYED_WITHIN_SECS);
     let rows = state.store.watch_games(&since, READ_GAMES).await?;

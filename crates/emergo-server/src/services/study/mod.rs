@@ -2,6 +2,4 @@
 //! and the position page's questions to the core.
 
 pub mod analysis;
-pub mod editor;
-pub mod position;
 pub mod review;

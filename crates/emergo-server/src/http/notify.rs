@@ -1,0 +1,69 @@
+//! Handlers of notifications (docs/api.md).
+
+use crate::http::router::Body;
+use crate::http::session::SignedIn;
+use crate::services::error::ServiceError;
+use crate::services::games::AppState;
+use crate::services::notify::*;
+use crate::store::notifications::ReadWhich;
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// `GET /api/notifications`: the session's notifications, newest first, and how many are
+/// unread.
+pub async fn list(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+) -> Result<Json<Value>, ServiceError> {
+    let rows = state
+        .store
+        .notes_of(session.account.id, PER_ACCOUNT as u32)
+        .await?;
+    let notes: Vec<NoteView> = rows.into_iter().map(NoteView::of).collect();
+    let unread = notes.iter().filter(|n| !n.read).count();
+    Ok(Json(json!({"notifications": notes, "unread": unread})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadBody {
+    #[serde(default)]
+    all: bool,
+    ids: Option<Vec<i64>>,
+}
+
+/// `POST /api/notifications/read`: `{"all": true}` or `{"ids": [...]}` marks them read;
+/// answers how many were unread and how many are still.
+pub async fn read(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Body(body): Body<ReadBody>,
+) -> Result<Json<Value>, ServiceError> {
+    let account = session.account.id;
+    let which = match (&body.ids, body.all) {
+        (None, true) => ReadWhich::All,
+        (Some(ids), false) if !ids.is_empty() && ids.len() <= READ_IDS_MAX => ReadWhich::Ids(ids),
+        (Some(ids), false) if ids.len() > READ_IDS_MAX => {
+            return Err(ServiceError::BadRequest(format!(
+                "ids names {} notifications; at most {READ_IDS_MAX} at once",
+                ids.len()
+            )))
+        }
+        _ => {
+            return Err(ServiceError::BadRequest(
+                "say which notifications: {\"all\": true} or {\"ids\": [1, 2]}".to_string(),
+            ))
+        }
+    };
+    let read = mark_read(&state, account, which).await?;
+    let unread = state
+        .store
+        .notes_of(account, PER_ACCOUNT as u32)
+        .await?
+        .iter()
+        .filter(|n| n.read_at.is_none())
+        .count();
+    Ok(Json(json!({"read": read, "unread": unread})))
+}
