@@ -56,14 +56,9 @@ async fn send_with(
     (status, value, set_cookie)
 }
 
-async fn start() -> TestServer {
-    emergo_server::init_tracing();
-    TestServer::start().await
-}
-
 #[tokio::test]
 async fn sign_up_log_in_log_out_and_the_session_ends_on_the_server() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let (status, body, cookie) = send(
         &s,
         reqwest::Method::POST,
@@ -170,7 +165,7 @@ async fn sign_up_log_in_log_out_and_the_session_ends_on_the_server() {
 
 #[tokio::test]
 async fn a_password_change_ends_other_sessions_and_a_deleted_account_frees_its_name() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let alice = sign_up(&s, "alice").await;
     let (_, _, cookie) = send(
         &s,
@@ -234,7 +229,7 @@ async fn a_password_change_ends_other_sessions_and_a_deleted_account_frees_its_n
 
 #[tokio::test]
 async fn login_attempts_are_limited_per_name() {
-    let s = start().await;
+    let s = TestServer::start().await;
     sign_up(&s, "carol").await;
     let mut statuses = Vec::new();
     for _ in 0..7 {
@@ -295,7 +290,7 @@ async fn paired_game(
 
 #[tokio::test]
 async fn seeks_are_listed_accepted_once_and_the_session_acts_for_its_seat_only() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let alice = sign_up(&s, "alice").await;
     let bob = sign_up(&s, "bob").await;
     let eve = sign_up(&s, "eve").await;
@@ -417,7 +412,7 @@ async fn body_game(s: &TestServer, id: &str) -> Value {
 
 #[tokio::test]
 async fn challenges_go_to_one_player_and_expired_or_withdrawn_seeks_cannot_be_taken() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let alice = sign_up(&s, "alice").await;
     let bob = sign_up(&s, "bob").await;
     let carol = sign_up(&s, "carol").await;
@@ -520,7 +515,7 @@ async fn expire_directly(s: &TestServer, id: &str) {
 
 #[tokio::test]
 async fn a_rated_game_updates_both_ratings_exactly_once_even_if_both_resign_at_once() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let alice = sign_up(&s, "alice").await;
     let bob = sign_up(&s, "bob").await;
 
@@ -857,7 +852,7 @@ async fn sql(s: &TestServer, statement: &str, binds: &[&str]) {
 /// listed apart; a correspondence seek expires (a week on).
 #[tokio::test]
 async fn item3_one_account_cannot_hide_other_players_seeks() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let mallory = sign_up(&s, "mallory").await;
     let victim = sign_up(&s, "victim").await;
     let carol = sign_up(&s, "carol").await;
@@ -1009,7 +1004,7 @@ async fn log_in_from(
 /// deletion do not use up the login limit.
 #[tokio::test]
 async fn item4_failed_tries_elsewhere_do_not_lock_the_owner_out() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let carol = sign_up(&s, "carol").await;
     let owner = client_from(2);
     let attacker = client_from(3);
@@ -1121,7 +1116,7 @@ async fn item4_failed_tries_elsewhere_do_not_lock_the_owner_out() {
 /// one address whichever accounts play; a game between two addresses still counts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item5_a_rating_farm_from_one_address_gains_less_than_50_points() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let farmer = sign_up(&s, "farmer").await;
     let feeder = sign_up(&s, "feeder").await;
     let blitz = |page: &Value| {
@@ -1215,7 +1210,7 @@ async fn item5_a_rating_farm_from_one_address_gains_less_than_50_points() {
 /// `weak_password` and a `reason`; nothing is made.
 #[tokio::test]
 async fn item10_weak_passwords_are_refused_with_their_reason() {
-    let s = start().await;
+    let s = TestServer::start().await;
     let refused = |name: &'static str, password: String| {
         let s = &s;
         async move {
@@ -1267,7 +1262,7 @@ async fn item10_weak_passwords_are_refused_with_their_reason() {
 async fn item7_logins_are_served_before_a_flood_of_sign_ups() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
-    let s = start().await;
+    let s = TestServer::start().await;
     sign_up(&s, "owner").await;
     let done = Arc::new(AtomicUsize::new(0));
     let flood: Vec<_> = (0..30)
