@@ -7,7 +7,6 @@
 
 use crate::rig::*;
 use fantoccini::Client;
-use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 const PASSWORD: &str = "a password of test";
