@@ -1,39 +1,6 @@
 //! The scripted surface of `emergo` for the rules: perft, moves, apply, show, random.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn emergo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_emergo"))
-        .args(args)
-        .output()
-        .expect("run emergo")
-}
-
-fn emergo_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_emergo"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run emergo");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::*;
 
 #[test]
 fn perft_prints_the_count_as_the_last_line() {

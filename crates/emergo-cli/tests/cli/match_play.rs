@@ -1,11 +1,9 @@
 //! `emergo match` and `emergo play` driven through pipes, as a script or a person would.
 
+use crate::common::{emergo_with_input, stdout, EMERGO};
 use emergo_core::{split_records, Color, GameRecord, Outcome, Status};
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-const EMERGO: &str = env!("CARGO_BIN_EXE_emergo");
+use std::process::Output;
 
 fn temp(name: &str) -> PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -13,24 +11,7 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(EMERGO)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start emergo");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().expect("emergo ran")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    emergo_with_input(args, stdin)
 }
 
 /// Reads a file of records written one after the other.

@@ -3,9 +3,9 @@
 
 use emergo_core::{perft::perft, Game, Move, Phase, Position, Status};
 
-const POSITIONS: &str = include_str!("data/positions.tsv");
-const GAMES: &str = include_str!("data/random-games.tsv");
-const PERFT: &str = include_str!("data/perft.txt");
+const POSITIONS: &str = include_str!("../data/positions.tsv");
+const GAMES: &str = include_str!("../data/random-games.tsv");
+const PERFT: &str = include_str!("../data/perft.txt");
 
 #[test]
 fn r5_to_r9_legal_moves_match_every_position_of_the_data() {
