@@ -302,7 +302,11 @@ async fn the_engine_thinks_on_every_instance_after_a_move_made_on_one() {
     // No engine on either instance: the reply's job stays queued (a worker would take it).
     let no_engine = |config: &mut emergo_server::Config| config.engine_workers = Some(0);
     let a = TestServer::builder().config(no_engine).start().await;
-    let b = TestServer::builder().db(&a.db).config(no_engine).start().await;
+    let b = TestServer::builder()
+        .db(&a.db)
+        .config(no_engine)
+        .start()
+        .await;
     let grant = a
         .create(json!({"mode": "engine", "color": "white", "level": 1}))
         .await;

@@ -10,18 +10,8 @@ use serde_json::{json, Value};
 /// sooner resignation aborts a rated game: issue 17 item 5).
 async fn rated_game_bob_resigns(s: &TestServer, alice: &User, bob: &User) -> String {
     let id = paired(s, alice, bob, "3+2", true).await;
-    let moves = format!("/api/games/{id}/moves");
-    let (status, mut view) = send(s, &moves, Some(alice), json!({"ply": 0, "move": "d3"})).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
-    for ply in 1..10 {
-        let who = if ply % 2 == 0 { alice } else { bob };
-        let mv = first_legal(&view);
-        let (status, next) = send(s, &moves, Some(who), json!({"ply": ply, "move": mv})).await;
-        assert_eq!(status, StatusCode::OK, "{next}");
-        view = next;
-    }
-    let (status, _) = send(s, &format!("/api/games/{id}/resign"), Some(bob), json!({})).await;
-    assert_eq!(status, StatusCode::OK);
+    ten_plies(s, &id, alice, bob).await;
+    resign_as(s, &id, bob).await;
     id
 }
 

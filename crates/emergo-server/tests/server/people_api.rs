@@ -9,27 +9,10 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::{client::IntoClientRequest, Message};
 
-
 /// Five moves a side in game `id` (White `white`), then `loser` resigns.
 async fn play_then_resign(s: &TestServer, id: &str, white: &User, black: &User, loser: &User) {
-    let moves = format!("/api/games/{id}/moves");
-    let (status, mut view) = send(s, &moves, Some(white), json!({"ply": 0, "move": "d3"})).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
-    for ply in 1..10 {
-        let who = if ply % 2 == 0 { white } else { black };
-        let mv = first_legal(&view);
-        let (status, next) = send(s, &moves, Some(who), json!({"ply": ply, "move": mv})).await;
-        assert_eq!(status, StatusCode::OK, "{next}");
-        view = next;
-    }
-    let (status, _) = send(
-        s,
-        &format!("/api/games/{id}/resign"),
-        Some(loser),
-        json!({}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
+    ten_plies(s, id, white, black).await;
+    resign_as(s, id, loser).await;
 }
 
 /// Waits until `name`'s page counts `games` rated blitz games (the settlement follows the end).

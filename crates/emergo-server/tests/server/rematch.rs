@@ -217,37 +217,24 @@ async fn two_acceptances_on_two_instances_make_one_rematch() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_keeps_the_time_control() {
     let srv = TestServer::start().await;
-    let white = srv
-        .create(json!({"mode": "human", "color": "white", "time": "5+3"}))
-        .await;
-    let id = id_of(&white);
-    let (status, black) = srv
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": white["invite"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{black}");
+    let (id, white, black) = timed_game(&srv, "5+3").await;
     let (status, over) = srv
-        .post(
-            &format!("/api/games/{id}/resign"),
-            json!({"token": white["token"]}),
-        )
+        .post(&format!("/api/games/{id}/resign"), json!({"token": white}))
         .await;
     assert_eq!(status, StatusCode::OK, "{over}");
     assert_eq!(over["reason"], "aborted");
     let rematch = format!("/api/games/{id}/rematch");
     let act =
         |token: &Value, action: &str| srv.post(&rematch, json!({"token": token, "action": action}));
-    assert_eq!(act(&white["token"], "offer").await.0, StatusCode::OK);
-    let (status, accepted) = act(&black["token"], "accept").await;
+    assert_eq!(act(&white, "offer").await.0, StatusCode::OK);
+    let (status, accepted) = act(&black, "accept").await;
     assert_eq!(status, StatusCode::CREATED, "{accepted}");
     assert_eq!(accepted["game"]["time_control"], "5+3");
     assert_eq!(
         accepted["game"]["clock"],
         json!({"white_ms": 300_000, "black_ms": 300_000, "increment_ms": 3_000, "running": null})
     );
-    let (status, joined) = act(&white["token"], "join").await;
+    let (status, joined) = act(&white, "join").await;
     assert_eq!(status, StatusCode::OK, "{joined}");
     assert_eq!(joined["game"]["time_control"], "5+3");
     assert_eq!(joined["game"]["clock"]["running"], "white");

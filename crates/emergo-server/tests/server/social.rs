@@ -12,7 +12,6 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
-
 /// A game's bare WebSocket; with a seat's token, it proves the seat (the players' room).
 async fn chat_socket(s: &TestServer, id: &str, token: Option<&Value>) -> Socket {
     let mut socket = s.socket(id).await.socket;

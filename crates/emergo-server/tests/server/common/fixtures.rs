@@ -75,12 +75,32 @@ pub async fn paired(s: &TestServer, white: &User, black: &User, time: &str, rate
 /// A game of `plies` moves (the shuffling game: no capture, nobody wins), imported: its view.
 pub async fn long_game(srv: &TestServer, plies: usize) -> Value {
     let (status, imported) = srv
-        .post_raw(
-            "/api/games/import",
-            "text/plain",
-            &shuffling_record(plies),
-        )
+        .post_raw("/api/games/import", "text/plain", &shuffling_record(plies))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{imported}");
     imported
+}
+
+/// Ten plies of game `id` between accounts (`white` plays White): d3, then the first legal
+/// move each time. Five moves a side, as a rated game needs before a resignation counts (a
+/// sooner one aborts it: issue 17 item 5).
+pub async fn ten_plies(s: &TestServer, id: &str, white: &User, black: &User) {
+    let moves = format!("/api/games/{id}/moves");
+    let (status, mut view) = white.post(s, &moves, json!({"ply": 0, "move": "d3"})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    for ply in 1..10 {
+        let who = if ply % 2 == 0 { white } else { black };
+        let mv = super::first_legal(&view);
+        let (status, next) = who.post(s, &moves, json!({"ply": ply, "move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        view = next;
+    }
+}
+
+/// `loser` resigns game `id`.
+pub async fn resign_as(s: &TestServer, id: &str, loser: &User) {
+    let (status, _) = loser
+        .post(s, &format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
 }
