@@ -48,7 +48,7 @@ fn human_game(id: &str) -> GameMeta {
 async fn a_flag_falls_once_and_no_move_is_stored_after_it() {
     let db = TestDb::new();
     let url = db.url();
-    let store = Store::open(&url).await.expect("store");
+    let store = Store::open(url).await.expect("store");
     let now = "2026-11-30T00:00:00Z";
     let mut meta = human_game("t1");
     let mut clock = GameClock::new("0.25+0".parse().expect("a time control"));
@@ -106,7 +106,7 @@ async fn a_flag_falls_once_and_no_move_is_stored_after_it() {
 async fn moves_of_many_games_at_once_are_each_stored_or_refused_alone() {
     let db = TestDb::new();
     let url = db.url();
-    let store = Store::open(&url).await.expect("store");
+    let store = Store::open(url).await.expect("store");
     let now = "2026-12-01T00:00:01Z";
     let ids: Vec<String> = (0..48).map(|i| format!("m{i}")).collect();
     for id in &ids {
@@ -148,7 +148,7 @@ async fn moves_of_many_games_at_once_are_each_stored_or_refused_alone() {
 async fn the_moves_key_refuses_a_second_move_for_one_ply() {
     let db = TestDb::new();
     let url = db.url();
-    let store = Store::open(&url).await.expect("opens and migrates");
+    let store = Store::open(url).await.expect("opens and migrates");
     let meta = human_game("g1");
     store
         .insert_game(&meta, &Game::default())
@@ -175,7 +175,7 @@ async fn the_moves_key_refuses_a_second_move_for_one_ply() {
 
     // Reopened (migrations already applied), the game replays.
     store.close().await;
-    let store = Store::open(&url).await.expect("reopens");
+    let store = Store::open(url).await.expect("reopens");
     let game = store.load("g1").await.expect("read").expect("found");
     assert_eq!(game.game.ply(), 1);
     assert!(store.load("nope").await.expect("read").is_none());
@@ -249,8 +249,8 @@ async fn two_instances_racing_for_one_ply_store_exactly_one_move_every_time() {
     // Two stores over one database stand for two server instances.
     let db = TestDb::new();
     let url = db.url();
-    let a = Store::open(&url).await.expect("opens");
-    let b = Store::open(&url).await.expect("opens too");
+    let a = Store::open(url).await.expect("opens");
+    let b = Store::open(url).await.expect("opens too");
     let now = "2026-11-30T00:00:01Z";
     for round in 0..20 {
         let id = format!("race{round}");
@@ -304,8 +304,8 @@ async fn every_write_names_the_version_it_was_decided_on_and_a_changed_game_refu
     // Two stores over one database stand for two instances whose caches hold version 0.
     let db = TestDb::new();
     let url = db.url();
-    let a = Store::open(&url).await.expect("opens");
-    let b = Store::open(&url).await.expect("opens too");
+    let a = Store::open(url).await.expect("opens");
+    let b = Store::open(url).await.expect("opens too");
     let now = "2026-11-30T00:00:01Z";
     let id = "versions";
     a.insert_game(&human_game(id), &Game::default())
