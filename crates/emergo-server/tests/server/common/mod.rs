@@ -30,6 +30,16 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// Its name, as `EMERGO_TEST_BACKEND` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
 /// The backend of this run: `EMERGO_TEST_BACKEND` (`sqlite` when unset).
 pub fn backend() -> Backend {
     match std::env::var("EMERGO_TEST_BACKEND").as_deref() {
@@ -59,7 +69,10 @@ pub fn pg_server() -> Option<String> {
 pub fn skip_unless(only: Backend) -> bool {
     let skip = backend() != only;
     if skip {
-        eprintln!("skipped: this test runs with EMERGO_TEST_BACKEND={only:?} only");
+        eprintln!(
+            "skipped: this test runs with EMERGO_TEST_BACKEND={} only",
+            only.name()
+        );
     }
     skip
 }
