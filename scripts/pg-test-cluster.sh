@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command with a private PostgreSQL cluster of its own:
-#   scripts/pg-test-cluster.sh cargo test -p emergo-server
+#   scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres cargo test --workspace --test server
 # Installs PostgreSQL from the OS packages (apt) when it is missing; creates the cluster with
 # initdb in a temporary directory, as an unprivileged user (created when this runs as root:
 # PostgreSQL refuses to run as root); starts it with pg_ctl on a free loopback port; runs the

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The test command: every test of the workspace, browser tests included.
 # Installs what the tests need on a fresh machine (Chromium and ChromeDriver, PostgreSQL, through
-# apt). The tests run with a private PostgreSQL cluster (scripts/pg-test-cluster.sh), so that the
-# `_pg` test binaries run the API and store tests on PostgreSQL as well as SQLite.
+# apt). Every test runs on SQLite; then the server's tests (one binary, `--test server`) and the
+# CLI's cluster test run again on PostgreSQL, with a private cluster (scripts/pg-test-cluster.sh)
+# and EMERGO_TEST_BACKEND=postgres: the same API and store tests on the second backend, and the
+# tests that need PostgreSQL (several instances, the job table, the cluster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -28,5 +30,7 @@ node --test crates/emergo-server/tests/js/
 # Formatting and lints first: a warning fails the run.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
-scripts/pg-test-cluster.sh cargo test --workspace --all-targets
+cargo test --workspace --all-targets
+scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres sh -c \
+  'cargo test --workspace --test server && cargo test --workspace --test cli cluster::'
 cargo test --workspace --doc

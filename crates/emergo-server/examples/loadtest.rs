@@ -1097,7 +1097,7 @@ fn join_moves(moves: &mut Vec<String>, view: &Value) {
 #[path = "loadtest/timed.rs"]
 mod timed;
 
-#[path = "../tests/common/shuffle.rs"]
+#[path = "../tests/server/common/shuffle.rs"]
 mod shuffle;
 
 mod abuse {
