@@ -1,7 +1,7 @@
 //! Handlers of a game's seats, rematches, chat and spectators (docs/api.md).
 
 use crate::domain::limits::ClientAddr;
-use crate::domain::model::{hash_secret, new_token, now_text};
+use crate::domain::model::{hash_secret, new_token, now_text, Mode};
 use crate::http::router::{Body, GameId};
 use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::error::ServiceError;
@@ -9,7 +9,7 @@ use crate::services::games::chat::*;
 use crate::services::games::rematch::*;
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::watching::*;
-use crate::services::games::{AppState, Change};
+use crate::services::games::{AppState, Change, GameSlot};
 use crate::store::chat::{NewChat, NewReport};
 use crate::store::StoreError;
 use axum::extract::{Path, State};
@@ -266,4 +266,54 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, ServiceE
     *state.watch_list.0.lock().unwrap_or_else(|e| e.into_inner()) =
         Some((Instant::now(), value.clone()));
     Ok(Json(value))
+}
+
+/// Reads who speaks: the token's seat (403 `bad_token` when it holds none), else the session's
+/// account and the seat it holds, if any. Also returns whether the game is over.
+pub async fn speaker(
+    state: &AppState,
+    slot: &GameSlot,
+    token: Option<&str>,
+    cookie: &SessionCookie,
+) -> Result<(Speaker, bool), ServiceError> {
+    let token = token.filter(|t| !t.is_empty());
+    let session = match token {
+        Some(_) => None,
+        None => cookie.account(state).await?,
+    };
+    let live = slot.state.lock().await;
+    if live.meta.mode != Mode::Human {
+        return Err(ServiceError::NotAllowed(
+            "chat is for games between people".to_string(),
+        ));
+    }
+    let over = live.game.is_over();
+    if let Some(token) = token {
+        let seat = live.meta.seat_of(token).ok_or_else(|| {
+            ServiceError::BadToken("this token holds no seat in this game".to_string())
+        })?;
+        let account = live
+            .meta
+            .players
+            .of(seat)
+            .and_then(|p| Some((p.id, p.name.clone()?)));
+        return Ok((
+            Speaker {
+                seat: Some(seat),
+                account,
+            },
+            over,
+        ));
+    }
+    let speaker = match session {
+        Some(session) => Speaker {
+            seat: live.meta.players.seat_of(session.account.id),
+            account: Some((session.account.id, session.account.name)),
+        },
+        None => Speaker {
+            seat: None,
+            account: None,
+        },
+    };
+    Ok((speaker, over))
 }

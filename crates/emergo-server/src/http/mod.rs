@@ -2,16 +2,20 @@
 //! area, the WebSockets, the typed response views, and the edge (limits, origins, proxies, the
 //! accept loop). It speaks to the services, never to the store behind them.
 
+pub mod accounts;
+pub mod analysis;
 pub mod assets;
 pub mod edge;
 pub mod editor;
 pub mod error;
 pub mod games;
+pub mod lobby;
 pub mod net;
 pub mod notify;
 pub mod ops;
 pub mod players;
 pub mod position;
+pub mod review;
 pub mod router;
 pub mod session;
 pub mod ws;

@@ -13,14 +13,12 @@ use crate::http::error::{echo, ApiError};
 use crate::http::ops;
 use crate::http::session::SessionCookie;
 use crate::http::ws;
-use crate::services::accounts::{self, players};
+use crate::services::accounts::players;
 use crate::services::engine;
 use crate::services::error::ServiceError;
 use crate::services::games::import;
 use crate::services::games::view::{GameSummary, GameView, SeatGrant};
 use crate::services::games::{AppState, Change, GameSlot, LiveGame};
-use crate::services::lobby as seeks;
-use crate::services::study::review;
 use crate::store::StatusFilter;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request, State};
@@ -83,35 +81,44 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .route("/api/position", get(editor::position))
         .route(
             "/api/games/{id}/review",
-            post(review::start).get(review::show),
+            post(crate::http::review::start).get(crate::http::review::show),
         )
-        .route("/api/analysis", get(crate::services::study::analysis::once))
+        .route("/api/analysis", get(crate::http::analysis::once))
         .route(
             "/api/analysis/ws",
-            get(crate::services::study::analysis::stream_handler),
+            get(crate::http::analysis::stream_handler),
         )
         .route("/api/position/moves", post(crate::http::position::moves))
         .route("/api/position/record", post(crate::http::position::record))
         // Accounts, seeks, ratings (issue 11).
         .route("/api/games/{id}/seat", post(crate::http::games::claim))
-        .route("/api/accounts", post(accounts::sign_up))
+        .route("/api/accounts", post(crate::http::accounts::sign_up))
         .route(
             "/api/session",
-            post(accounts::log_in)
-                .delete(accounts::log_out)
+            post(crate::http::accounts::log_in)
+                .delete(crate::http::accounts::log_out)
                 .layer(no_store()),
         )
         .route(
             "/api/me",
-            get(accounts::me)
-                .delete(accounts::delete_account)
+            get(crate::http::accounts::me)
+                .delete(crate::http::accounts::delete_account)
                 .layer(no_store()),
         )
-        .route("/api/me/password", post(accounts::change_password))
-        .route("/api/seeks", post(seeks::create).get(seeks::list))
-        .route("/api/seeks/{id}", get(seeks::show).delete(seeks::delete))
-        .route("/api/seeks/{id}/accept", post(seeks::accept))
-        .route("/api/lobby/ws", get(seeks::lobby_ws))
+        .route(
+            "/api/me/password",
+            post(crate::http::accounts::change_password),
+        )
+        .route(
+            "/api/seeks",
+            post(crate::http::lobby::create).get(crate::http::lobby::list),
+        )
+        .route(
+            "/api/seeks/{id}",
+            get(crate::http::lobby::show).delete(crate::http::lobby::delete),
+        )
+        .route("/api/seeks/{id}/accept", post(crate::http::lobby::accept))
+        .route("/api/lobby/ws", get(crate::http::lobby::lobby_ws))
         .route(
             "/api/notifications",
             get(crate::http::notify::list).layer(no_store()),

@@ -8,25 +8,14 @@
 pub mod players;
 pub mod ratings;
 
-use crate::domain::limits::ClientAddr;
 use crate::domain::limits::Limits;
-use crate::domain::model::{hash_secret, now_text, random_text};
-use crate::http::router::Body;
-use crate::http::session::{clear_cookie, set_cookie, SessionCookie, SignedIn};
-use crate::services::accounts::players::ratings_json;
+use crate::domain::model::random_text;
 use crate::services::error::ServiceError;
-use crate::services::games::AppState;
 use crate::services::lobby::LobbyEvent;
 use crate::store::accounts::AccountRow;
-use crate::store::StoreError;
 use argon2::password_hash::{Output, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
-use axum::extract::State;
-use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
 use governor::{clock::Clock, DefaultKeyedRateLimiter, Quota};
-use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -38,49 +27,49 @@ use tokio::sync::{broadcast, Semaphore};
 
 /// Password hashes computed at once, each in one of as many reused buffers of about 19 MiB
 /// (argon2id's memory: allocated once, so the allocator does not keep a copy per thread).
-const HASHES_AT_ONCE: usize = 4;
+pub const HASHES_AT_ONCE: usize = 4;
 
 /// Of those, how many may be sign-ups: the others are kept for logins, which go first.
-const SIGNUPS_AT_ONCE: usize = 2;
+pub const SIGNUPS_AT_ONCE: usize = 2;
 
 /// Sign-ups waiting for their hash, server-wide; beyond, 503 `busy` (cap `signups`).
-const SIGNUPS_WAITING: usize = 32;
+pub const SIGNUPS_WAITING: usize = 32;
 
 /// The name limit from every address is this many times the limit per name and address.
-const NAME_LIMIT_FACTOR: u32 = 10;
+pub const NAME_LIMIT_FACTOR: u32 = 10;
 
 /// How long a successful login lets its address past the name's limit from every address.
-const KNOWN_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
+pub const KNOWN_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// Keys a limiter of failed attempts (or the known addresses) holds at most.
-const MAX_KEYS: usize = 100_000;
+pub const MAX_KEYS: usize = 100_000;
 
 /// The longest password accepted, in bytes (the hash's work does not depend on it, but a
 /// request body should not be hashed whole).
-const MAX_PASSWORD: usize = 256;
+pub const MAX_PASSWORD: usize = 256;
 
 /// What the accounts share: the cookie's `Secure` flag, the login limiters, the hashing and the
 /// lobby's channel.
 pub struct Accounts {
-    secure: AtomicBool,
+    pub secure: AtomicBool,
     /// Failed logins for one name from one address.
-    by_name_client: Tries<(String, IpAddr)>,
+    pub by_name_client: Tries<(String, IpAddr)>,
     /// Failed logins for one name from every address (those in `known` pass it).
-    by_name: Tries<String>,
+    pub by_name: Tries<String>,
     /// Addresses that logged in to a name, and when.
-    known: Mutex<HashMap<(String, IpAddr), Instant>>,
+    pub known: Mutex<HashMap<(String, IpAddr), Instant>>,
     /// Wrong current passwords of one account (password change, deletion): their own limit.
-    by_account: Tries<i64>,
+    pub by_account: Tries<i64>,
     /// Every login and sign-up attempt from one address.
-    by_client: DefaultKeyedRateLimiter<IpAddr>,
-    hashing: Hashing,
+    pub by_client: DefaultKeyedRateLimiter<IpAddr>,
+    pub hashing: Hashing,
     /// Seeks and challenges made by one account.
     pub seeks_rate: DefaultKeyedRateLimiter<i64>,
     /// Lobby events (seeks changed, a seek was taken) for the lobby WebSockets.
     pub lobby: broadcast::Sender<LobbyEvent>,
 }
 
-fn quota(burst: u32, every: Duration) -> Quota {
+pub fn quota(burst: u32, every: Duration) -> Quota {
     let burst = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
     Quota::with_period(every.max(Duration::from_nanos(1)))
         .unwrap_or_else(|| Quota::per_second(burst))
@@ -89,14 +78,14 @@ fn quota(burst: u32, every: Duration) -> Quota {
 
 /// A limit on failed attempts per key: `burst` at once, then one more every `every`; an attempt
 /// that succeeds is given back (a token bucket kept as the time it is full again).
-struct Tries<K> {
-    burst: u32,
-    every: Duration,
-    full_at: Mutex<HashMap<K, Instant>>,
+pub struct Tries<K> {
+    pub burst: u32,
+    pub every: Duration,
+    pub full_at: Mutex<HashMap<K, Instant>>,
 }
 
 impl<K: Hash + Eq + Clone> Tries<K> {
-    fn new(burst: u32, every: Duration) -> Tries<K> {
+    pub fn new(burst: u32, every: Duration) -> Tries<K> {
         Tries {
             burst: burst.max(1),
             every,
@@ -105,7 +94,7 @@ impl<K: Hash + Eq + Clone> Tries<K> {
     }
 
     /// Takes one attempt for `key`, or says how long to wait for one.
-    fn take(&self, key: &K) -> Result<(), Duration> {
+    pub fn take(&self, key: &K) -> Result<(), Duration> {
         let now = Instant::now();
         let mut map = self.full_at.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= MAX_KEYS && !map.contains_key(key) {
@@ -125,7 +114,7 @@ impl<K: Hash + Eq + Clone> Tries<K> {
     }
 
     /// Gives back the attempt `take` took for `key` (it succeeded).
-    fn give_back(&self, key: &K) {
+    pub fn give_back(&self, key: &K) {
         let now = Instant::now();
         let mut map = self.full_at.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(full) = map.get_mut(key) {
@@ -137,7 +126,7 @@ impl<K: Hash + Eq + Clone> Tries<K> {
     }
 
     /// Forgets keys whose attempts are all back.
-    fn forget_idle(&self) {
+    pub fn forget_idle(&self) {
         let now = Instant::now();
         let mut map = self.full_at.lock().unwrap_or_else(|e| e.into_inner());
         map.retain(|_, full| *full > now);
@@ -146,10 +135,10 @@ impl<K: Hash + Eq + Clone> Tries<K> {
 
 /// Who a login attempt is: the address, the name's key, and whether the address may pass the
 /// name's limit from every address (it logged in to it before, or holds its session).
-struct Attempt {
-    client: IpAddr,
-    key: String,
-    known: bool,
+pub struct Attempt {
+    pub client: IpAddr,
+    pub key: String,
+    pub known: bool,
 }
 
 impl Accounts {
@@ -201,7 +190,7 @@ impl Accounts {
     }
 
     /// One login or sign-up attempt from `client`: 429 `rate_limited` beyond its limit.
-    fn attempt_from(&self, client: IpAddr) -> Result<(), ServiceError> {
+    pub fn attempt_from(&self, client: IpAddr) -> Result<(), ServiceError> {
         let clock = governor::clock::DefaultClock::default();
         if let Err(wait) = self.by_client.check_key(&client) {
             let wait = wait.wait_time_from(clock.now());
@@ -212,7 +201,7 @@ impl Accounts {
 
     /// One login attempt for a name: 429 beyond the limit per name and address, or beyond the
     /// name's limit from every address unless the attempt is `known`.
-    fn attempt_login(&self, attempt: &Attempt) -> Result<(), ServiceError> {
+    pub fn attempt_login(&self, attempt: &Attempt) -> Result<(), ServiceError> {
         self.attempt_from(attempt.client)?;
         let pair = (attempt.key.clone(), attempt.client);
         if let Err(wait) = self.by_name_client.take(&pair) {
@@ -228,7 +217,7 @@ impl Accounts {
     }
 
     /// A login succeeded: its attempts are given back, and its address is known to the name.
-    fn logged_in(&self, attempt: &Attempt) {
+    pub fn logged_in(&self, attempt: &Attempt) {
         let pair = (attempt.key.clone(), attempt.client);
         self.by_name_client.give_back(&pair);
         if !attempt.known {
@@ -244,7 +233,7 @@ impl Accounts {
         }
     }
 
-    fn is_known(&self, key: &str, client: IpAddr) -> bool {
+    pub fn is_known(&self, key: &str, client: IpAddr) -> bool {
         self.known
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -254,7 +243,7 @@ impl Accounts {
 
     /// Checks the current password of a signed-in account (password change, deletion) under
     /// the account's own limit, not the login limits; `work` runs when it matches.
-    async fn confirm<T: Send + 'static>(
+    pub async fn confirm<T: Send + 'static>(
         &self,
         account: &AccountRow,
         password: String,
@@ -296,22 +285,22 @@ impl Accounts {
 /// What a hash is for: logins take any free buffer; sign-ups at most [`SIGNUPS_AT_ONCE`], at
 /// most [`SIGNUPS_WAITING`] waiting.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Job {
+pub enum Job {
     Login,
     SignUp,
 }
 
 /// argon2id on blocking threads, [`HASHES_AT_ONCE`] at a time, each in one of as many memory
 /// buffers made on first use and reused ever after.
-struct Hashing {
-    permits: Semaphore,
-    signups: Semaphore,
-    signups_waiting: AtomicUsize,
-    buffers: Mutex<Vec<Vec<Block>>>,
+pub struct Hashing {
+    pub permits: Semaphore,
+    pub signups: Semaphore,
+    pub signups_waiting: AtomicUsize,
+    pub buffers: Mutex<Vec<Vec<Block>>>,
 }
 
 /// Counts a waiting sign-up until dropped.
-struct Waiting<'a>(&'a AtomicUsize);
+pub struct Waiting<'a>(&'a AtomicUsize);
 
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
@@ -320,7 +309,7 @@ impl Drop for Waiting<'_> {
 }
 
 impl Hashing {
-    fn new() -> Hashing {
+    pub fn new() -> Hashing {
         Hashing {
             permits: Semaphore::new(HASHES_AT_ONCE),
             signups: Semaphore::new(SIGNUPS_AT_ONCE),
@@ -330,7 +319,7 @@ impl Hashing {
     }
 
     /// Runs `work` with a buffer of argon2 memory on a blocking thread.
-    async fn run<T: Send + 'static>(
+    pub async fn run<T: Send + 'static>(
         &self,
         job: Job,
         work: impl FnOnce(&mut [Block]) -> T + Send + 'static,
@@ -376,7 +365,7 @@ impl Hashing {
     }
 }
 
-fn limited(cap: &'static str, whose: &str, wait: Duration) -> ServiceError {
+pub fn limited(cap: &'static str, whose: &str, wait: Duration) -> ServiceError {
     ServiceError::RateLimited {
         cap,
         message: format!(
@@ -410,10 +399,10 @@ pub fn check_name(name: &str) -> Result<(), ServiceError> {
 /// The commonest passwords, one a line: John the Ripper's `password.lst` (3,546 entries,
 /// compiled by Solar Designer of the Openwall Project, 1996–2011, "assumed to be in the public
 /// domain"), as Debian's `john-data` package ships it in /usr/share/john/password.lst.
-const COMMON_PASSWORDS: &str = include_str!("../../../data/common-passwords.txt");
+pub const COMMON_PASSWORDS: &str = include_str!("../../../data/common-passwords.txt");
 
 /// The common passwords in lower case (compared regardless of case).
-fn common_passwords() -> &'static HashSet<String> {
+pub fn common_passwords() -> &'static HashSet<String> {
     static SET: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
     SET.get_or_init(|| {
         COMMON_PASSWORDS
@@ -450,7 +439,7 @@ impl Weakness {
         }
     }
 
-    fn message(self) -> &'static str {
+    pub fn message(self) -> &'static str {
         match self {
             Weakness::Short => "a password has at least 8 characters",
             Weakness::Blank => "a password cannot be only spaces or control characters",
@@ -496,7 +485,7 @@ pub fn weakness(name: &str, password: &str) -> Option<Weakness> {
 
 /// A new password for `name`: 400 `weak_password` (with its `reason`) when weak, 400 when too
 /// long to be hashed whole.
-fn check_password(name: &str, password: &str) -> Result<(), ServiceError> {
+pub fn check_password(name: &str, password: &str) -> Result<(), ServiceError> {
     if password.len() > MAX_PASSWORD {
         return Err(ServiceError::BadRequest(format!(
             "a password has at most {MAX_PASSWORD} bytes"
@@ -512,13 +501,13 @@ fn check_password(name: &str, password: &str) -> Result<(), ServiceError> {
 }
 
 /// The argon2id of the server's hashes (argon2's defaults: 19 MiB, 2 passes, 1 lane).
-fn argon2id() -> Argon2<'static> {
+pub fn argon2id() -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::default())
 }
 
 /// The argon2id hash of `password` (PHC string, as argon2's `PasswordHasher` writes it), with a
 /// fresh random salt, computed in `memory`.
-fn hash_password(password: &str, memory: &mut [Block]) -> Result<String, ServiceError> {
+pub fn hash_password(password: &str, memory: &mut [Block]) -> Result<String, ServiceError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(ServiceError::internal)?;
     let salt = SaltString::encode_b64(&bytes).map_err(ServiceError::internal)?;
@@ -539,7 +528,7 @@ fn hash_password(password: &str, memory: &mut [Block]) -> Result<String, Service
 
 /// Whether `password` matches the stored hash, computed in `memory` (an unreadable hash, or
 /// one that needs more memory than a buffer holds, matches nothing).
-fn password_matches(password: &str, stored: &str, memory: &mut [Block]) -> bool {
+pub fn password_matches(password: &str, stored: &str, memory: &mut [Block]) -> bool {
     let Ok(hash) = PasswordHash::new(stored) else {
         return false;
     };
@@ -568,228 +557,17 @@ fn password_matches(password: &str, stored: &str, memory: &mut [Block]) -> bool 
 
 /// A hash nothing matches, verified for unknown names so that they take as long as known ones
 /// (made on a blocking thread, by the first login that needs it).
-fn dummy_hash(memory: &mut [Block]) -> String {
+pub fn dummy_hash(memory: &mut [Block]) -> String {
     static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     HASH.get_or_init(|| hash_password(&random_text(16), memory).unwrap_or_default())
         .clone()
 }
 
-#[derive(Deserialize)]
-pub struct Credentials {
-    name: String,
-    password: String,
-}
-
-/// The answer of sign-up, login and `GET /api/me`: the name, when the account was made and its
-/// ratings.
-async fn me_json(
-    state: &AppState,
-    account: &AccountRow,
-) -> Result<serde_json::Value, ServiceError> {
-    let ratings = state.store.ratings_of(account.id).await?;
-    Ok(serde_json::json!({
-        "name": account.name,
-        "created_at": account.created_at,
-        "ratings": ratings_json(&ratings),
-    }))
-}
-
-/// Starts a session for `account`: the answer with its cookie.
-async fn start_session(
-    state: &AppState,
-    account: &AccountRow,
-    status: StatusCode,
-) -> Result<Response, ServiceError> {
-    let token = random_text(32);
-    state
-        .store
-        .insert_session(&hash_secret(&token), account.id, &now_text())
-        .await?;
-    let body = me_json(state, account).await?;
-    let cookie = set_cookie(&token, state.accounts.secure());
-    Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
-}
-
-/// `POST /api/accounts`.
-pub async fn sign_up(
-    State(state): State<AppState>,
-    Extension(client): Extension<ClientAddr>,
-    Body(body): Body<Credentials>,
-) -> Result<Response, ServiceError> {
-    check_name(&body.name)?;
-    check_password(&body.name, &body.password)?;
-    state.accounts.attempt_from(client.0)?;
-    let key = name_key(&body.name);
-    if state.store.account_by_key(&key).await?.is_some() {
-        return Err(name_taken(&body.name));
-    }
-    let password = body.password;
-    let hash = state
-        .accounts
-        .hashing
-        .run(Job::SignUp, move |memory| hash_password(&password, memory))
-        .await??;
-    let now = now_text();
-    let id = match state
-        .store
-        .create_account(&body.name, &key, &hash, &now)
-        .await
-    {
-        Ok(id) => id,
-        Err(StoreError::Conflict(_)) => return Err(name_taken(&body.name)),
-        Err(err) => return Err(err.into()),
-    };
-    let account = AccountRow {
-        id,
-        name: body.name,
-        password_hash: hash,
-        created_at: now,
-    };
-    state.accounts.logged_in(&Attempt {
-        client: client.0,
-        key,
-        known: true,
-    });
-    start_session(&state, &account, StatusCode::CREATED).await
-}
-
-fn name_taken(name: &str) -> ServiceError {
+pub fn name_taken(name: &str) -> ServiceError {
     ServiceError::NameTaken(format!(
         "the name {} is taken (names are compared regardless of case)",
-        crate::http::error::echo(name)
+        crate::services::error::echo(name)
     ))
-}
-
-/// `POST /api/session`: log in. A client holding a session of the account, or whose address
-/// logged in to it before, is not held back by other addresses' failed tries on the name.
-pub async fn log_in(
-    State(state): State<AppState>,
-    Extension(client): Extension<ClientAddr>,
-    cookie: SessionCookie,
-    Body(body): Body<Credentials>,
-) -> Result<Response, ServiceError> {
-    let key = name_key(&body.name);
-    let mut known = state.accounts.is_known(&key, client.0);
-    if !known && cookie.0.is_some() {
-        known = cookie
-            .account(&state)
-            .await?
-            .is_some_and(|s| name_key(&s.account.name) == key);
-    }
-    let attempt = Attempt {
-        client: client.0,
-        key,
-        known,
-    };
-    state.accounts.attempt_login(&attempt)?;
-    let account = if body.name.len() <= 20 {
-        state.store.account_by_key(&attempt.key).await?
-    } else {
-        None
-    };
-    let stored = account.as_ref().map(|a| a.password_hash.clone());
-    let password = body.password;
-    let matches = password.len() <= MAX_PASSWORD
-        && state
-            .accounts
-            .hashing
-            .run(Job::Login, move |memory| {
-                let stored = stored.unwrap_or_else(|| dummy_hash(memory));
-                password_matches(&password, &stored, memory)
-            })
-            .await?;
-    match account {
-        Some(account) if matches => {
-            state.accounts.logged_in(&attempt);
-            start_session(&state, &account, StatusCode::OK).await
-        }
-        _ => Err(ServiceError::BadCredentials(
-            "no account has this name and password".to_string(),
-        )),
-    }
-}
-
-/// `DELETE /api/session`: log out (the session ends on the server too).
-pub async fn log_out(
-    State(state): State<AppState>,
-    cookie: SessionCookie,
-) -> Result<Response, ServiceError> {
-    if let Some(token) = &cookie.0 {
-        state.store.delete_session(&hash_secret(token)).await?;
-    }
-    let cookie = clear_cookie(state.accounts.secure());
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
-}
-
-/// `GET /api/me`: who is logged in, or `null` for nobody (an expected answer, not an error).
-/// Also keeps the account's real-time seeks alive.
-pub async fn me(
-    State(state): State<AppState>,
-    cookie: SessionCookie,
-) -> Result<Json<serde_json::Value>, ServiceError> {
-    let Some(session) = cookie.account(&state).await? else {
-        return Ok(Json(serde_json::Value::Null));
-    };
-    crate::services::lobby::owner_is_around(&state, session.account.id).await;
-    Ok(Json(me_json(&state, &session.account).await?))
-}
-
-#[derive(Deserialize)]
-pub struct NewPassword {
-    password: String,
-    new_password: String,
-}
-
-/// `POST /api/me/password`: the current password and the new one; the other sessions end.
-/// Wrong current passwords count against the account's own limit, not the login limits.
-pub async fn change_password(
-    State(state): State<AppState>,
-    SignedIn(session): SignedIn,
-    Body(body): Body<NewPassword>,
-) -> Result<StatusCode, ServiceError> {
-    let account = session.account;
-    check_password(&account.name, &body.new_password)?;
-    let new = body.new_password;
-    let hash = state
-        .accounts
-        .confirm(&account, body.password, move |memory| {
-            hash_password(&new, memory)
-        })
-        .await?;
-    state
-        .store
-        .set_password(account.id, &hash, &session.token_hash)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-#[derive(Deserialize)]
-pub struct Confirm {
-    password: String,
-}
-
-/// `DELETE /api/me` with the password: the account goes, its games stay. Wrong passwords
-/// count against the account's own limit, not the login limits.
-pub async fn delete_account(
-    State(state): State<AppState>,
-    SignedIn(session): SignedIn,
-    Body(body): Body<Confirm>,
-) -> Result<Response, ServiceError> {
-    let account = session.account;
-    state
-        .accounts
-        .confirm(&account, body.password, |_| Ok(()))
-        .await
-        .map_err(|err| match err {
-            ServiceError::BadCredentials(_) => {
-                ServiceError::BadCredentials("the password is wrong".to_string())
-            }
-            other => other,
-        })?;
-    state.store.delete_account(account.id, &now_text()).await?;
-    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
-    let cookie = clear_cookie(state.accounts.secure());
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
 }
 
 #[cfg(test)]

@@ -20,10 +20,8 @@
 //! A message of the other side (or of another spectator) can be reported: the report is a row of
 //! `chat_reports` (who, what, when, from where), read with SQL (docs/api.md, "Chat").
 
-use crate::domain::model::Mode;
-use crate::http::session::SessionCookie;
 use crate::services::error::ServiceError;
-use crate::services::games::{AppState, GameSlot};
+use crate::services::games::GameSlot;
 use crate::store::chat::ChatRow;
 use axum::extract::ws::Utf8Bytes;
 use emergo_core::Color;
@@ -50,7 +48,7 @@ pub const CLIENT_EVERY: Duration = Duration::from_secs(1);
 /// Chat messages a slow WebSocket may fall behind (it misses the older ones).
 pub const PUSHES_BUFFERED: usize = 16;
 /// Keys the rate limiters hold before the stale ones are dropped.
-const MAX_KEYS: usize = 10_000;
+pub const MAX_KEYS: usize = 10_000;
 
 /// A game's chat room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -126,11 +124,11 @@ pub fn publish(slot: &GameSlot, row: ChatRow) {
 
 /// The chat's rate limits.
 pub struct Chat {
-    by_author: DefaultKeyedRateLimiter<String>,
-    by_client: DefaultKeyedRateLimiter<IpAddr>,
+    pub by_author: DefaultKeyedRateLimiter<String>,
+    pub by_client: DefaultKeyedRateLimiter<IpAddr>,
 }
 
-fn quota(burst: u32, every: Duration) -> Quota {
+pub fn quota(burst: u32, every: Duration) -> Quota {
     let burst = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
     Quota::with_period(every.max(Duration::from_nanos(1)))
         .unwrap_or_else(|| Quota::per_second(burst))
@@ -146,7 +144,10 @@ impl Default for Chat {
     }
 }
 
-fn limited(wait: governor::NotUntil<governor::clock::QuantaInstant>, who: &str) -> ServiceError {
+pub fn limited(
+    wait: governor::NotUntil<governor::clock::QuantaInstant>,
+    who: &str,
+) -> ServiceError {
     let wait = wait.wait_time_from(DefaultClock::default().now());
     ServiceError::RateLimited {
         cap: "chat_rate",
@@ -180,7 +181,7 @@ impl Chat {
 
 /// Whether a character is left out of a message: control characters (a line break becomes a
 /// space) and the invisible marks that turn text around or hide it.
-fn stripped(c: char) -> bool {
+pub fn stripped(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
 }
@@ -236,56 +237,6 @@ impl Speaker {
             (None, None) => "nobody".to_string(),
         }
     }
-}
-
-/// Reads who speaks: the token's seat (403 `bad_token` when it holds none), else the session's
-/// account and the seat it holds, if any. Also returns whether the game is over.
-pub async fn speaker(
-    state: &AppState,
-    slot: &GameSlot,
-    token: Option<&str>,
-    cookie: &SessionCookie,
-) -> Result<(Speaker, bool), ServiceError> {
-    let token = token.filter(|t| !t.is_empty());
-    let session = match token {
-        Some(_) => None,
-        None => cookie.account(state).await?,
-    };
-    let live = slot.state.lock().await;
-    if live.meta.mode != Mode::Human {
-        return Err(ServiceError::NotAllowed(
-            "chat is for games between people".to_string(),
-        ));
-    }
-    let over = live.game.is_over();
-    if let Some(token) = token {
-        let seat = live.meta.seat_of(token).ok_or_else(|| {
-            ServiceError::BadToken("this token holds no seat in this game".to_string())
-        })?;
-        let account = live
-            .meta
-            .players
-            .of(seat)
-            .and_then(|p| Some((p.id, p.name.clone()?)));
-        return Ok((
-            Speaker {
-                seat: Some(seat),
-                account,
-            },
-            over,
-        ));
-    }
-    let speaker = match session {
-        Some(session) => Speaker {
-            seat: live.meta.players.seat_of(session.account.id),
-            account: Some((session.account.id, session.account.name)),
-        },
-        None => Speaker {
-            seat: None,
-            account: None,
-        },
-    };
-    Ok((speaker, over))
 }
 
 #[cfg(test)]

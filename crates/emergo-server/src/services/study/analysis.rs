@@ -21,17 +21,9 @@
 //! an `error` event of code `rate_limited` (at most one every [`REFUSALS_EVERY`], counting
 //! the requests it answers for).
 
-use crate::domain::limits::ClientAddr;
-use crate::http::error::ApiError;
 use crate::services::engine::PoolError;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
-use crate::services::permits::Permit;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
-use axum::response::Response;
-use axum::{Extension, Json};
 use emergo_core::{Game, Position};
 use emergo_engine::search::{mate_in, Line};
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, SearchResult};
@@ -59,9 +51,9 @@ pub const SLICE: Duration = Duration::from_millis(1500);
 /// The deepest a stream goes.
 pub const MAX_DEPTH: u32 = 40;
 /// The engine's table per analysis, in MB.
-const HASH_MB: usize = 8;
+pub const HASH_MB: usize = 8;
 /// The biggest message the page sends.
-const MAX_INCOMING: usize = 4096;
+pub const MAX_INCOMING: usize = 4096;
 /// Requests one socket may send at once, then a second.
 pub const SOCKET_BURST: u32 = 20;
 pub const SOCKET_PER_SECOND: u32 = 10;
@@ -70,10 +62,10 @@ pub const CLIENT_BURST: u32 = 40;
 pub const CLIENT_PER_SECOND: u32 = 20;
 /// At most one `rate_limited` event goes out this often; the requests refused in between are
 /// counted in the next one (`ignored`), so a flood costs no write per request.
-const REFUSALS_EVERY: Duration = Duration::from_millis(100);
+pub const REFUSALS_EVERY: Duration = Duration::from_millis(100);
 /// How long one event may take to go out before the socket is given up (a client that does
 /// not read).
-const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One line: its first move, its score for the side to move in centimen (`mate`: moves to the
 /// end when the search sees it, positive when the side to move wins) and its moves.
@@ -95,7 +87,7 @@ pub struct AnalysisView {
 }
 
 impl AnalysisView {
-    fn of(position: &Position, depth: u32, lines: &[Line]) -> AnalysisView {
+    pub fn of(position: &Position, depth: u32, lines: &[Line]) -> AnalysisView {
         AnalysisView {
             position: position.to_string(),
             depth,
@@ -116,18 +108,18 @@ impl AnalysisView {
 
 #[derive(Deserialize)]
 pub struct AnalysisQuery {
-    position: Option<String>,
-    multipv: Option<String>,
-    ms: Option<String>,
+    pub position: Option<String>,
+    pub multipv: Option<String>,
+    pub ms: Option<String>,
 }
 
-fn parse_position(text: &str) -> Result<Position, ServiceError> {
+pub fn parse_position(text: &str) -> Result<Position, ServiceError> {
     text.parse::<Position>()
         .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))
 }
 
 /// A whole number in `range`, or 400 naming the parameter.
-fn number_in(
+pub fn number_in(
     name: &str,
     text: Option<&str>,
     default: u64,
@@ -147,7 +139,7 @@ fn number_in(
     }
 }
 
-fn pool_error(e: PoolError) -> ServiceError {
+pub fn pool_error(e: PoolError) -> ServiceError {
     match e {
         PoolError::Busy(message) => ServiceError::EngineBusy(message),
         other => ServiceError::internal(other),
@@ -155,7 +147,7 @@ fn pool_error(e: PoolError) -> ServiceError {
 }
 
 /// Sets a flag when dropped: a search whose request went away stops (or never starts).
-struct StopOnDrop(Arc<AtomicBool>);
+pub struct StopOnDrop(pub Arc<AtomicBool>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
@@ -165,62 +157,23 @@ impl Drop for StopOnDrop {
 
 /// A full-strength engine with the analysis table ([`HASH_MB`]), allocated once. Built only on
 /// the engine's threads (inside a pool job), never on the async runtime.
-fn engine(lines: usize, stop: Arc<AtomicBool>) -> AlphaBetaPlayer {
+pub fn engine(lines: usize, stop: Arc<AtomicBool>) -> AlphaBetaPlayer {
     let mut player = AlphaBetaPlayer::with_hash(Level::MAX, HASH_MB).with_stop_flag(stop);
     player.set_multipv(lines);
     player
 }
 
-/// `GET /api/analysis?position=<N2>&multipv=<1..5>&ms=<1..5000>`.
-pub async fn once(
-    State(state): State<AppState>,
-    Extension(client): Extension<ClientAddr>,
-    Query(query): Query<AnalysisQuery>,
-) -> Result<Json<AnalysisView>, ServiceError> {
-    let text = query
-        .position
-        .as_deref()
-        .ok_or_else(|| ServiceError::BadRequest("position (N2 text) is required".to_string()))?;
-    let position = parse_position(text)?;
-    let lines = number_in(
-        "multipv",
-        query.multipv.as_deref(),
-        DEFAULT_LINES as u64,
-        1..=MAX_LINES as u64,
-    )? as usize;
-    let ms = number_in("ms", query.ms.as_deref(), DEFAULT_MS, 1..=MAX_MS)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let _guard = StopOnDrop(stop.clone());
-    let search_stop = stop.clone();
-    let result = state
-        .pool
-        .run(client.0, stop, move || {
-            let game = Game::new(position);
-            if game.is_over() || search_stop.load(Ordering::SeqCst) {
-                return None;
-            }
-            let limits = Limits::movetime(Duration::from_millis(ms));
-            Some(engine(lines, search_stop).analyse(&game, &limits, |_| {}))
-        })
-        .await
-        .map_err(pool_error)?;
-    Ok(Json(match result {
-        Some(r) => AnalysisView::of(&position, r.depth, &r.lines),
-        None => AnalysisView::of(&position, 0, &[]),
-    }))
-}
-
 /// One running stream's stop switch.
-struct Run {
-    cancelled: AtomicBool,
+pub struct Run {
+    pub cancelled: AtomicBool,
     /// Why it was stopped by someone else, for the page.
-    reason: Mutex<Option<&'static str>>,
+    pub reason: Mutex<Option<&'static str>>,
     /// The stop flag of the slice now queued or searching.
-    slice: Mutex<Arc<AtomicBool>>,
+    pub slice: Mutex<Arc<AtomicBool>>,
 }
 
 impl Run {
-    fn new() -> Arc<Run> {
+    pub fn new() -> Arc<Run> {
         Arc::new(Run {
             cancelled: AtomicBool::new(false),
             reason: Mutex::new(None),
@@ -228,7 +181,7 @@ impl Run {
         })
     }
 
-    fn cancel(&self, reason: Option<&'static str>) {
+    pub fn cancel(&self, reason: Option<&'static str>) {
         if let Some(reason) = reason {
             *self.reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
         }
@@ -239,27 +192,27 @@ impl Run {
             .store(true, Ordering::SeqCst);
     }
 
-    fn is_cancelled(&self) -> bool {
+    pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::SeqCst)
     }
 
     /// A fresh stop flag for the next slice (already set when the run is cancelled).
-    fn next_slice(&self) -> Arc<AtomicBool> {
+    pub fn next_slice(&self) -> Arc<AtomicBool> {
         let mut slice = self.slice.lock().unwrap_or_else(|e| e.into_inner());
         *slice = Arc::new(AtomicBool::new(self.is_cancelled()));
         slice.clone()
     }
 }
 
-fn quota(burst: u32, per_second: u32) -> Quota {
+pub fn quota(burst: u32, per_second: u32) -> Quota {
     let nonzero = |n: u32| NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
     Quota::per_second(nonzero(per_second)).allow_burst(nonzero(burst))
 }
 
 /// The running streams, one per client address, and each address's request rate.
 pub struct Analyses {
-    running: Mutex<HashMap<IpAddr, Arc<Run>>>,
-    rate: DefaultKeyedRateLimiter<IpAddr>,
+    pub running: Mutex<HashMap<IpAddr, Arc<Run>>>,
+    pub rate: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 impl Default for Analyses {
@@ -273,7 +226,7 @@ impl Default for Analyses {
 
 impl Analyses {
     /// Registers `run` as `client`'s analysis, stopping the one before.
-    fn start(&self, client: IpAddr, run: Arc<Run>) {
+    pub fn start(&self, client: IpAddr, run: Arc<Run>) {
         let before = self
             .running
             .lock()
@@ -285,7 +238,7 @@ impl Analyses {
     }
 
     /// Forgets `run` if it is still `client`'s analysis.
-    fn end(&self, client: IpAddr, run: &Arc<Run>) {
+    pub fn end(&self, client: IpAddr, run: &Arc<Run>) {
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         if running.get(&client).is_some_and(|r| Arc::ptr_eq(r, run)) {
             running.remove(&client);
@@ -294,7 +247,7 @@ impl Analyses {
 
     /// Whether one more request from `client` on the socket of `socket` is within the rates;
     /// else how long until one would be.
-    fn admit(&self, client: IpAddr, socket: &DefaultDirectRateLimiter) -> Result<(), Duration> {
+    pub fn admit(&self, client: IpAddr, socket: &DefaultDirectRateLimiter) -> Result<(), Duration> {
         use governor::clock::{Clock, DefaultClock};
         let now = DefaultClock::default().now();
         socket
@@ -305,7 +258,7 @@ impl Analyses {
 
     /// Forgets the rates of addresses that have been quiet long enough to be back at a full
     /// burst (when there are many).
-    fn forget_quiet(&self) {
+    pub fn forget_quiet(&self) {
         if self.rate.len() > 1024 {
             self.rate.retain_recent();
         }
@@ -321,42 +274,8 @@ impl Analyses {
     }
 }
 
-/// What the page sends over the stream.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Request {
-    position: Option<String>,
-    multipv: Option<usize>,
-    #[serde(default)]
-    stop: bool,
-}
-
-/// What the server sends over the stream.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum Event {
-    /// Lines of a completed depth.
-    Lines(AnalysisView),
-    /// The analysis of this position is over (its budget spent, or its depth reached).
-    Done { position: String, depth: u32 },
-    /// It was stopped by the server (another analysis from this browser, the engine busy).
-    Stopped { position: String, reason: String },
-    /// A request the server did not take: `bad_request` (it cannot be read), `rate_limited`
-    /// (over the rate: `retry_ms` says when one more would be taken), `engine` (the search
-    /// failed).
-    Error {
-        code: &'static str,
-        message: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        retry_ms: Option<u64>,
-        /// `rate_limited`: the requests ignored since the last such event, this one included.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        ignored: Option<u64>,
-    },
-}
-
 impl Event {
-    fn error(code: &'static str, message: String) -> Event {
+    pub fn error(code: &'static str, message: String) -> Event {
         Event::Error {
             code,
             message,
@@ -366,30 +285,8 @@ impl Event {
     }
 }
 
-/// `GET /api/analysis/ws`.
-pub async fn stream_handler(
-    State(state): State<AppState>,
-    Extension(ClientAddr(client)): Extension<ClientAddr>,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(|e| ServiceError::BadRequest(e.body_text()))?;
-    let permit = state.websockets.acquire(Some(client))?;
-    Ok(upgrade
-        .max_message_size(MAX_INCOMING)
-        .max_frame_size(MAX_INCOMING)
-        .on_upgrade(move |socket| stream(socket, state, client, permit)))
-}
-
-async fn send(socket: &mut WebSocket, event: &Event) -> bool {
-    let Ok(text) = serde_json::to_string(event) else {
-        return false;
-    };
-    let sent = tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await;
-    matches!(sent, Ok(Ok(())))
-}
-
 /// The `rate_limited` event for `ignored` requests refused, one more being taken at `retry_at`.
-fn refusal(ignored: u64, retry_at: Instant) -> Event {
+pub fn refusal(ignored: u64, retry_at: Instant) -> Event {
     let wait = retry_at.saturating_duration_since(Instant::now());
     let retry_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1);
     Event::Error {
@@ -404,17 +301,11 @@ fn refusal(ignored: u64, retry_at: Instant) -> Event {
     }
 }
 
-/// A position to analyse, as the page asked.
-struct Wanted {
-    position: Position,
-    lines: usize,
-}
-
 /// The socket's engine: none until its first search builds it (on a worker), then kept.
-type Engine = Option<AlphaBetaPlayer>;
+pub type Engine = Option<AlphaBetaPlayer>;
 
 /// What the socket's latest request asks for, once read and checked.
-fn read_request(text: &str) -> Result<Option<Wanted>, String> {
+pub fn read_request(text: &str) -> Result<Option<Wanted>, String> {
     let request = serde_json::from_str::<Request>(text).map_err(|e| {
         format!("expected {{\"position\": \"<N2>\", \"multipv\": 3}} or {{\"stop\": true}}: {e}")
     })?;
@@ -429,126 +320,9 @@ fn read_request(text: &str) -> Result<Option<Wanted>, String> {
     Ok(Some(Wanted { position, lines }))
 }
 
-/// The socket's loop: reads the page's requests (within the rates), runs one analysis at a
-/// time, the latest asked for, and forwards its events.
-async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit: Permit) {
-    let mut shutdown = state.shutdown.clone();
-    let (events_tx, mut events) = tokio::sync::mpsc::channel::<(u64, Event)>(16);
-    let rate = DefaultDirectRateLimiter::direct(quota(SOCKET_BURST, SOCKET_PER_SECOND));
-    // Each request taken is a new generation; events of an earlier one are not sent.
-    let mut generation: u64 = 0;
-    // The engine, while no analysis has it.
-    let mut engine: Engine = None;
-    // The analysis running (or winding down after a cancel), and the request waiting for it.
-    let mut current: Option<Arc<Run>> = None;
-    let mut task: Option<tokio::task::JoinHandle<Engine>> = None;
-    let mut pending: Option<Wanted> = None;
-    // Requests refused since the last `rate_limited` event, and when that went out.
-    let mut ignored: u64 = 0;
-    let mut refusal_said: Option<Instant> = None;
-    let mut retry_at = Instant::now();
-    loop {
-        if task.is_none() {
-            if let Some(wanted) = pending.take() {
-                let run = Run::new();
-                state.analyses.start(client, run.clone());
-                task = Some(tokio::spawn(analyse(
-                    state.clone(),
-                    client,
-                    run.clone(),
-                    wanted,
-                    engine.take(),
-                    generation,
-                    events_tx.clone(),
-                )));
-                current = Some(run);
-            }
-        }
-        tokio::select! {
-            event = events.recv() => {
-                let Some((of, event)) = event else { break };
-                if of == generation && !send(&mut socket, &event).await {
-                    break;
-                }
-            }
-            finished = async {
-                match task.as_mut() {
-                    Some(task) => task.await,
-                    None => std::future::pending().await,
-                }
-            } => {
-                task = None;
-                if let Some(run) = current.take() {
-                    state.analyses.end(client, &run);
-                }
-                // A task that panicked lost the engine: the next search builds another.
-                engine = finished.unwrap_or(None);
-            }
-            incoming = socket.recv() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(text))) => text,
-                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                    Some(Ok(_)) => continue,
-                };
-                if let Err(wait) = state.analyses.admit(client, &rate) {
-                    ignored += 1;
-                    retry_at = Instant::now() + wait;
-                    if refusal_said.is_some_and(|at| at.elapsed() < REFUSALS_EVERY) {
-                        // Said in the next event (the branch below), with the others.
-                        continue;
-                    }
-                    refusal_said = Some(Instant::now());
-                    let event = refusal(std::mem::take(&mut ignored), retry_at);
-                    if !send(&mut socket, &event).await {
-                        break;
-                    }
-                    continue;
-                }
-                // A request taken replaces whatever came before it.
-                generation += 1;
-                pending = None;
-                if let Some(run) = &current {
-                    run.cancel(None);
-                }
-                match read_request(text.as_str()) {
-                    Ok(wanted) => pending = wanted,
-                    Err(message) => {
-                        if !send(&mut socket, &Event::error("bad_request", message)).await {
-                            break;
-                        }
-                    }
-                }
-            }
-            // Requests refused since the last `rate_limited` event are said once its 100 ms
-            // are over.
-            _ = async {
-                match refusal_said {
-                    Some(at) if ignored > 0 => tokio::time::sleep_until((at + REFUSALS_EVERY).into()).await,
-                    _ => std::future::pending().await,
-                }
-            } => {
-                refusal_said = Some(Instant::now());
-                let event = refusal(std::mem::take(&mut ignored), retry_at);
-                if !send(&mut socket, &event).await {
-                    break;
-                }
-            }
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
-        }
-    }
-    if let Some(run) = current.take() {
-        run.cancel(None);
-        state.analyses.end(client, &run);
-    }
-    state.analyses.forget_quiet();
-}
-
 /// Runs one position's analysis in slices on the pool, sending lines deeper than any sent, and
 /// hands the engine back (built in the first slice when the socket had none yet).
-async fn analyse(
+pub async fn analyse(
     state: AppState,
     client: IpAddr,
     run: Arc<Run>,
@@ -656,4 +430,44 @@ async fn analyse(
     };
     let _ = events.send((generation, event)).await;
     player
+}
+
+/// What the page sends over the stream.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    pub position: Option<String>,
+    pub multipv: Option<usize>,
+    #[serde(default)]
+    pub stop: bool,
+}
+
+/// What the server sends over the stream.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Event {
+    /// Lines of a completed depth.
+    Lines(AnalysisView),
+    /// The analysis of this position is over (its budget spent, or its depth reached).
+    Done { position: String, depth: u32 },
+    /// It was stopped by the server (another analysis from this browser, the engine busy).
+    Stopped { position: String, reason: String },
+    /// A request the server did not take: `bad_request` (it cannot be read), `rate_limited`
+    /// (over the rate: `retry_ms` says when one more would be taken), `engine` (the search
+    /// failed).
+    Error {
+        code: &'static str,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_ms: Option<u64>,
+        /// `rate_limited`: the requests ignored since the last such event, this one included.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ignored: Option<u64>,
+    },
+}
+
+/// A position to analyse, as the page asked.
+pub struct Wanted {
+    pub position: Position,
+    pub lines: usize,
 }

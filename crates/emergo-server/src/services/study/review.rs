@@ -6,16 +6,11 @@
 //! is and, once done, gives it. docs/web.md ("Game review") documents the depth, the
 //! thresholds and the accuracy formula.
 
-use crate::domain::limits::ClientAddr;
 use crate::domain::model::{now_text, Mode};
-use crate::http::router::GameId;
 use crate::services::engine::PoolError;
 use crate::services::error::ServiceError;
 use crate::services::games::view::MoveView;
 use crate::services::games::AppState;
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::{Extension, Json};
 use emergo_core::{Color, Game, Move, Status};
 use emergo_engine::search::MATE;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits};
@@ -130,7 +125,7 @@ pub struct Accuracy {
     pub black: Option<f64>,
 }
 
-fn capped(score: i32) -> i32 {
+pub fn capped(score: i32) -> i32 {
     if score.abs() >= MATE - 1000 {
         score.signum() * SCORE_CAP
     } else {
@@ -202,7 +197,7 @@ pub fn build(game: &Game, evals: &[PositionEval]) -> Review {
 
 /// The depth most searches reached (the median over the positions that have a move; a
 /// position with one legal move, or a search cut short under load, stops earlier).
-fn median_depth(evals: &[PositionEval]) -> u32 {
+pub fn median_depth(evals: &[PositionEval]) -> u32 {
     let mut depths: Vec<u32> = evals
         .iter()
         .filter(|e| e.best.is_some())
@@ -221,41 +216,41 @@ pub fn moves_key(game: &Game) -> String {
 
 /// How far a running review is.
 pub struct Progress {
-    done: AtomicUsize,
-    total: usize,
+    pub done: AtomicUsize,
+    pub total: usize,
 }
 
 impl Progress {
-    fn fraction(&self) -> f64 {
+    pub fn fraction(&self) -> f64 {
         let done = self.done.load(Ordering::SeqCst) as f64;
         ((done / self.total.max(1) as f64) * 1000.0).round() / 1000.0
     }
 }
 
 /// A review asked for and not begun: the game, who asked, its progress to be.
-struct Queued {
-    id: String,
-    client: IpAddr,
-    game: Game,
-    progress: Arc<Progress>,
+pub struct Queued {
+    pub id: String,
+    pub client: IpAddr,
+    pub game: Game,
+    pub progress: Arc<Progress>,
 }
 
 /// Where a review is: running, or waiting at a place of the queue (1: the next to begin).
-enum Place {
+pub enum Place {
     Running(Arc<Progress>),
     Queued(usize),
 }
 
 #[derive(Default)]
-struct Board {
+pub struct Board {
     /// The reviews running, by game id, with the client that asked.
-    running: HashMap<String, (IpAddr, Arc<Progress>)>,
+    pub running: HashMap<String, (IpAddr, Arc<Progress>)>,
     /// The reviews waiting, first asked first.
-    queued: VecDeque<Queued>,
+    pub queued: VecDeque<Queued>,
 }
 
 impl Board {
-    fn place(&self, id: &str) -> Option<Place> {
+    pub fn place(&self, id: &str) -> Option<Place> {
         if let Some((_, progress)) = self.running.get(id) {
             return Some(Place::Running(progress.clone()));
         }
@@ -267,7 +262,7 @@ impl Board {
 
     /// The reviews that may begin now: while a slot is free, the first waiting one whose client
     /// has none running.
-    fn startable(&mut self) -> Vec<Queued> {
+    pub fn startable(&mut self) -> Vec<Queued> {
         let mut begin = Vec::new();
         while self.running.len() < REVIEWS_AT_ONCE {
             let busy = |client: &IpAddr| self.running.values().any(|(c, _)| c == client);
@@ -290,21 +285,21 @@ impl Board {
 /// [`REVIEW_QUEUE_PER_CLIENT`] from one client), first asked first, each told its place.
 #[derive(Default)]
 pub struct Reviews {
-    board: Mutex<Board>,
+    pub board: Mutex<Board>,
 }
 
 impl Reviews {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Board> {
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, Board> {
         self.board.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn place(&self, id: &str) -> Option<Place> {
+    pub fn place(&self, id: &str) -> Option<Place> {
         self.lock().place(id)
     }
 
     /// Queues the review of `game` (of `id`) for `client` unless it is running or queued
     /// already; returns its place and the reviews that may begin now.
-    fn ask(
+    pub fn ask(
         &self,
         id: &str,
         client: IpAddr,
@@ -343,7 +338,7 @@ impl Reviews {
     }
 
     /// The review of `id` is over: returns the reviews that may begin now.
-    fn end(&self, id: &str) -> Vec<Queued> {
+    pub fn end(&self, id: &str) -> Vec<Queued> {
         let mut board = self.lock();
         board.running.remove(id);
         board.startable()
@@ -353,16 +348,16 @@ impl Reviews {
 /// The answer of both endpoints.
 #[derive(Serialize)]
 pub struct ReviewAnswer {
-    status: &'static str,
-    progress: f64,
+    pub status: &'static str,
+    pub progress: f64,
     /// While it waits: its place in the queue (1: the next to begin).
     #[serde(skip_serializing_if = "Option::is_none")]
-    place: Option<usize>,
+    pub place: Option<usize>,
     #[serde(flatten)]
-    review: Option<Review>,
+    pub review: Option<Review>,
 }
 
-fn waiting(place: &Place) -> ReviewAnswer {
+pub fn waiting(place: &Place) -> ReviewAnswer {
     match place {
         Place::Running(progress) => ReviewAnswer {
             status: "running",
@@ -379,7 +374,7 @@ fn waiting(place: &Place) -> ReviewAnswer {
     }
 }
 
-fn done(review: Review) -> ReviewAnswer {
+pub fn done(review: Review) -> ReviewAnswer {
     ReviewAnswer {
         status: "done",
         progress: 1.0,
@@ -389,7 +384,7 @@ fn done(review: Review) -> ReviewAnswer {
 }
 
 /// The game of `id` if it may be reviewed: finished, or imported.
-async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError> {
+pub async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError> {
     let slot = state.slot(id).await?;
     let live = slot.state.lock().await;
     if live.meta.mode != Mode::Imported && live.game.status() == Status::Ongoing {
@@ -401,7 +396,11 @@ async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError> {
 }
 
 /// The stored review of `game`, if it is of its moves.
-async fn stored(state: &AppState, id: &str, game: &Game) -> Result<Option<Review>, ServiceError> {
+pub async fn stored(
+    state: &AppState,
+    id: &str,
+    game: &Game,
+) -> Result<Option<Review>, ServiceError> {
     let Some((key, text)) = state.store.review(id).await? else {
         return Ok(None);
     };
@@ -411,56 +410,8 @@ async fn stored(state: &AppState, id: &str, game: &Game) -> Result<Option<Review
     Ok(serde_json::from_str(&text).ok())
 }
 
-/// `GET /api/games/{id}/review`.
-pub async fn show(
-    State(state): State<AppState>,
-    GameId(id): GameId,
-) -> Result<Json<ReviewAnswer>, ServiceError> {
-    let game = reviewable(&state, &id).await?;
-    if let Some(place) = state.reviews.place(&id) {
-        return Ok(Json(waiting(&place)));
-    }
-    match stored(&state, &id, &game).await? {
-        Some(review) => Ok(Json(done(review))),
-        // An expected state, not an error (issue 18 item 12): `"none"`, and POST starts one.
-        None => Ok(Json(ReviewAnswer {
-            status: "none",
-            progress: 0.0,
-            place: None,
-            review: None,
-        })),
-    }
-}
-
-/// `POST /api/games/{id}/review`: 202 and the review's progress (or its place in the queue);
-/// 200 with the review when it is done already.
-pub async fn start(
-    State(state): State<AppState>,
-    Extension(ClientAddr(client)): Extension<ClientAddr>,
-    GameId(id): GameId,
-) -> Result<(StatusCode, Json<ReviewAnswer>), ServiceError> {
-    let game = reviewable(&state, &id).await?;
-    if game.ply() > MAX_REVIEW_PLIES {
-        return Err(ServiceError::TooLarge {
-            cap: "review_plies",
-            message: format!("a review takes games of at most {MAX_REVIEW_PLIES} plies"),
-        });
-    }
-    if let Some(place) = state.reviews.place(&id) {
-        return Ok((StatusCode::ACCEPTED, Json(waiting(&place))));
-    }
-    if let Some(review) = stored(&state, &id, &game).await? {
-        return Ok((StatusCode::OK, Json(done(review))));
-    }
-    let (place, begin) = state.reviews.ask(&id, client, &game)?;
-    for next in begin {
-        launch(state.clone(), next);
-    }
-    Ok((StatusCode::ACCEPTED, Json(waiting(&place))))
-}
-
 /// Runs a review that may begin, stores it, and begins the ones its end lets begin.
-fn launch(state: AppState, review: Queued) {
+pub fn launch(state: AppState, review: Queued) {
     tokio::spawn(async move {
         let Queued {
             id, game, progress, ..
@@ -483,7 +434,7 @@ fn launch(state: AppState, review: Queued) {
 
 /// Searches every position of `game`, one engine job each. The engine is built by the first
 /// job, on the engine's threads.
-async fn run(state: &AppState, game: &Game, progress: &Progress) -> Result<Review, PoolError> {
+pub async fn run(state: &AppState, game: &Game, progress: &Progress) -> Result<Review, PoolError> {
     // The engine's stop flag is each job's: the pool sets it to shorten a search under load.
     let stop = Arc::new(AtomicBool::new(false));
     let player: Arc<Mutex<Option<AlphaBetaPlayer>>> = Arc::default();
