@@ -2,7 +2,7 @@
 
 use crate::domain::limits::ClientAddr;
 use crate::domain::model::{hash_secret, now_text, random_text};
-use crate::http::router::Body;
+use crate::http::extract::Body;
 use crate::http::session::{clear_cookie, set_cookie, SessionCookie, SignedIn};
 use crate::services::accounts::players::ratings_json;
 use crate::services::accounts::*;

@@ -2,7 +2,7 @@
 
 use crate::domain::limits::ClientAddr;
 use crate::domain::model::{hash_secret, new_token, now_text, Mode};
-use crate::http::router::{Body, GameId};
+use crate::http::extract::{Body, GameId};
 use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::error::ServiceError;
 use crate::services::games::chat::*;

@@ -8,7 +8,7 @@ use crate::domain::model::{
 };
 use crate::domain::time_control::TimeControl;
 use crate::http::error::ApiError;
-use crate::http::router::Body;
+use crate::http::extract::Body;
 use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::accounts::name_key;
 use crate::services::accounts::players::unix_now;

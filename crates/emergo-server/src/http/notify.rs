@@ -1,6 +1,6 @@
 //! Handlers of notifications (docs/api.md).
 
-use crate::http::router::Body;
+use crate::http::extract::Body;
 use crate::http::session::SignedIn;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;

@@ -2,7 +2,7 @@
 //! position with the position each leads to, and a record with variations written by the core.
 //! The analysis board uses them to let a person play any line.
 
-use crate::http::router::Body;
+use crate::http::extract::Body;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{BoardView, MoveView};
 use emergo_core::{Game, GameRecord, Position, RecordMove, Status};

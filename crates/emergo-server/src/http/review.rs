@@ -1,7 +1,7 @@
 //! A game's review: start one, show it (docs/api.md).
 
 use crate::domain::limits::ClientAddr;
-use crate::http::router::GameId;
+use crate::http::extract::GameId;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::services::study::review::*;

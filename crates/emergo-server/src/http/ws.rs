@@ -17,7 +17,7 @@
 use crate::domain::limits::ClientAddr;
 use crate::domain::model::Mode;
 use crate::http::error::ApiError;
-use crate::http::router::ViewQuery;
+use crate::http::extract::ViewQuery;
 use crate::http::session::SessionCookie;
 use crate::services::error::ServiceError;
 use crate::services::games::chat::{self, ChatPush, Room};
