@@ -11,8 +11,8 @@
 //! ```
 
 pub mod domain;
-pub mod http;
-pub mod services;
+pub(crate) mod http;
+pub(crate) mod services;
 pub mod store;
 
 #[cfg(test)]

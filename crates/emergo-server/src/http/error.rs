@@ -2,7 +2,7 @@
 //! (docs/api.md), with `"cap"` naming the limit when a limit said no. A handler that returns one
 //! has changed nothing.
 
-pub use crate::services::error::{echo, shorten, unavailable, ServiceError};
+pub use crate::services::error::{echo, shorten, ServiceError};
 use crate::store::StoreError;
 use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
 use axum::extract::Request;
