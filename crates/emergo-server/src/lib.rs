@@ -53,7 +53,7 @@ pub struct Config {
     /// The database: `sqlite://emergo.db` (created when missing) or `postgres://...`.
     pub db_url: String,
     /// Engine worker threads; `None` for one per core. With PostgreSQL the instance also runs
-    /// as many job workers (src/worker.rs); 0 runs no engine here (`emergo worker` processes
+    /// as many job workers (src/services/engine/worker.rs); 0 runs no engine here (`emergo worker` processes
     /// search), which needs PostgreSQL.
     pub engine_workers: Option<usize>,
     /// Every bound on what a client can make the server do.

@@ -109,7 +109,7 @@ pub struct Takeback {
     pub declined: Option<Color>,
 }
 
-/// A rematch between the seat holders of a finished game between people (src/rematch.rs).
+/// A rematch between the seat holders of a finished game between people (src/services/games/rematch.rs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rematch {
     /// Who offers it now (it stays set once accepted: the offerer is the one who joins).

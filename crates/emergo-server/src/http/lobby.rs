@@ -329,7 +329,7 @@ pub async fn accept(
 /// `{"type": "taken", "seek", "game"}` when a seek of the session's account is taken (the
 /// lobby page then opens the game); while open, it keeps the account's seeks alive. And on
 /// every page (issue 18) the account's notifications (`{"type": "notification"}`,
-/// `{"type": "notifications"}`, `{"type": "turn"}`, src/notify.rs). `?lobby=false` opens it
+/// `{"type": "notifications"}`, `{"type": "turn"}`, src/services/notify.rs). `?lobby=false` opens it
 /// for the notifications alone (no seeks, none kept alive); the client switches with a message
 /// `{"lobby": true}` or `{"lobby": false}`.
 pub async fn lobby_ws(

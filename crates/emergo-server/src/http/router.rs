@@ -537,7 +537,7 @@ struct TokenBody {
 #[derive(Deserialize)]
 struct TakebackBody {
     token: Option<String>,
-    /// Between people: `offer`, `accept`, `decline` or `cancel` (src/takeback.rs); against
+    /// Between people: `offer`, `accept`, `decline` or `cancel` (src/services/games/takeback.rs); against
     /// the engine: none (the takeback is at once).
     action: Option<crate::services::games::takeback::Action>,
 }
@@ -667,7 +667,7 @@ async fn resign(
 }
 
 /// `POST /api/games/{id}/abort`: a game between people ends "aborted" (unrated) before each
-/// side has moved (src/takeback.rs).
+/// side has moved (src/services/games/takeback.rs).
 async fn abort(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,

@@ -3,7 +3,7 @@
 //! spectators (issue 18, `{"type": "watchers"}`). A client that reconnects names the ply it
 //! holds (`?from=<ply>`) and gets the state paged from there.
 //!
-//! In a game between people the socket also carries the chat (src/chat.rs): the spectators'
+//! In a game between people the socket also carries the chat (src/services/games/chat.rs): the spectators'
 //! room's last messages after the first state, then each new one. A seat holder that sends
 //! `{"type": "seat", "token": "<its seat token>"}` is no longer counted as a spectator (a
 //! player of an anonymous game) and gets the players' room too (its last messages at once).

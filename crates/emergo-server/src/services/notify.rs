@@ -3,7 +3,7 @@
 //! game ended. Each is stored for its account (the newest [`PER_ACCOUNT`] are kept), so that a
 //! player who was away reads them (`GET /api/notifications`), and pushed to the account's open
 //! lobby WebSockets on every instance: this instance's through [`Hub`], the others' through
-//! PostgreSQL's `NOTIFY` on [`NOTES_CHANNEL`] (src/fanout.rs listens to it).
+//! PostgreSQL's `NOTIFY` on [`NOTES_CHANNEL`] (src/services/games/fanout.rs listens to it).
 //!
 //! Everything is bounded: an account keeps [`PER_ACCOUNT`] notifications; an account's channel
 //! buffers [`SOCKET_BUFFER`] events per socket (a socket that falls further behind is told to

@@ -1,6 +1,6 @@
 //! Engine jobs in the database, the instances' side (PostgreSQL; SQLite keeps the in-process
 //! pool of engine.rs). An engine reply is a row of `engine_jobs` (store/jobs_pg.rs) that a worker
-//! (src/worker.rs, in `emergo worker` or in an instance) takes, searches and applies to the game
+//! (src/services/engine/worker.rs, in `emergo worker` or in an instance) takes, searches and applies to the game
 //! itself; the instances learn the move like any other, from the game's wake-up. A takeback or
 //! a resignation cancels the game's jobs. A hint is a job whose requester waits (bounded) for
 //! its answer, and cancels it when the request goes away.

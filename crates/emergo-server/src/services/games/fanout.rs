@@ -4,7 +4,7 @@
 //! A wake-up carries no state, so a lost one loses nothing: after a lost connection (the listener
 //! reconnects by itself) every cached game is re-read.
 //!
-//! The same listener takes the notifications' fan-out (`NOTIFY emergo_notes`, src/notify.rs)
+//! The same listener takes the notifications' fan-out (`NOTIFY emergo_notes`, src/services/notify.rs)
 //! and tells this instance's sockets of the account; after a lost connection every socket here
 //! is told to read its notifications again.
 //!

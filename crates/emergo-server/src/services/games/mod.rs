@@ -47,7 +47,7 @@ pub enum Change {
     /// Who offers a draw now.
     DrawOffer(Option<Color>),
     /// Who asks for a takeback now, and who was refused since the last move (games between
-    /// people, src/takeback.rs).
+    /// people, src/services/games/takeback.rs).
     TakebackOffer(crate::domain::model::Takeback),
     /// A person takes the seat of `color` (a timed game's clock starts once both are taken).
     Seat { color: Color, token_hash: String },
@@ -160,7 +160,7 @@ pub struct GameSlot {
     /// A hint is being computed (one at a time per game, so that hints cannot crowd the
     /// engine's workers).
     pub hinting: AtomicBool,
-    /// The chat's messages (src/chat.rs), one shared text each, for the game's WebSockets.
+    /// The chat's messages (src/services/games/chat.rs), one shared text each, for the game's WebSockets.
     pub chat: broadcast::Sender<Arc<crate::services::games::chat::ChatPush>>,
     /// The latest delta published, and the few before it (for a WebSocket that fell behind).
     published: Mutex<Recent>,
@@ -443,7 +443,7 @@ pub struct Shared {
     answers: Arc<tokio::sync::Semaphore>,
     /// Turns true when the server shuts down; WebSockets close then.
     pub shutdown: watch::Receiver<bool>,
-    /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/jobs.rs).
+    /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/services/engine/jobs.rs).
     pub(crate) jobs: std::sync::OnceLock<Arc<crate::services::engine::jobs::JobQueue>>,
     /// Game reviews running now.
     pub reviews: crate::services::study::review::Reviews,
@@ -455,11 +455,11 @@ pub struct Shared {
     pub clock: Clock,
     /// This instance's timers of flag falls.
     pub flags: FlagTimers,
-    /// The notifications' channels of the accounts with a socket here (src/notify.rs).
+    /// The notifications' channels of the accounts with a socket here (src/services/notify.rs).
     pub notes: crate::services::notify::Hub,
     /// The watch page's latest list (issue 18).
     pub watch_list: crate::services::games::watching::WatchList,
-    /// The chat's rate limits (src/chat.rs).
+    /// The chat's rate limits (src/services/games/chat.rs).
     pub chat: crate::services::games::chat::Chat,
 }
 

@@ -151,7 +151,7 @@ pub struct GameView {
     pub result: Option<&'static str>,
     pub reason: Option<&'static str>,
     pub draw_offer: Option<&'static str>,
-    /// Who asks for a takeback now (games between people, src/takeback.rs).
+    /// Who asks for a takeback now (games between people, src/services/games/takeback.rs).
     pub takeback_offer: Option<&'static str>,
     /// Who was refused a takeback since the last move (asks again after the next one).
     pub takeback_declined: Option<&'static str>,
