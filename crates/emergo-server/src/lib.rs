@@ -21,7 +21,8 @@ mod layers_check;
 // The paths other crates and the tests use.
 pub use domain::{clock, limits, model};
 pub use http::assets;
-pub use services::engine::{self as engine, jobs, worker};
+pub use services::engine::{self as engine, worker};
+pub use services::games::jobs;
 pub use services::{games::import, notify};
 pub use store::copy;
 
@@ -32,8 +33,8 @@ pub use limits::Limits;
 use services::engine::EnginePool;
 use services::games::{fanout, flag};
 use services::games::{AppState, Shared};
+use services::lobby as seeks;
 use services::permits::Permits;
-use services::{accounts::players, lobby as seeks};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -277,7 +278,7 @@ fn spawn_account_sweeper(state: AppState, mut stop: watch::Receiver<bool>) {
             }
             seeks::sweep(&state).await;
             if rounds.is_multiple_of(6) {
-                players::settle_pending(&state).await;
+                crate::services::games::ratings::settle_pending(&state).await;
                 state.accounts.forget_idle();
             }
             rounds += 1;

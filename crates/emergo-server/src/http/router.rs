@@ -14,7 +14,6 @@ use crate::http::extract::{Body, GameId, ViewQuery};
 use crate::http::ops;
 use crate::http::session::SessionCookie;
 use crate::http::ws;
-use crate::services::accounts::players;
 use crate::services::engine;
 use crate::services::error::ServiceError;
 use crate::services::games::import;
@@ -805,7 +804,10 @@ async fn record_tags(
     if let Some(category) = meta.players.rated {
         for (color, tag) in [(Color::White, "WhiteElo"), (Color::Black, "BlackElo")] {
             if let Some(account) = meta.players.of(color) {
-                let rating = players::rating_before(state, account.id, category, &meta.id).await?;
+                let rating = crate::services::games::ratings::rating_before(
+                    state, account.id, category, &meta.id,
+                )
+                .await?;
                 tags.push((tag.to_string(), format!("{}", rating.round() as i64)));
             }
         }

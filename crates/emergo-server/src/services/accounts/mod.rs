@@ -6,7 +6,6 @@
 //! name from every address but those that logged in to it before; every attempt per address.
 
 pub mod players;
-pub mod ratings;
 
 use crate::domain::limits::Limits;
 use crate::domain::model::random_text;

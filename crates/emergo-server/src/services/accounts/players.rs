@@ -6,16 +6,15 @@
 //! periods a day, never above 350): the stored RD is the one after the player's last game, and
 //! every answer and every new game start from the RD grown since then.
 
-use crate::domain::model::{now_text, GameMeta, PlayerRef, Players};
-use crate::domain::rating::{Rating, Score};
+use crate::domain::model::{PlayerRef, Players};
+use crate::domain::rating::Rating;
 use crate::domain::time_control::Category;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
-use crate::store::accounts::{RatingRow, Recent, Settled};
-use emergo_core::{Color, Game, Outcome, Status};
+use crate::store::accounts::{RatingRow, Recent};
+use emergo_core::{Color, Status};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use std::sync::Arc;
 
 /// A seat's account in a game view: its name, or `"deleted": true`.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -25,7 +24,7 @@ pub struct PlayerView {
     /// In a game view: the rating the player began with, and its change once settled
     /// (issue 18); absent in the list of games.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rating: Option<crate::services::accounts::ratings::SeatRating>,
+    pub rating: Option<crate::services::games::ratings::SeatRating>,
 }
 
 /// `"players"` of a game view: `null` seats in anonymous games; `"rated"` names the category
@@ -45,7 +44,7 @@ impl PlayersView {
     /// The seats' accounts with the ratings a game view shows.
     pub fn with_ratings(
         players: &Players,
-        ratings: &crate::services::accounts::ratings::GameRatings,
+        ratings: &crate::services::games::ratings::GameRatings,
     ) -> PlayersView {
         let one = |p: Option<&PlayerRef>, color: Color| {
             p.map(|p| PlayerView {
@@ -125,112 +124,6 @@ pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
         && recent
             .shared_client
             .is_none_or(|n| n < SHARED_ADDRESS_GAMES_A_DAY)
-}
-
-/// Settles a finished rated game's ratings, once (a second call changes nothing). Games
-/// without both accounts or unrated do nothing.
-pub async fn settle_game(
-    state: &AppState,
-    meta: &GameMeta,
-    game: &Game,
-) -> Result<(), ServiceError> {
-    let (Some(category), Some(white), Some(black)) = (
-        meta.players.rated,
-        meta.players.white.as_ref(),
-        meta.players.black.as_ref(),
-    ) else {
-        return Ok(());
-    };
-    let Status::Finished { outcome, .. } = game.status() else {
-        return Ok(());
-    };
-    let white_score = match outcome {
-        Outcome::Win(Color::White) => Score::Win,
-        Outcome::Win(Color::Black) => Score::Loss,
-        Outcome::Draw => Score::Draw,
-    };
-    // An aborted game, or one over the day's limits, is settled without a change.
-    let status = game.status();
-    let now = now_text();
-    let at = unix_of(&now).unwrap_or_else(unix_now);
-    let since = crate::domain::model::format_unix_time(at - 86_400);
-    let stamp = now.clone();
-    let settle = Box::new(move |w: &RatingRow, b: &RatingRow, recent: Recent| {
-        if !counts_for_ratings(status, recent) {
-            return None;
-        }
-        let (wr, br) = (rating_now(w, at), rating_now(b, at));
-        let row = |before: &RatingRow, start: Rating, after: Rating| Settled {
-            after: RatingRow {
-                account_id: before.account_id,
-                category: before.category.clone(),
-                rating: after.rating,
-                rd: after.rd,
-                volatility: after.volatility,
-                games: before.games + 1,
-                updated_at: stamp.clone(),
-            },
-            rating_before: start.rating,
-            rd_before: start.rd,
-        };
-        Some((
-            row(w, wr, wr.after_game(&br, white_score)),
-            row(b, br, br.after_game(&wr, white_score.flipped())),
-        ))
-    });
-    state
-        .store
-        .settle(
-            &meta.id,
-            category.name(),
-            (white.id, black.id),
-            &now,
-            &since,
-            settle,
-        )
-        .await?;
-    Ok(())
-}
-
-/// Settles in the background the game a change just finished (the game's lock is not held
-/// while the ratings are written).
-pub fn settle_later(
-    state: &AppState,
-    slot: &Arc<crate::services::games::GameSlot>,
-    meta: &GameMeta,
-    game: &Game,
-) {
-    if meta.players.rated.is_none() || game.status() == Status::Ongoing {
-        return;
-    }
-    let (state, slot) = (Arc::clone(state), Arc::clone(slot));
-    let (meta, game) = (meta.clone(), game.clone());
-    tokio::spawn(async move {
-        match settle_game(&state, &meta, &game).await {
-            // The game page shows the change (issue 18).
-            Ok(()) => crate::services::accounts::ratings::refresh_later(&state, &slot, false),
-            Err(err) => tracing::warn!(game = %meta.id, "ratings not settled yet: {err}"),
-        }
-    });
-}
-
-/// Settles the finished rated games that are not settled yet (after a restart, or when a
-/// settlement failed): the sweeper calls it every minute.
-pub async fn settle_pending(state: &AppState) {
-    let ids = match state.store.unsettled(100).await {
-        Ok(ids) => ids,
-        Err(err) => {
-            tracing::warn!("cannot list unsettled games: {err}");
-            return;
-        }
-    };
-    for id in ids {
-        if let Ok(Some(stored)) = state.store.load(&id).await {
-            if let Err(err) = settle_game(state, &stored.meta, &stored.game).await {
-                tracing::warn!(game = %id, "ratings not settled: {err}");
-            }
-        }
-    }
 }
 
 /// The player's side of a game line: colour, opponent, result from the player's side.
@@ -401,27 +294,4 @@ pub fn performance(mean: f64, games: i64, wins: i64, losses: i64) -> i64 {
         return mean.round() as i64;
     }
     (mean + 400.0 * (wins - losses) as f64 / games as f64).round() as i64
-}
-
-/// An account's rating in `category` as game `game` began: the rating it had before that
-/// game's settlement (the one after its previous rated game of the category), or its rating now
-/// while the game is not settled; 1500 before its first game.
-pub async fn rating_before(
-    state: &AppState,
-    account_id: i64,
-    category: Category,
-    game: &str,
-) -> Result<f64, ServiceError> {
-    let history = state.store.history_of(account_id, 1000).await?;
-    let rows: Vec<_> = history
-        .iter()
-        .filter(|row| row.category == category.name())
-        .collect();
-    let upto = rows
-        .iter()
-        .position(|row| row.game_id == game)
-        .unwrap_or(rows.len());
-    Ok(upto
-        .checked_sub(1)
-        .map_or(crate::domain::rating::START_RATING, |i| rows[i].rating))
 }

@@ -1,7 +1,6 @@
 //! The engine's moves and hints, computed on a bounded, fair pool of worker threads so that no
 //! search ever runs on the async runtime, with a time limit per move by level.
 
-pub mod jobs;
 pub mod worker;
 
 use emergo_core::{Game, Move};

@@ -7,6 +7,8 @@ pub mod chat;
 pub mod fanout;
 pub mod flag;
 pub mod import;
+pub mod jobs;
+pub mod ratings;
 pub mod rematch;
 pub mod seats;
 pub mod takeback;
@@ -88,7 +90,7 @@ pub struct LiveGame {
     pub time: Clock,
     /// The players' ratings the game page shows (issue 18; read from the database, not stored
     /// with the game).
-    pub ratings: crate::services::accounts::ratings::GameRatings,
+    pub ratings: crate::services::games::ratings::GameRatings,
 }
 
 impl LiveGame {
@@ -444,7 +446,7 @@ pub struct Shared {
     /// Turns true when the server shuts down; WebSockets close then.
     pub shutdown: watch::Receiver<bool>,
     /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/services/engine/jobs.rs).
-    pub(crate) jobs: std::sync::OnceLock<Arc<crate::services::engine::jobs::JobQueue>>,
+    pub(crate) jobs: std::sync::OnceLock<Arc<crate::services::games::jobs::JobQueue>>,
     /// Game reviews running now.
     pub reviews: crate::services::study::review::Reviews,
     /// The analysis board's running analyses, one per client.
@@ -545,7 +547,7 @@ impl Shared {
             .await
             .map_err(ServiceError::internal)?
             .ok_or_else(|| ServiceError::game_not_found(id))?;
-        let ratings = crate::services::accounts::ratings::load(&self.store, &stored.meta)
+        let ratings = crate::services::games::ratings::load(&self.store, &stored.meta)
             .await
             .unwrap_or_else(|err| {
                 tracing::warn!(game = %id, "cannot read the players' ratings: {err}");
@@ -599,7 +601,7 @@ impl Shared {
         self.make_room();
         if accounts {
             // The players' ratings come in a second state.
-            crate::services::accounts::ratings::refresh_later(self, &slot, false);
+            crate::services::games::ratings::refresh_later(self, &slot, false);
         }
         slot
     }
@@ -1029,7 +1031,7 @@ impl Shared {
         self.schedule_flag(live);
         slot.publish(live);
         // A rated game that just ended: its ratings, once (then shown with their change).
-        crate::services::accounts::players::settle_later(self, slot, &live.meta, &live.game);
+        crate::services::games::ratings::settle_later(self, slot, &live.meta, &live.game);
         // A correspondence game's players hear of its turns and its end (issue 18).
         crate::services::notify::game_changed(self, live, before).await;
         Ok(true)
@@ -1130,7 +1132,7 @@ impl Shared {
         slot.publish_from(live, shared);
         if live.meta.players.rated.is_some() && live.game.is_over() && !live.ratings.settled() {
             // Settled by the instance that ended it: its change comes once stored.
-            crate::services::accounts::ratings::refresh_later(self, slot, true);
+            crate::services::games::ratings::refresh_later(self, slot, true);
         }
     }
 

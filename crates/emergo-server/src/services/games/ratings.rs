@@ -6,13 +6,15 @@
 //! read from the database, after a new game is made, and again once its settlement is stored
 //! (the settlement runs after the ending is published, so the change comes in a second state).
 
-use crate::domain::model::GameMeta;
-use crate::domain::rating::{START_RATING, START_RD};
+use crate::domain::model::{now_text, GameMeta};
+use crate::domain::rating::{Rating, Score, START_RATING, START_RD};
 use crate::domain::time_control::Category;
-use crate::services::accounts::players::{rating_now, unix_now, LEADERBOARD_RD};
+use crate::services::accounts::players::{rating_now, unix_now, LEADERBOARD_RD, *};
+use crate::services::error::ServiceError;
 use crate::services::games::{AppState, GameSlot};
+use crate::store::accounts::{RatingRow, Recent, Settled};
 use crate::store::{Store, StoreError};
-use emergo_core::Color;
+use emergo_core::{Color, Game, Outcome, Status};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -151,6 +153,135 @@ pub fn refresh_later(state: &AppState, slot: &Arc<GameSlot>, until_settled: bool
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
     });
+}
+
+/// Settles a finished rated game's ratings, once (a second call changes nothing). Games
+/// without both accounts or unrated do nothing.
+pub async fn settle_game(
+    state: &AppState,
+    meta: &GameMeta,
+    game: &Game,
+) -> Result<(), ServiceError> {
+    let (Some(category), Some(white), Some(black)) = (
+        meta.players.rated,
+        meta.players.white.as_ref(),
+        meta.players.black.as_ref(),
+    ) else {
+        return Ok(());
+    };
+    let Status::Finished { outcome, .. } = game.status() else {
+        return Ok(());
+    };
+    let white_score = match outcome {
+        Outcome::Win(Color::White) => Score::Win,
+        Outcome::Win(Color::Black) => Score::Loss,
+        Outcome::Draw => Score::Draw,
+    };
+    // An aborted game, or one over the day's limits, is settled without a change.
+    let status = game.status();
+    let now = now_text();
+    let at = unix_of(&now).unwrap_or_else(unix_now);
+    let since = crate::domain::model::format_unix_time(at - 86_400);
+    let stamp = now.clone();
+    let settle = Box::new(move |w: &RatingRow, b: &RatingRow, recent: Recent| {
+        if !counts_for_ratings(status, recent) {
+            return None;
+        }
+        let (wr, br) = (rating_now(w, at), rating_now(b, at));
+        let row = |before: &RatingRow, start: Rating, after: Rating| Settled {
+            after: RatingRow {
+                account_id: before.account_id,
+                category: before.category.clone(),
+                rating: after.rating,
+                rd: after.rd,
+                volatility: after.volatility,
+                games: before.games + 1,
+                updated_at: stamp.clone(),
+            },
+            rating_before: start.rating,
+            rd_before: start.rd,
+        };
+        Some((
+            row(w, wr, wr.after_game(&br, white_score)),
+            row(b, br, br.after_game(&wr, white_score.flipped())),
+        ))
+    });
+    state
+        .store
+        .settle(
+            &meta.id,
+            category.name(),
+            (white.id, black.id),
+            &now,
+            &since,
+            settle,
+        )
+        .await?;
+    Ok(())
+}
+
+/// Settles in the background the game a change just finished (the game's lock is not held
+/// while the ratings are written).
+pub fn settle_later(
+    state: &AppState,
+    slot: &Arc<crate::services::games::GameSlot>,
+    meta: &GameMeta,
+    game: &Game,
+) {
+    if meta.players.rated.is_none() || game.status() == Status::Ongoing {
+        return;
+    }
+    let (state, slot) = (Arc::clone(state), Arc::clone(slot));
+    let (meta, game) = (meta.clone(), game.clone());
+    tokio::spawn(async move {
+        match settle_game(&state, &meta, &game).await {
+            // The game page shows the change (issue 18).
+            Ok(()) => crate::services::games::ratings::refresh_later(&state, &slot, false),
+            Err(err) => tracing::warn!(game = %meta.id, "ratings not settled yet: {err}"),
+        }
+    });
+}
+
+/// Settles the finished rated games that are not settled yet (after a restart, or when a
+/// settlement failed): the sweeper calls it every minute.
+pub async fn settle_pending(state: &AppState) {
+    let ids = match state.store.unsettled(100).await {
+        Ok(ids) => ids,
+        Err(err) => {
+            tracing::warn!("cannot list unsettled games: {err}");
+            return;
+        }
+    };
+    for id in ids {
+        if let Ok(Some(stored)) = state.store.load(&id).await {
+            if let Err(err) = settle_game(state, &stored.meta, &stored.game).await {
+                tracing::warn!(game = %id, "ratings not settled: {err}");
+            }
+        }
+    }
+}
+
+/// An account's rating in `category` as game `game` began: the rating it had before that
+/// game's settlement (the one after its previous rated game of the category), or its rating now
+/// while the game is not settled; 1500 before its first game.
+pub async fn rating_before(
+    state: &AppState,
+    account_id: i64,
+    category: Category,
+    game: &str,
+) -> Result<f64, ServiceError> {
+    let history = state.store.history_of(account_id, 1000).await?;
+    let rows: Vec<_> = history
+        .iter()
+        .filter(|row| row.category == category.name())
+        .collect();
+    let upto = rows
+        .iter()
+        .position(|row| row.game_id == game)
+        .unwrap_or(rows.len());
+    Ok(upto
+        .checked_sub(1)
+        .map_or(crate::domain::rating::START_RATING, |i| rows[i].rating))
 }
 
 #[cfg(test)]
