@@ -820,21 +820,16 @@ impl Store {
         token_hash: &str,
         account_id: i64,
     ) -> Result<(), StoreError> {
+        let (token, account) = seat_columns(color);
+        let sql = format!(
+            "UPDATE games SET {token} = $1, version = version + 1 WHERE id = $2 AND {account} = $3"
+        );
         on_backend!(self, b => {
-            let (token, account) = seat_columns(color);
-            let mut tx = b.pool().begin().await?;
-            let done = sqlx::query(&format!(
-                "UPDATE games SET {token} = $1, version = version + 1 WHERE id = $2 AND {account} = $3"
-            ))
-            .bind(token_hash)
-            .bind(game_id)
-            .bind(account_id)
-            .execute(&mut *tx)
-            .await?;
-            changed(done.rows_affected(), "not this account's seat")?;
-            b.game_changed(&mut tx, game_id).await?;
-            tx.commit().await?;
-            Ok(())
+            let update = sqlx::query(&sql)
+                .bind(token_hash)
+                .bind(game_id)
+                .bind(account_id);
+            b.update_game(update, game_id, "not this account's seat").await
         })
     }
 

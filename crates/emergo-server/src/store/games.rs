@@ -3,11 +3,12 @@
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
-    conflict_on_unique, status_columns, Backend, ClockColumns, Conn, MoveWrite, StatusFilter,
+    conflict_on_unique, status_columns, Args, Backend, ClockColumns, Conn, MoveWrite, StatusFilter,
     Store, StoreError, StoredGame, SummaryRow,
 };
 use crate::model::GameMeta;
 use emergo_core::{Color, Game, Status};
+use sqlx::query::Query;
 
 /// The games' methods (see the module text of store/mod.rs for the version each write names).
 impl Store {
@@ -92,8 +93,7 @@ impl Store {
              WHERE id = $3 AND version = $4 AND {column} IS NULL"
         );
         on_backend!(self, b => {
-            let mut tx = b.pool().begin().await?;
-            let done = sqlx::query(&sql)
+            let update = sqlx::query(&sql)
                 .bind(token_hash)
                 .bind(now)
                 .bind(id)
@@ -101,14 +101,9 @@ impl Store {
                 .bind(clock.white_ms)
                 .bind(clock.black_ms)
                 .bind(clock.turn_started_ms)
-                .bind(clock.flag_at_ms)
-                .execute(&mut *tx)
-                .await?;
-            changed(done.rows_affected(), "the game changed meanwhile")?;
-            b.game_changed(&mut tx, id).await?;
-            tx.commit().await?;
-        });
-        Ok(())
+                .bind(clock.flag_at_ms);
+            b.update_game(update, id, "the game changed meanwhile").await
+        })
     }
 
     /// Ends a game by resignation, agreement or its clock (time, abort), stopping its clock at
@@ -123,8 +118,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let (result, reason) = status_columns(status);
         on_backend!(self, b => {
-            let mut tx = b.pool().begin().await?;
-            let done = sqlx::query(
+            let update = sqlx::query(
                 "UPDATE games SET result = $1, reason = $2, draw_offer = NULL,
                     takeback_offer = NULL, updated_at = $3,
                     version = version + 1, white_ms = $6, black_ms = $7, turn_started_ms = NULL,
@@ -137,14 +131,9 @@ impl Store {
             .bind(id)
             .bind(version)
             .bind(clock.white_ms)
-            .bind(clock.black_ms)
-            .execute(&mut *tx)
-            .await?;
-            changed(done.rows_affected(), "the game changed meanwhile")?;
-            b.game_changed(&mut tx, id).await?;
-            tx.commit().await?;
-        });
-        Ok(())
+            .bind(clock.black_ms);
+            b.update_game(update, id, "the game changed meanwhile").await
+        })
     }
 
     /// The ongoing games whose flag falls by `by_ms`, soonest first: `(id, flag_at_ms)` (the
@@ -175,22 +164,16 @@ impl Store {
         now: &str,
     ) -> Result<(), StoreError> {
         on_backend!(self, b => {
-            let mut tx = b.pool().begin().await?;
-            let done = sqlx::query(
+            let update = sqlx::query(
                 "UPDATE games SET draw_offer = $1, updated_at = $2, version = version + 1
                  WHERE id = $3 AND version = $4 AND result IS NULL",
             )
             .bind(offer.map(Color::name))
             .bind(now)
             .bind(id)
-            .bind(version)
-            .execute(&mut *tx)
-            .await?;
-            changed(done.rows_affected(), "the game changed meanwhile")?;
-            b.game_changed(&mut tx, id).await?;
-            tx.commit().await?;
-        });
-        Ok(())
+            .bind(version);
+            b.update_game(update, id, "the game changed meanwhile").await
+        })
     }
 
     /// Records who asks for a takeback now, and who was refused since the last move (an
@@ -204,8 +187,7 @@ impl Store {
         now: &str,
     ) -> Result<(), StoreError> {
         on_backend!(self, b => {
-            let mut tx = b.pool().begin().await?;
-            let done = sqlx::query(
+            let update = sqlx::query(
                 "UPDATE games SET takeback_offer = $1, takeback_declined = $5, updated_at = $2,
                     version = version + 1
                  WHERE id = $3 AND version = $4 AND result IS NULL",
@@ -214,14 +196,9 @@ impl Store {
             .bind(now)
             .bind(id)
             .bind(version)
-            .bind(declined.map(Color::name))
-            .execute(&mut *tx)
-            .await?;
-            changed(done.rows_affected(), "the game changed meanwhile")?;
-            b.game_changed(&mut tx, id).await?;
-            tx.commit().await?;
-        });
-        Ok(())
+            .bind(declined.map(Color::name));
+            b.update_game(update, id, "the game changed meanwhile").await
+        })
     }
 
     /// The game's version now; `None` for an unknown id (one cheap read: is a cached game
@@ -320,8 +297,7 @@ impl Store {
         now: &str,
     ) -> Result<(), StoreError> {
         on_backend!(self, b => {
-            let mut tx = b.pool().begin().await?;
-            let done = sqlx::query(
+            let update = sqlx::query(
                 "UPDATE games SET rematch_offer = $1, updated_at = $2, version = version + 1
                  WHERE id = $3 AND rematch_game IS NULL
                     AND rematch_offer IS NOT DISTINCT FROM $4",
@@ -329,14 +305,9 @@ impl Store {
             .bind(to.map(Color::name))
             .bind(now)
             .bind(id)
-            .bind(from.map(Color::name))
-            .execute(&mut *tx)
-            .await?;
-            changed(done.rows_affected(), "rematch offer changed")?;
-            b.game_changed(&mut tx, id).await?;
-            tx.commit().await?;
-        });
-        Ok(())
+            .bind(from.map(Color::name));
+            b.update_game(update, id, "rematch offer changed").await
+        })
     }
 
     /// Records that game `id`'s rematch is the stored game `rematch`, if `offer`'s offer stands
@@ -349,22 +320,16 @@ impl Store {
         now: &str,
     ) -> Result<(), StoreError> {
         on_backend!(self, b => {
-            let mut tx = b.pool().begin().await?;
-            let done = sqlx::query(
+            let update = sqlx::query(
                 "UPDATE games SET rematch_game = $1, updated_at = $2, version = version + 1
                  WHERE id = $3 AND rematch_game IS NULL AND rematch_offer = $4",
             )
             .bind(rematch)
             .bind(now)
             .bind(id)
-            .bind(offer.name())
-            .execute(&mut *tx)
-            .await?;
-            changed(done.rows_affected(), "rematch made already")?;
-            b.game_changed(&mut tx, id).await?;
-            tx.commit().await?;
-        });
-        Ok(())
+            .bind(offer.name());
+            b.update_game(update, id, "rematch made already").await
+        })
     }
 
     /// Deletes a game and its moves (a rematch made for an acceptance that lost its race).
@@ -446,6 +411,23 @@ pub(super) fn changed(rows: u64, what: &'static str) -> Result<(), StoreError> {
 }
 
 for_each_backend! {
+    /// Runs `update`, a guarded update of game `id`'s row, in a transaction of its own that
+    /// wakes the other instances; `Conflict(what)` when it changed no row (the game changed
+    /// meanwhile).
+    pub(super) async fn update_game<'q>(
+        &self,
+        update: Query<'q, <Self as Backend>::Db, Args<'q, Self>>,
+        id: &str,
+        what: &'static str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let done = update.execute(&mut *tx).await?;
+        changed(done.rows_affected(), what)?;
+        self.game_changed(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Stores a new game with its moves within the transaction `tx` (a game alone, or a seek's
     /// game with the seek's acceptance).
     pub(super) async fn insert_game_in(

@@ -190,6 +190,9 @@ pub enum Store {
 /// A backend's connection (a transaction derefs to it).
 type Conn<B> = <<B as Backend>::Db as sqlx::Database>::Connection;
 
+/// A backend's bound arguments of a statement.
+type Args<'q, B> = <<B as Backend>::Db as sqlx::Database>::Arguments<'q>;
+
 /// Where the two databases truly differ, and nothing else: each backend implements these
 /// (sqlite.rs, postgres.rs); every other statement is shared. Called from the bodies of
 /// [`on_backend!`], always on a concrete backend.
