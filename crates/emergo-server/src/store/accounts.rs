@@ -472,8 +472,8 @@ impl Store {
                 .await?;
                 recent.shared_client = Some(n);
             }
-            if let Some((w, b)) = settle(&before[0], &before[1], recent) {
-                for settled in [w, b] {
+            if let Some((white_after, black_after)) = settle(&before[0], &before[1], recent) {
+                for settled in [white_after, black_after] {
                     let row = &settled.after;
                     sqlx::query(
                         "INSERT INTO ratings (account_id, category, rating, rd, volatility, games,

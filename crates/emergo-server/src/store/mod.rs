@@ -37,8 +37,8 @@ macro_rules! on_backend {
 
 /// Writes the helper functions `$item`s once for each backend, as associated functions of
 /// [`SqliteStore`] and of [`PgStore`]: inside them `Conn<Self>` is that backend's connection
-/// (a transaction derefs to it). For the steps that several methods share within one
-/// transaction (a new game's rows, a move's rows).
+/// (a transaction derefs to it). For the steps that several methods share (a new game's rows,
+/// a move's rows, a guarded update of a game's row).
 macro_rules! for_each_backend {
     ($($item:item)*) => {
         impl $crate::store::SqliteStore {
