@@ -1,11 +1,13 @@
 //! The accounts' part of the database (issue 11): accounts, sessions, ratings and their history,
-//! seeks. One contract, [`AccountStore`], implemented by both backends (`sqlite/accounts.rs`,
-//! `postgres/accounts.rs`) with the same SQL; times are RFC 3339 text, seek expiries Unix seconds.
+//! seeks. Each method written once for both backends (see the module text of store/mod.rs); a
+//! write transaction starts with a write, so that on SQLite it holds the write lock from its
+//! first statement (no read-then-upgrade failure). Times are RFC 3339 text, seek expiries Unix
+//! seconds.
 
-use super::{Store, StoreError};
+use super::games::changed;
+use super::{conflict_on_unique, Backend, Store, StoreError};
 use crate::domain::model::GameMeta;
 use emergo_core::{Color, Game};
-use std::future::Future;
 
 /// An account that is not deleted.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -90,7 +92,7 @@ pub struct NewSeek {
 }
 
 /// A leaderboard line's columns: the name, then a [`RatingRow`]'s.
-pub(in crate::store) type LeaderColumns = (String, i64, String, f64, f64, f64, i64, String);
+type LeaderColumns = (String, i64, String, f64, f64, f64, i64, String);
 
 /// A finished rated game whose ratings are not settled yet.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -99,7 +101,7 @@ pub struct UnsettledRow {
 }
 
 /// What a settlement knows of the rated games that counted lately (since the `since` given to
-/// [`AccountStore::settle`]): between the same two accounts, and, when both players of this
+/// [`Store::settle`]): between the same two accounts, and, when both players of this
 /// game came from one address, among the games whose players shared that address.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Recent {
@@ -174,227 +176,14 @@ pub struct WatchRow {
     pub updated_at: String,
 }
 
-/// What both backends do for accounts.
-pub trait AccountStore: Send + Sync {
-    /// A new account; `Conflict` when the name (its lower-case key) is taken.
-    fn create_account(
-        &self,
-        name: &str,
-        name_key: &str,
-        password_hash: &str,
-        now: &str,
-    ) -> impl Future<Output = Result<i64, StoreError>> + Send;
+const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at";
 
-    /// The account whose lower-case name is `name_key`.
-    fn account_by_key(
-        &self,
-        name_key: &str,
-    ) -> impl Future<Output = Result<Option<AccountRow>, StoreError>> + Send;
+const RATING_COLUMNS: &str = "account_id, category, rating, rd, volatility, games, updated_at";
 
-    fn insert_session(
-        &self,
-        token_hash: &str,
-        account_id: i64,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The account a session's token hash logs in.
-    fn session_account(
-        &self,
-        token_hash: &str,
-    ) -> impl Future<Output = Result<Option<AccountRow>, StoreError>> + Send;
-
-    fn delete_session(
-        &self,
-        token_hash: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// A new password hash; every other session of the account ends.
-    fn set_password(
-        &self,
-        account_id: i64,
-        password_hash: &str,
-        keep_session: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Deletes an account: its name is free again, its sessions and open seeks go, its games
-    /// stay (shown as "deleted player").
-    fn delete_account(
-        &self,
-        account_id: i64,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    fn ratings_of(
-        &self,
-        account_id: i64,
-    ) -> impl Future<Output = Result<Vec<RatingRow>, StoreError>> + Send;
-
-    /// The account's ratings after each rated game, oldest first (at most `limit`, the newest).
-    fn history_of(
-        &self,
-        account_id: i64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<HistoryRow>, StoreError>> + Send;
-
-    /// The best stored ratings of `category` with an RD under `max_rd`, with their names.
-    fn leaderboard(
-        &self,
-        category: &str,
-        max_rd: f64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<(String, RatingRow)>, StoreError>> + Send;
-
-    /// The account's games, newest first.
-    fn games_of(
-        &self,
-        account_id: i64,
-        ongoing_only: bool,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<PlayerGameRow>, StoreError>> + Send;
-
-    /// Settles a rated game's ratings once: marks the game settled (a second call finds the mark
-    /// and changes nothing: `false`), reads both players' ratings (a new player's first) and the
-    /// games that counted since `since` ([`Recent`]), and stores what `settle` makes of them with
-    /// the history, in one transaction.
-    fn settle(
-        &self,
-        game_id: &str,
-        category: &str,
-        accounts: (i64, i64),
-        now: &str,
-        since: &str,
-        settle: Settle,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-
-    /// Finished rated games not settled yet (after a crash between the result and the ratings).
-    fn unsettled(&self, limit: u32)
-        -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
-
-    /// The history rows of one rated game (none before it is settled, or when it did not
-    /// count).
-    fn game_ratings(
-        &self,
-        game_id: &str,
-    ) -> impl Future<Output = Result<Vec<GameRatingRow>, StoreError>> + Send;
-
-    /// The account's settled rated games, newest first (at most `limit`).
-    fn rated_results(
-        &self,
-        account_id: i64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<RatedResultRow>, StoreError>> + Send;
-
-    /// The account's finished games counted by time control, rating category, colour and
-    /// result.
-    fn result_counts(
-        &self,
-        account_id: i64,
-    ) -> impl Future<Output = Result<Vec<ResultCountRow>, StoreError>> + Send;
-
-    /// Ongoing games between two accounts changed at or after `since`, the latest first.
-    fn watch_games(
-        &self,
-        since: &str,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<WatchRow>, StoreError>> + Send;
-
-    /// Stores a seek unless its owner has `cap` open ones of its kind (public seeks, or
-    /// challenges) already: whether it was stored.
-    fn insert_seek(
-        &self,
-        seek: &NewSeek,
-        now: i64,
-        cap: i64,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-
-    /// The newest `limit` open public seeks (not taken, not expired at `now`), newest first.
-    fn open_seeks(
-        &self,
-        now: i64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<SeekRow>, StoreError>> + Send;
-
-    /// The open seeks of `viewer` and the open challenges to it, newest first (at most
-    /// `limit`).
-    fn seeks_of(
-        &self,
-        now: i64,
-        viewer: i64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<SeekRow>, StoreError>> + Send;
-
-    fn seek(&self, id: &str) -> impl Future<Output = Result<Option<SeekRow>, StoreError>> + Send;
-
-    /// Removes an open seek of `account_id`; whether there was one.
-    fn delete_seek(
-        &self,
-        id: &str,
-        account_id: i64,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-
-    /// Takes the seek for `acceptor` and stores its game, in one transaction; `Conflict` when
-    /// the seek was taken, withdrawn or expired (only one acceptance ever succeeds).
-    /// `shared_client`: both players came from this address (kept for the ratings' limits).
-    fn accept_seek(
-        &self,
-        id: &str,
-        acceptor: i64,
-        now: i64,
-        meta: &GameMeta,
-        game: &Game,
-        shared_client: Option<&str>,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// A rematch `game_id` of the game `from`: its two players came from one address when
-    /// `from`'s did.
-    fn carry_shared_client(
-        &self,
-        from: &str,
-        game_id: &str,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Keeps the account's real-time seeks alive until `expires_at`.
-    fn touch_seeks(
-        &self,
-        account_id: i64,
-        expires_at: i64,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Seeks of the account taken at or after `since`: `(seek id, game id)`.
-    fn taken_seeks(
-        &self,
-        account_id: i64,
-        since: i64,
-    ) -> impl Future<Output = Result<Vec<(String, String)>, StoreError>> + Send;
-
-    /// A new token hash for the seat of `color`, held by `account_id`; `Conflict` when that
-    /// account does not hold it.
-    fn set_seat_token(
-        &self,
-        game_id: &str,
-        color: Color,
-        token_hash: &str,
-        account_id: i64,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Deletes expired seeks, and taken ones a day after; how many.
-    fn sweep_seeks(&self, now: i64) -> impl Future<Output = Result<u64, StoreError>> + Send;
-}
-
-/// Calls the same method on whichever backend `$store` is.
-macro_rules! dispatch {
-    ($store:expr, $s:ident => $call:expr) => {
-        match $store {
-            Store::Sqlite($s) => $call.await,
-            Store::Postgres($s) => $call.await,
-        }
-    };
-}
-
-/// The accounts' methods on whichever backend the server runs on (see [`AccountStore`]).
+/// The accounts' methods, written once for both backends (see the module text of
+/// store/mod.rs).
 impl Store {
+    /// A new account; `Conflict` when the name (its lower-case key) is taken.
     pub async fn create_account(
         &self,
         name: &str,
@@ -402,11 +191,32 @@ impl Store {
         password_hash: &str,
         now: &str,
     ) -> Result<i64, StoreError> {
-        dispatch!(self, s => s.create_account(name, name_key, password_hash, now))
+        on_backend!(self, b => {
+            let (id,): (i64,) = sqlx::query_as(
+                "INSERT INTO accounts (name, name_key, password_hash, created_at)
+                 VALUES ($1, $2, $3, $4) RETURNING id",
+            )
+            .bind(name)
+            .bind(name_key)
+            .bind(password_hash)
+            .bind(now)
+            .fetch_one(b.pool())
+            .await
+            .map_err(conflict_on_unique("name taken"))?;
+            Ok(id)
+        })
     }
 
+    /// The account whose lower-case name is `name_key`.
     pub async fn account_by_key(&self, name_key: &str) -> Result<Option<AccountRow>, StoreError> {
-        dispatch!(self, s => s.account_by_key(name_key))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = $1 AND deleted_at IS NULL"
+            ))
+            .bind(name_key)
+            .fetch_optional(b.pool())
+            .await?)
+        })
     }
 
     pub async fn insert_session(
@@ -415,129 +225,491 @@ impl Store {
         account_id: i64,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.insert_session(token_hash, account_id, now))
+        on_backend!(self, b => {
+            sqlx::query(
+                "INSERT INTO sessions (token_hash, account_id, created_at) VALUES ($1, $2, $3)",
+            )
+            .bind(token_hash)
+            .bind(account_id)
+            .bind(now)
+            .execute(b.pool())
+            .await?;
+            Ok(())
+        })
     }
 
+    /// The account a session's token hash logs in.
     pub async fn session_account(
         &self,
         token_hash: &str,
     ) -> Result<Option<AccountRow>, StoreError> {
-        dispatch!(self, s => s.session_account(token_hash))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(
+                "SELECT a.id, a.name, a.password_hash, a.created_at FROM sessions s
+                 JOIN accounts a ON a.id = s.account_id
+                 WHERE s.token_hash = $1 AND a.deleted_at IS NULL",
+            )
+            .bind(token_hash)
+            .fetch_optional(b.pool())
+            .await?)
+        })
     }
 
     pub async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.delete_session(token_hash))
+        on_backend!(self, b => {
+            sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                .bind(token_hash)
+                .execute(b.pool())
+                .await?;
+            Ok(())
+        })
     }
 
+    /// A new password hash; every other session of the account ends.
     pub async fn set_password(
         &self,
         account_id: i64,
         password_hash: &str,
         keep_session: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_password(account_id, password_hash, keep_session))
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                .bind(password_hash)
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+                .bind(account_id)
+                .bind(keep_session)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
+    /// Deletes an account: its name is free again, its sessions and open seeks go, its games
+    /// stay (shown as "deleted player").
     pub async fn delete_account(&self, account_id: i64, now: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.delete_account(account_id, now))
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            sqlx::query(
+                "UPDATE accounts SET name_key = NULL, password_hash = '', deleted_at = $1
+                 WHERE id = $2",
+            )
+            .bind(now)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "DELETE FROM seeks WHERE (account_id = $1 OR opponent_id = $2) AND game_id IS NULL",
+            )
+            .bind(account_id)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     pub async fn ratings_of(&self, account_id: i64) -> Result<Vec<RatingRow>, StoreError> {
-        dispatch!(self, s => s.ratings_of(account_id))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE account_id = $1 AND games > 0"
+            ))
+            .bind(account_id)
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// The account's ratings after each rated game, oldest first (at most `limit`, the newest).
     pub async fn history_of(
         &self,
         account_id: i64,
         limit: u32,
     ) -> Result<Vec<HistoryRow>, StoreError> {
-        dispatch!(self, s => s.history_of(account_id, limit))
+        on_backend!(self, b => {
+            let tie = b.history_tie();
+            let mut rows: Vec<HistoryRow> = sqlx::query_as(&format!(
+                "SELECT game_id, category, rating, rd, at FROM rating_history
+                 WHERE account_id = $1 ORDER BY at DESC, {tie} DESC LIMIT $2"
+            ))
+            .bind(account_id)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?;
+            rows.reverse();
+            Ok(rows)
+        })
     }
 
+    /// The best stored ratings of `category` with an RD under `max_rd`, with their names.
     pub async fn leaderboard(
         &self,
         category: &str,
         max_rd: f64,
         limit: u32,
     ) -> Result<Vec<(String, RatingRow)>, StoreError> {
-        dispatch!(self, s => s.leaderboard(category, max_rd, limit))
+        on_backend!(self, b => {
+            let rows: Vec<LeaderColumns> = sqlx::query_as(
+                "SELECT a.name, r.account_id, r.category, r.rating, r.rd, r.volatility, r.games,
+                    r.updated_at
+                 FROM ratings r JOIN accounts a ON a.id = r.account_id
+                 WHERE r.category = $1 AND r.rd < $2 AND r.games > 0 AND a.deleted_at IS NULL
+                 ORDER BY r.rating DESC LIMIT $3",
+            )
+            .bind(category)
+            .bind(max_rd)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?;
+            Ok(rows
+                .into_iter()
+                .map(leader)
+                .collect())
+        })
     }
 
+    /// The account's games, newest first.
     pub async fn games_of(
         &self,
         account_id: i64,
         ongoing_only: bool,
         limit: u32,
     ) -> Result<Vec<PlayerGameRow>, StoreError> {
-        dispatch!(self, s => s.games_of(account_id, ongoing_only, limit))
+        on_backend!(self, b => {
+            let ongoing = if ongoing_only {
+                "AND result IS NULL"
+            } else {
+                ""
+            };
+            Ok(sqlx::query_as(&format!(
+                "SELECT {PLAYER_GAME_COLUMNS} FROM games
+                 WHERE (white_account = $1 OR black_account = $2) {ongoing}
+                 ORDER BY seq DESC LIMIT $3"
+            ))
+            .bind(account_id)
+            .bind(account_id)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// Settles a rated game's ratings once: marks the game settled (a second call finds the mark
+    /// and changes nothing: `false`), reads both players' ratings (a new player's first) and the
+    /// games that counted since `since` ([`Recent`]), and stores what `settle` makes of them with
+    /// the history, in one transaction.
     pub async fn settle(
         &self,
         game_id: &str,
         category: &str,
-        accounts: (i64, i64),
+        (white, black): (i64, i64),
         now: &str,
         since: &str,
         settle: Settle,
     ) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.settle(game_id, category, accounts, now, since, settle))
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            let marked = sqlx::query(
+                "INSERT INTO rated_games (game_id, settled_at) VALUES ($1, $2)
+                 ON CONFLICT (game_id) DO NOTHING",
+            )
+            .bind(game_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            if marked.rows_affected() != 1 {
+                return Ok(false);
+            }
+            b.lock_ratings(&mut tx, [white, black], category, now).await?;
+            let mut before = Vec::with_capacity(2);
+            for account in [white, black] {
+                let row: Option<RatingRow> = sqlx::query_as(&format!(
+                    "SELECT {RATING_COLUMNS} FROM ratings WHERE account_id = $1 AND category = $2"
+                ))
+                .bind(account)
+                .bind(category)
+                .fetch_optional(&mut *tx)
+                .await?;
+                before.push(row.unwrap_or_else(|| first_rating(account, category, now)));
+            }
+            let (pair,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(DISTINCT h1.game_id) FROM rating_history h1
+                 JOIN rating_history h2 ON h2.game_id = h1.game_id AND h2.account_id = $1
+                 WHERE h1.account_id = $2 AND h1.at >= $3",
+            )
+            .bind(black)
+            .bind(white)
+            .bind(since)
+            .fetch_one(&mut *tx)
+            .await?;
+            let shared: Option<(String,)> =
+                sqlx::query_as("SELECT client FROM shared_client_games WHERE game_id = $1")
+                    .bind(game_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            let mut recent = Recent {
+                pair,
+                shared_client: None,
+            };
+            if let Some((client,)) = shared {
+                let (n,): (i64,) = sqlx::query_as(
+                    "SELECT COUNT(DISTINCT h.game_id) FROM rating_history h
+                     JOIN shared_client_games g ON g.game_id = h.game_id
+                     WHERE g.client = $1 AND h.at >= $2",
+                )
+                .bind(client)
+                .bind(since)
+                .fetch_one(&mut *tx)
+                .await?;
+                recent.shared_client = Some(n);
+            }
+            if let Some((white_after, black_after)) = settle(&before[0], &before[1], recent) {
+                for settled in [white_after, black_after] {
+                    let row = &settled.after;
+                    sqlx::query(
+                        "INSERT INTO ratings (account_id, category, rating, rd, volatility, games,
+                            updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+                         ON CONFLICT (account_id, category) DO UPDATE SET rating = excluded.rating,
+                            rd = excluded.rd, volatility = excluded.volatility,
+                            games = excluded.games, updated_at = excluded.updated_at",
+                    )
+                    .bind(row.account_id)
+                    .bind(&row.category)
+                    .bind(row.rating)
+                    .bind(row.rd)
+                    .bind(row.volatility)
+                    .bind(row.games)
+                    .bind(&row.updated_at)
+                    .execute(&mut *tx)
+                    .await?;
+                    sqlx::query(
+                        "INSERT INTO rating_history (game_id, account_id, category, rating, rd, at,
+                            rating_before, rd_before) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    )
+                    .bind(game_id)
+                    .bind(row.account_id)
+                    .bind(&row.category)
+                    .bind(row.rating)
+                    .bind(row.rd)
+                    .bind(now)
+                    .bind(settled.rating_before)
+                    .bind(settled.rd_before)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
     }
 
-    pub async fn unsettled(&self, limit: u32) -> Result<Vec<String>, StoreError> {
-        dispatch!(self, s => s.unsettled(limit))
-    }
-
+    /// The history rows of one rated game (none before it is settled, or when it did not
+    /// count).
     pub async fn game_ratings(&self, game_id: &str) -> Result<Vec<GameRatingRow>, StoreError> {
-        dispatch!(self, s => s.game_ratings(game_id))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(
+                "SELECT account_id, rating, rd, rating_before, rd_before FROM rating_history
+                 WHERE game_id = $1",
+            )
+            .bind(game_id)
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// The account's settled rated games, newest first (at most `limit`).
     pub async fn rated_results(
         &self,
         account_id: i64,
         limit: u32,
     ) -> Result<Vec<RatedResultRow>, StoreError> {
-        dispatch!(self, s => s.rated_results(account_id, limit))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(
+                "SELECT me.game_id, me.category, me.at, me.rating,
+                    opp.rating_before AS opponent_before, g.result,
+                    CAST(CASE WHEN g.white_account = me.account_id THEN 1 ELSE 0 END AS BIGINT)
+                        AS as_white
+                 FROM rating_history me
+                 JOIN games g ON g.id = me.game_id
+                 LEFT JOIN rating_history opp
+                    ON opp.game_id = me.game_id AND opp.account_id <> me.account_id
+                 WHERE me.account_id = $1 ORDER BY me.at DESC, me.game_id DESC LIMIT $2",
+            )
+            .bind(account_id)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// The account's finished games counted by time control, rating category, colour and
+    /// result.
     pub async fn result_counts(&self, account_id: i64) -> Result<Vec<ResultCountRow>, StoreError> {
-        dispatch!(self, s => s.result_counts(account_id))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(
+                "SELECT rated, time_control, as_white, result, reason, COUNT(*) AS n FROM (
+                    SELECT rated, time_control, result, reason,
+                        CAST(CASE WHEN white_account = $1 THEN 1 ELSE 0 END AS BIGINT) AS as_white
+                    FROM games WHERE (white_account = $2 OR black_account = $3)
+                        AND result IS NOT NULL) mine
+                 GROUP BY rated, time_control, as_white, result, reason",
+            )
+            .bind(account_id)
+            .bind(account_id)
+            .bind(account_id)
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// Ongoing games between two accounts changed at or after `since`, the latest first.
     pub async fn watch_games(&self, since: &str, limit: u32) -> Result<Vec<WatchRow>, StoreError> {
-        dispatch!(self, s => s.watch_games(since, limit))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {WATCH_COLUMNS} FROM games
+                 WHERE result IS NULL AND white_account IS NOT NULL AND black_account IS NOT NULL
+                    AND updated_at >= $1
+                 ORDER BY updated_at DESC LIMIT $2"
+            ))
+            .bind(since)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// Finished rated games not settled yet (after a crash between the result and the ratings).
+    pub async fn unsettled(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+        on_backend!(self, b => {
+            let rows: Vec<(String,)> = sqlx::query_as(
+                "SELECT id FROM games WHERE rated IS NOT NULL AND result IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = games.id)
+                 ORDER BY seq LIMIT $1",
+            )
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?;
+            Ok(rows.into_iter().map(|(id,)| id).collect())
+        })
+    }
+
+    /// Stores a seek unless its owner has `cap` open ones of its kind (public seeks, or
+    /// challenges) already: whether it was stored.
     pub async fn insert_seek(
         &self,
         seek: &NewSeek,
         now: i64,
         cap: i64,
     ) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.insert_seek(seek, now, cap))
+        on_backend!(self, b => {
+            let done = sqlx::query(
+                "INSERT INTO seeks (id, account_id, time_control, rated, color, opponent_id,
+                    created_at, expires_at, client)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+                 WHERE (SELECT COUNT(*) FROM seeks
+                     WHERE account_id = $10 AND game_id IS NULL
+                        AND (expires_at IS NULL OR expires_at > $11)
+                        AND (opponent_id IS NULL) = $12) < $13",
+            )
+            .bind(&seek.id)
+            .bind(seek.account_id)
+            .bind(&seek.time_control)
+            .bind(seek.rated)
+            .bind(&seek.color)
+            .bind(seek.opponent_id)
+            .bind(&seek.created_at)
+            .bind(seek.expires_at)
+            .bind(&seek.client)
+            .bind(seek.account_id)
+            .bind(now)
+            .bind(seek.opponent_id.is_none())
+            .bind(cap)
+            .execute(b.pool())
+            .await
+            .map_err(conflict_on_unique("seek id taken"))?;
+            Ok(done.rows_affected() == 1)
+        })
     }
 
+    /// The newest `limit` open public seeks (not taken, not expired at `now`), newest first.
     pub async fn open_seeks(&self, now: i64, limit: u32) -> Result<Vec<SeekRow>, StoreError> {
-        dispatch!(self, s => s.open_seeks(now, limit))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {SEEK_COLUMNS} FROM seeks s
+                 WHERE s.game_id IS NULL AND (s.expires_at IS NULL OR s.expires_at > $1)
+                    AND s.opponent_id IS NULL
+                 ORDER BY s.created_at DESC, s.id DESC LIMIT $2"
+            ))
+            .bind(now)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// The open seeks of `viewer` and the open challenges to it, newest first (at most
+    /// `limit`).
     pub async fn seeks_of(
         &self,
         now: i64,
         viewer: i64,
         limit: u32,
     ) -> Result<Vec<SeekRow>, StoreError> {
-        dispatch!(self, s => s.seeks_of(now, viewer, limit))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {SEEK_COLUMNS} FROM seeks s
+                 WHERE s.game_id IS NULL AND (s.expires_at IS NULL OR s.expires_at > $1)
+                    AND (s.account_id = $2 OR s.opponent_id = $3)
+                 ORDER BY s.created_at DESC, s.id DESC LIMIT $4"
+            ))
+            .bind(now)
+            .bind(viewer)
+            .bind(viewer)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
     pub async fn seek(&self, id: &str) -> Result<Option<SeekRow>, StoreError> {
-        dispatch!(self, s => s.seek(id))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {SEEK_COLUMNS} FROM seeks s WHERE s.id = $1"
+            ))
+            .bind(id)
+            .fetch_optional(b.pool())
+            .await?)
+        })
     }
 
+    /// Removes an open seek of `account_id`; whether there was one.
     pub async fn delete_seek(&self, id: &str, account_id: i64) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.delete_seek(id, account_id))
+        on_backend!(self, b => {
+            let done = sqlx::query(
+                "DELETE FROM seeks WHERE id = $1 AND (account_id = $2 OR opponent_id = $3)
+                    AND game_id IS NULL",
+            )
+            .bind(id)
+            .bind(account_id)
+            .bind(account_id)
+            .execute(b.pool())
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
     }
 
+    /// Takes the seek for `acceptor` and stores its game, in one transaction; `Conflict` when
+    /// the seek was taken, withdrawn or expired (only one acceptance ever succeeds).
+    /// `shared_client`: both players came from this address (kept for the ratings' limits).
     pub async fn accept_seek(
         &self,
         id: &str,
@@ -547,30 +719,100 @@ impl Store {
         game: &Game,
         shared_client: Option<&str>,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.accept_seek(id, acceptor, now, meta, game, shared_client))
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            let taken = sqlx::query(
+                "UPDATE seeks SET game_id = $1, accepted_at = $2
+                 WHERE id = $3 AND game_id IS NULL AND account_id <> $4
+                    AND (opponent_id IS NULL OR opponent_id = $5)
+                    AND (expires_at IS NULL OR expires_at > $6)",
+            )
+            .bind(&meta.id)
+            .bind(now)
+            .bind(id)
+            .bind(acceptor)
+            .bind(acceptor)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            changed(taken.rows_affected(), "seek taken")?;
+            b.insert_game_in(&mut tx, meta, game).await?;
+            if let Some(client) = shared_client {
+                sqlx::query(
+                    "INSERT INTO shared_client_games (game_id, client, created_at) VALUES ($1, $2, $3)",
+                )
+                .bind(&meta.id)
+                .bind(client)
+                .bind(&meta.created_at)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
+    /// A rematch `game_id` of the game `from`: its two players came from one address when
+    /// `from`'s did.
     pub async fn carry_shared_client(
         &self,
         from: &str,
         game_id: &str,
         now: &str,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.carry_shared_client(from, game_id, now))
+        on_backend!(self, b => {
+            sqlx::query(
+                "INSERT INTO shared_client_games (game_id, client, created_at)
+                 SELECT $1, client, $2 FROM shared_client_games WHERE game_id = $3
+                 ON CONFLICT (game_id) DO NOTHING",
+            )
+            .bind(game_id)
+            .bind(now)
+            .bind(from)
+            .execute(b.pool())
+            .await?;
+            Ok(())
+        })
     }
 
+    /// Keeps the account's real-time seeks alive until `expires_at`.
     pub async fn touch_seeks(&self, account_id: i64, expires_at: i64) -> Result<(), StoreError> {
-        dispatch!(self, s => s.touch_seeks(account_id, expires_at))
+        on_backend!(self, b => {
+            sqlx::query(
+                "UPDATE seeks SET expires_at = $1
+                 WHERE account_id = $2 AND expires_at IS NOT NULL AND expires_at < $3
+                    AND time_control NOT LIKE 'corr:%'
+                    AND game_id IS NULL",
+            )
+            .bind(expires_at)
+            .bind(account_id)
+            .bind(expires_at)
+            .execute(b.pool())
+            .await?;
+            Ok(())
+        })
     }
 
+    /// Seeks of the account taken at or after `since`: `(seek id, game id)`.
     pub async fn taken_seeks(
         &self,
         account_id: i64,
         since: i64,
     ) -> Result<Vec<(String, String)>, StoreError> {
-        dispatch!(self, s => s.taken_seeks(account_id, since))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(
+                "SELECT id, game_id FROM seeks
+                 WHERE account_id = $1 AND game_id IS NOT NULL AND accepted_at >= $2",
+            )
+            .bind(account_id)
+            .bind(since)
+            .fetch_all(b.pool())
+            .await?)
+        })
     }
 
+    /// A new token hash for the seat of `color`, held by `account_id`; `Conflict` when that
+    /// account does not hold it.
     pub async fn set_seat_token(
         &self,
         game_id: &str,
@@ -578,11 +820,32 @@ impl Store {
         token_hash: &str,
         account_id: i64,
     ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_seat_token(game_id, color, token_hash, account_id))
+        let (token, account) = seat_columns(color);
+        let sql = format!(
+            "UPDATE games SET {token} = $1, version = version + 1 WHERE id = $2 AND {account} = $3"
+        );
+        on_backend!(self, b => {
+            let update = sqlx::query(&sql)
+                .bind(token_hash)
+                .bind(game_id)
+                .bind(account_id);
+            b.update_game(update, game_id, "not this account's seat").await
+        })
     }
 
+    /// Deletes expired seeks, and taken ones a day after; how many.
     pub async fn sweep_seeks(&self, now: i64) -> Result<u64, StoreError> {
-        dispatch!(self, s => s.sweep_seeks(now))
+        on_backend!(self, b => {
+            let done = sqlx::query(
+                "DELETE FROM seeks WHERE (game_id IS NULL AND expires_at IS NOT NULL
+                    AND expires_at <= $1) OR (game_id IS NOT NULL AND accepted_at < $2)",
+            )
+            .bind(now)
+            .bind(now - 86_400)
+            .execute(b.pool())
+            .await?;
+            Ok(done.rows_affected())
+        })
     }
 }
 
@@ -629,4 +892,22 @@ pub(super) fn seat_columns(color: Color) -> (&'static str, &'static str) {
         Color::White => ("white_token", "white_account"),
         Color::Black => ("black_token", "black_account"),
     }
+}
+
+/// A leaderboard line from its columns.
+fn leader(
+    (name, account_id, category, rating, rd, volatility, games, updated_at): LeaderColumns,
+) -> (String, RatingRow) {
+    (
+        name,
+        RatingRow {
+            account_id,
+            category,
+            rating,
+            rd,
+            volatility,
+            games,
+            updated_at,
+        },
+    )
 }

@@ -1,9 +1,10 @@
-//! The chat's part of the database (issue 18, src/chat.rs): messages of the two rooms of a game
-//! and reports of messages. One contract, [`ChatStore`], implemented by both backends
-//! (`sqlite/chat.rs`, `postgres/chat.rs`) with the same SQL.
+//! The chat's part of the database (issue 18, src/services/games/chat.rs): messages of the two rooms of a game
+//! and reports of messages. Each method written once for both backends (see the module text of
+//! store/mod.rs); on PostgreSQL a stored message wakes the other instances
+//! (`NOTIFY emergo_chat, '<game id> <message id> <instance>'`, src/services/games/fanout.rs), whose WebSockets
+//! then send it too.
 
-use super::{Store, StoreError};
-use std::future::Future;
+use super::{Backend, Store, StoreError};
 
 /// A stored message.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
@@ -47,75 +48,99 @@ pub struct NewReport<'a> {
 pub(in crate::store) const CHAT_COLUMNS: &str =
     "id, game_id, room, seat, account_id, author, body, created_at";
 
-/// What both backends do for the chat.
-pub trait ChatStore: Send + Sync {
-    /// Stores a message unless the game holds `cap` messages already (`Conflict`).
-    fn insert_chat(
-        &self,
-        message: &NewChat<'_>,
-        cap: i64,
-    ) -> impl Future<Output = Result<ChatRow, StoreError>> + Send;
-
-    /// The last `limit` messages of a room, oldest first.
-    fn chat_history(
-        &self,
-        game_id: &str,
-        room: &str,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<ChatRow>, StoreError>> + Send;
-
-    /// One message of a game.
-    fn chat_message(
-        &self,
-        game_id: &str,
-        id: i64,
-    ) -> impl Future<Output = Result<Option<ChatRow>, StoreError>> + Send;
-
-    /// Stores a report; false when this reporter reported this message already.
-    fn report_chat(
-        &self,
-        report: &NewReport<'_>,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-}
-
-/// Calls the same method on whichever backend `$store` is.
-macro_rules! dispatch {
-    ($store:expr, $s:ident => $call:expr) => {
-        match $store {
-            Store::Sqlite($s) => $call.await,
-            Store::Postgres($s) => $call.await,
-        }
-    };
-}
-
-/// The chat's methods on whichever backend the server runs on (see [`ChatStore`]).
+/// The chat's methods, written once for both backends (see the module text of
+/// store/mod.rs).
 impl Store {
-    pub async fn insert_chat(
-        &self,
-        message: &NewChat<'_>,
-        cap: i64,
-    ) -> Result<ChatRow, StoreError> {
-        dispatch!(self, s => s.insert_chat(message, cap))
+    /// Stores a message unless the game holds `cap` messages already (`Conflict`).
+    pub async fn insert_chat(&self, m: &NewChat<'_>, cap: i64) -> Result<ChatRow, StoreError> {
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            // The game's row is locked first (PostgreSQL): two instances' messages cannot pass
+            // the cap together. The count and the insert are one statement.
+            b.lock_game(&mut tx, m.game_id).await?;
+            let row: Option<ChatRow> = sqlx::query_as(&format!(
+                "INSERT INTO chat_messages
+                    (game_id, room, seat, account_id, author, body, client, created_at)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8
+                 WHERE (SELECT COUNT(*) FROM chat_messages WHERE game_id = $1) < $9
+                 RETURNING {CHAT_COLUMNS}"
+            ))
+            .bind(m.game_id)
+            .bind(m.room)
+            .bind(m.seat)
+            .bind(m.account_id)
+            .bind(m.author)
+            .bind(m.body)
+            .bind(m.client)
+            .bind(m.now)
+            .bind(cap)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let row = row.ok_or(StoreError::Conflict("the game's chat is full"))?;
+            b.chat_stored(&mut tx, &row).await?;
+            tx.commit().await?;
+            Ok(row)
+        })
     }
 
+    /// The last `limit` messages of a room, oldest first.
     pub async fn chat_history(
         &self,
         game_id: &str,
         room: &str,
         limit: u32,
     ) -> Result<Vec<ChatRow>, StoreError> {
-        dispatch!(self, s => s.chat_history(game_id, room, limit))
+        on_backend!(self, b => {
+            let mut rows: Vec<ChatRow> = sqlx::query_as(&format!(
+                "SELECT {CHAT_COLUMNS} FROM chat_messages WHERE game_id = $1 AND room = $2
+                 ORDER BY id DESC LIMIT $3"
+            ))
+            .bind(game_id)
+            .bind(room)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?;
+            rows.reverse();
+            Ok(rows)
+        })
     }
 
+    /// One message of a game.
     pub async fn chat_message(
         &self,
         game_id: &str,
         id: i64,
     ) -> Result<Option<ChatRow>, StoreError> {
-        dispatch!(self, s => s.chat_message(game_id, id))
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {CHAT_COLUMNS} FROM chat_messages WHERE game_id = $1 AND id = $2"
+            ))
+            .bind(game_id)
+            .bind(id)
+            .fetch_optional(b.pool())
+            .await?)
+        })
     }
 
-    pub async fn report_chat(&self, report: &NewReport<'_>) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.report_chat(report))
+    /// Stores a report; false when this reporter reported this message already.
+    pub async fn report_chat(&self, r: &NewReport<'_>) -> Result<bool, StoreError> {
+        on_backend!(self, b => {
+            let done = sqlx::query(
+                "INSERT INTO chat_reports
+                    (message_id, game_id, reporter, account_id, body, client, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (message_id, reporter) DO NOTHING",
+            )
+            .bind(r.message.id)
+            .bind(&r.message.game_id)
+            .bind(r.reporter)
+            .bind(r.account_id)
+            .bind(&r.message.body)
+            .bind(r.client)
+            .bind(r.now)
+            .execute(b.pool())
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
     }
 }

@@ -1,11 +1,59 @@
-//! The database: games and their moves. One contract, [`GameStore`], with two implementations
-//! chosen by the URL: SQLite (`sqlite:` URLs or a plain file name; the embedded default) and
-//! PostgreSQL (`postgres://`, for several server instances). Every write is one transaction,
-//! committed before the caller acknowledges anything.
+//! The database: one [`Store`] over either backend, chosen by the URL: SQLite (`sqlite:` URLs or
+//! a plain file name; the embedded default) and PostgreSQL (`postgres://`, for several server
+//! instances). Every write is one transaction, committed before the caller acknowledges anything.
+//!
+//! Every statement and every method body is written once, for both backends: a method of
+//! [`Store`] (games.rs, accounts.rs, chat.rs, notifications.rs, table_copy.rs) is one body inside
+//! [`on_backend!`], which compiles it once for each backend, with that backend's own pool,
+//! connection and transaction types (sqlx's SQLite driver reads PostgreSQL's `$N` placeholders,
+//! and the bundled SQLite knows `IS NOT DISTINCT FROM`). What truly differs between the two
+//! databases is the [`Backend`] trait, implemented in sqlite.rs and postgres.rs, and nothing else
+//! (docs/deploy.md, "Where the two databases differ in the code").
+//!
+//! Why not `sqlx::Any`: it erases the types the stores rely on (PostgreSQL's arrays for the bulk
+//! insert of moves, `LISTEN`/`NOTIFY`, the pools' own options) and checks nothing per backend.
+//! Why not helpers generic over `sqlx::Database`: every helper would carry bounds such as
+//! `for<'q> Option<&'q str>: Encode<'q, DB> + Type<DB>` and `for<'c> &'c mut DB::Connection:
+//! Executor<'c, Database = DB>` for each type it binds; the macro keeps each body plain code
+//! with concrete types, and a type error names the backend it is in.
+//!
+//! Every write to a stored game names the game's `version` the writer decided it on, bumps it,
+//! and is refused with `Conflict` when the stored version differs (another server instance
+//! changed the game meanwhile): compare-and-set in one transaction, so that of two racing
+//! writers exactly one wins, whatever they change. A new game has version 0. Times are RFC 3339
+//! text (`now`), plies count from 0.
+
+/// Runs `$body` once per backend with `$b` bound to the backend's handle (`&SqliteStore` or
+/// `&PgStore`): one body in the source, compiled for each backend with its concrete types. The
+/// body may `.await` and `?` as the method around it does.
+macro_rules! on_backend {
+    ($store:expr, $b:ident => $body:expr) => {
+        match $store {
+            $crate::store::Store::Sqlite($b) => $body,
+            $crate::store::Store::Postgres($b) => $body,
+        }
+    };
+}
+
+/// Writes the helper functions `$item`s once for each backend, as associated functions of
+/// [`SqliteStore`] and of [`PgStore`]: inside them `Conn<Self>` is that backend's connection
+/// (a transaction derefs to it). For the steps that several methods share (a new game's rows,
+/// a move's rows, a guarded update of a game's row).
+macro_rules! for_each_backend {
+    ($($item:item)*) => {
+        impl $crate::store::SqliteStore {
+            $($item)*
+        }
+        impl $crate::store::PgStore {
+            $($item)*
+        }
+    };
+}
 
 pub mod accounts;
 pub mod chat;
 pub mod copy;
+mod games;
 mod jobs_pg;
 pub mod notifications;
 mod postgres;
@@ -21,9 +69,9 @@ pub use sqlite::{SqliteStore, MOVE_BATCH_SIZE};
 
 use crate::domain::clock::GameClock;
 use crate::domain::model::GameMeta;
+use chat::ChatRow;
 use emergo_core::{ByColor, Color, EndReason, Game, Status};
 use emergo_engine::Level;
-use std::future::Future;
 
 /// Why a write was refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -132,194 +180,78 @@ pub struct MoveWrite<'a> {
     pub now: &'a str,
 }
 
-/// What every backend does: the whole contract between the server and its database. Times are
-/// RFC 3339 text (`now`), plies count from 0.
-///
-/// Every write to a stored game names the game's `version` the writer decided it on, bumps it,
-/// and is refused with `Conflict` when the stored version differs (another server instance
-/// changed the game meanwhile): compare-and-set in one transaction, so that of two racing
-/// writers exactly one wins, whatever they change. A new game has version 0.
-pub trait GameStore: Send + Sync {
-    /// Stores a new game with its moves (none, or those of an imported record); `Conflict` when
-    /// the id is taken.
-    fn insert_game(
-        &self,
-        meta: &GameMeta,
-        game: &Game,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Stores the move played at `mv.ply`, the game's new status and its clock; `Conflict`
-    /// when the game changed since `mv.version`, is over, or is not at that ply.
-    fn append_move(
-        &self,
-        id: &str,
-        mv: &MoveWrite<'_>,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Takes back every move from `ply` on (a takeback); the game is ongoing after, with its
-    /// clock at `clock` (a game between people's takeback restarts the side to move's turn), and
-    /// no takeback request stands.
-    fn truncate(
-        &self,
-        id: &str,
-        version: i64,
-        ply: usize,
-        clock: ClockColumns,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Gives the free seat of `color` its token's hash and sets the clock (a timed game's
-    /// clock starts when both seats are taken); `Conflict` if it was taken meanwhile.
-    fn take_seat(
-        &self,
-        id: &str,
-        version: i64,
-        color: Color,
-        token_hash: &str,
-        clock: ClockColumns,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Ends a game by resignation, agreement or its clock (time, abort), stopping its clock at
-    /// `clock`; `Conflict` if it had ended or changed since `version`.
-    fn finish(
-        &self,
-        id: &str,
-        version: i64,
-        status: Status,
-        clock: ClockColumns,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The ongoing games whose flag falls by `by_ms`, soonest first: `(id, flag_at_ms)` (the
-    /// sweep of src/flag.rs).
-    fn due_flags(
-        &self,
-        by_ms: i64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<(String, i64)>, StoreError>> + Send;
-
-    /// Records who offers a draw now (an ongoing game only).
-    fn set_draw_offer(
-        &self,
-        id: &str,
-        version: i64,
-        offer: Option<Color>,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Records who asks for a takeback now, and who was refused since the last move (an
-    /// ongoing game only).
-    fn set_takeback(
-        &self,
-        id: &str,
-        version: i64,
-        offer: Option<Color>,
-        declined: Option<Color>,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The game's version now; `None` for an unknown id (one cheap read: is a cached game
-    /// still current?).
-    fn version(&self, id: &str) -> impl Future<Output = Result<Option<i64>, StoreError>> + Send;
-
-    /// Whether the database answers (`GET /healthz`).
-    fn ping(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Up to `limit` games in the order they were made, after the one numbered `after` (0: from
-    /// the first): `(number, id)` (`emergo db copy`).
-    fn game_ids(
-        &self,
-        after: i64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<(i64, String)>, StoreError>> + Send;
-
-    /// Reads a game and replays its moves; `None` for an unknown id.
-    fn load(&self, id: &str)
-        -> impl Future<Output = Result<Option<StoredGame>, StoreError>> + Send;
-
-    /// The newest games first.
-    fn list(
-        &self,
-        filter: StatusFilter,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<SummaryRow>, StoreError>> + Send;
-
-    /// The moves stored for a game, in order (for tests and checks).
-    fn moves(&self, id: &str) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
-
-    /// Closes the connections.
-    fn close(&self) -> impl Future<Output = ()> + Send;
-
-    // --- studying games (issue 12) ---
-
-    /// Keeps a game's review (JSON) with the moves it is of, replacing any earlier one.
-    fn put_review(
-        &self,
-        id: &str,
-        moves: &str,
-        review: &str,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The stored review of a game: the moves it is of and its JSON.
-    fn review(
-        &self,
-        id: &str,
-    ) -> impl Future<Output = Result<Option<(String, String)>, StoreError>> + Send;
-
-    /// Keeps an imported game's record text (its variations and comments) for its export.
-    fn put_record(
-        &self,
-        id: &str,
-        record: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The record text an imported game was read from.
-    fn record(&self, id: &str) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
-
-    // Rematches between the seat holders of a finished game (src/rematch.rs).
-
-    /// Sets who offers a rematch to `to`, if the offer is `from` now and no rematch has been
-    /// made; `Conflict` otherwise (another instance changed it first).
-    fn set_rematch_offer(
-        &self,
-        id: &str,
-        from: Option<Color>,
-        to: Option<Color>,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Records that game `id`'s rematch is the stored game `rematch`, if `offer`'s offer stands
-    /// and no rematch has been made; `Conflict` otherwise (exactly one acceptance wins).
-    fn set_rematch_game(
-        &self,
-        id: &str,
-        offer: Color,
-        rematch: &str,
-        now: &str,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// Deletes a game and its moves (a rematch made for an acceptance that lost its race).
-    fn delete_game(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
-}
-
 /// The store the server runs on: one of the backends, chosen by the URL. Cheap to clone (the
-/// connection pool is shared).
+/// connection pool is shared). Its methods are written once for both (see the module's text).
 #[derive(Clone)]
 pub enum Store {
     Sqlite(SqliteStore),
     Postgres(PgStore),
 }
 
-/// Calls the same method on whichever backend `$store` is.
-macro_rules! dispatch {
-    ($store:expr, $s:ident => $call:expr) => {
-        match $store {
-            Store::Sqlite($s) => $call.await,
-            Store::Postgres($s) => $call.await,
-        }
-    };
+/// A backend's connection (a transaction derefs to it).
+type Conn<B> = <<B as Backend>::Db as sqlx::Database>::Connection;
+
+/// A backend's bound arguments of a statement.
+type Args<'q, B> = <<B as Backend>::Db as sqlx::Database>::Arguments<'q>;
+
+/// Where the two databases truly differ, and nothing else: each backend implements these
+/// (sqlite.rs, postgres.rs); every other statement is shared. Called from the bodies of
+/// [`on_backend!`], always on a concrete backend.
+trait Backend {
+    type Db: sqlx::Database;
+
+    /// The column that orders an account's rating history rows of the same time (newest first):
+    /// SQLite's insertion order (`rowid`), which PostgreSQL has not (the game id there).
+    fn history_tie(&self) -> &'static str;
+
+    /// Stores a move (see [`Store::append_move`]): SQLite writes moves in groups (one commit for
+    /// every move waiting), PostgreSQL each in its own transaction with a wake-up.
+    async fn append_move(&self, id: &str, mv: &MoveWrite<'_>) -> Result<(), StoreError>;
+
+    /// Within a transaction that changed game `id`: PostgreSQL wakes the other instances when it
+    /// commits (`NOTIFY`); SQLite has no other instances.
+    async fn game_changed(&self, tx: &mut Conn<Self>, id: &str) -> Result<(), sqlx::Error>;
+
+    /// Makes the transaction `tx`, before its first read, read one snapshot (PostgreSQL:
+    /// `REPEATABLE READ`; a SQLite transaction reads one snapshot already).
+    async fn read_snapshot(&self, tx: &mut Conn<Self>) -> Result<(), sqlx::Error>;
+
+    /// Stores a new game's moves (PostgreSQL: one `INSERT ... UNNEST`; SQLite: a row each).
+    async fn insert_moves(
+        &self,
+        tx: &mut Conn<Self>,
+        id: &str,
+        game: &Game,
+    ) -> Result<(), sqlx::Error>;
+
+    /// Before a settlement reads both players' ratings: PostgreSQL makes sure both rows exist
+    /// and locks them (`FOR UPDATE`, in account order, so that two settlements never
+    /// deadlock); SQLite's transaction holds the one write lock already.
+    async fn lock_ratings(
+        &self,
+        tx: &mut Conn<Self>,
+        accounts: [i64; 2],
+        category: &str,
+        now: &str,
+    ) -> Result<(), sqlx::Error>;
+
+    /// Before a chat message is counted against its game's cap: PostgreSQL locks the game's row
+    /// (`FOR UPDATE`), so that two instances' messages cannot pass the cap together; SQLite's
+    /// count and insert are one statement under its one writer.
+    async fn lock_game(&self, tx: &mut Conn<Self>, id: &str) -> Result<(), sqlx::Error>;
+
+    /// Within the transaction that stored chat message `row`: PostgreSQL wakes the other
+    /// instances (`NOTIFY emergo_chat`), whose WebSockets then send it too.
+    async fn chat_stored(&self, tx: &mut Conn<Self>, row: &ChatRow) -> Result<(), sqlx::Error>;
+
+    /// What `emergo db copy` puts between the columns and the values of a row whose id is
+    /// generated, to write the id it is given: PostgreSQL writes an identity column's value only
+    /// when told so (`OVERRIDING SYSTEM VALUE`); SQLite takes it as given.
+    fn identity_insert(&self) -> &'static str;
+
+    /// After `emergo db copy` wrote rows with their ids into `table`: PostgreSQL moves the
+    /// table's sequence past them (`setval`); SQLite's next id follows the largest already.
+    async fn identities_copied(&self, tx: &mut Conn<Self>, table: &str) -> Result<(), sqlx::Error>;
 }
 
 impl Store {
@@ -342,183 +274,23 @@ impl Store {
         }
     }
 
-    pub async fn close(&self) {
-        dispatch!(self, s => s.close())
-    }
-
-    /// See [`GameStore::insert_game`].
-    pub async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
-        dispatch!(self, s => s.insert_game(meta, game))
-    }
-
-    /// See [`GameStore::append_move`].
-    pub async fn append_move(&self, id: &str, mv: &MoveWrite<'_>) -> Result<(), StoreError> {
-        dispatch!(self, s => s.append_move(id, mv))
-    }
-
-    /// See [`GameStore::truncate`].
-    pub async fn truncate(
-        &self,
-        id: &str,
-        version: i64,
-        ply: usize,
-        clock: ClockColumns,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.truncate(id, version, ply, clock, now))
-    }
-
-    /// See [`GameStore::take_seat`].
-    pub async fn take_seat(
-        &self,
-        id: &str,
-        version: i64,
-        color: Color,
-        token_hash: &str,
-        clock: ClockColumns,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.take_seat(id, version, color, token_hash, clock, now))
-    }
-
-    /// See [`GameStore::finish`].
-    pub async fn finish(
-        &self,
-        id: &str,
-        version: i64,
-        status: Status,
-        clock: ClockColumns,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.finish(id, version, status, clock, now))
-    }
-
-    /// See [`GameStore::due_flags`].
-    pub async fn due_flags(
-        &self,
-        by_ms: i64,
-        limit: u32,
-    ) -> Result<Vec<(String, i64)>, StoreError> {
-        dispatch!(self, s => s.due_flags(by_ms, limit))
-    }
-
-    /// See [`GameStore::set_draw_offer`].
-    pub async fn set_draw_offer(
-        &self,
-        id: &str,
-        version: i64,
-        offer: Option<Color>,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_draw_offer(id, version, offer, now))
-    }
-
-    /// See [`GameStore::set_takeback`].
-    pub async fn set_takeback(
-        &self,
-        id: &str,
-        version: i64,
-        offer: Option<Color>,
-        declined: Option<Color>,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_takeback(id, version, offer, declined, now))
-    }
-
-    /// See [`GameStore::version`].
-    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        dispatch!(self, s => s.version(id))
-    }
-
-    /// See [`GameStore::ping`].
-    pub async fn ping(&self) -> Result<(), StoreError> {
-        dispatch!(self, s => s.ping())
-    }
-
-    /// See [`GameStore::game_ids`].
-    pub async fn game_ids(&self, after: i64, limit: u32) -> Result<Vec<(i64, String)>, StoreError> {
-        dispatch!(self, s => s.game_ids(after, limit))
-    }
-
     /// Whether other processes may change the games too (PostgreSQL: several instances), so
     /// that a cached game must be checked against the database before it is served.
     pub fn is_shared(&self) -> bool {
         matches!(self, Store::Postgres(_))
     }
 
-    /// See [`GameStore::load`].
-    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        dispatch!(self, s => s.load(id))
+    /// Closes the connections.
+    pub async fn close(&self) {
+        on_backend!(self, b => b.pool().close().await)
     }
 
-    /// See [`GameStore::list`].
-    pub async fn list(
-        &self,
-        filter: StatusFilter,
-        limit: u32,
-    ) -> Result<Vec<SummaryRow>, StoreError> {
-        dispatch!(self, s => s.list(filter, limit))
-    }
-
-    /// See [`GameStore::moves`].
-    pub async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
-        dispatch!(self, s => s.moves(id))
-    }
-
-    /// See [`GameStore::set_rematch_offer`].
-    pub async fn set_rematch_offer(
-        &self,
-        id: &str,
-        from: Option<Color>,
-        to: Option<Color>,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_rematch_offer(id, from, to, now))
-    }
-
-    /// See [`GameStore::set_rematch_game`].
-    pub async fn set_rematch_game(
-        &self,
-        id: &str,
-        offer: Color,
-        rematch: &str,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.set_rematch_game(id, offer, rematch, now))
-    }
-
-    /// See [`GameStore::delete_game`].
-    pub async fn delete_game(&self, id: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.delete_game(id))
-    }
-}
-
-/// Studying games (issue 12).
-impl Store {
-    /// See [`GameStore::put_review`].
-    pub async fn put_review(
-        &self,
-        id: &str,
-        moves: &str,
-        review: &str,
-        now: &str,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, s => s.put_review(id, moves, review, now))
-    }
-
-    /// See [`GameStore::review`].
-    pub async fn review(&self, id: &str) -> Result<Option<(String, String)>, StoreError> {
-        dispatch!(self, s => s.review(id))
-    }
-
-    /// See [`GameStore::put_record`].
-    pub async fn put_record(&self, id: &str, record: &str) -> Result<(), StoreError> {
-        dispatch!(self, s => s.put_record(id, record))
-    }
-
-    /// See [`GameStore::record`].
-    pub async fn record(&self, id: &str) -> Result<Option<String>, StoreError> {
-        dispatch!(self, s => s.record(id))
+    /// Whether the database answers (`GET /healthz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        on_backend!(self, b => {
+            sqlx::query("SELECT 1").execute(b.pool()).await?;
+        });
+        Ok(())
     }
 }
 

@@ -1,10 +1,8 @@
-//! The notifications' part of the database (issue 18, migration 0067): one contract,
-//! [`NotificationStore`], with the same SQL on both backends (`sqlite/notifications.rs`,
-//! `postgres/notifications.rs`). An insert keeps an account's newest `cap` notifications and
-//! prunes the rest, in the one transaction.
+//! The notifications' part of the database (issue 18, migration 0067), each method written once
+//! for both backends (see the module text of store/mod.rs). An insert keeps an account's newest
+//! `cap` notifications and prunes the rest, in the one transaction.
 
 use super::{Store, StoreError};
-use std::future::Future;
 
 /// A notification to store.
 #[derive(Clone, Debug)]
@@ -52,58 +50,111 @@ pub enum ReadWhich<'a> {
 pub(super) const NOTE_COLUMNS: &str = "id, account_id, kind, game_id, seek_id, other, \
     time_control, outcome, reason, created_at, read_at";
 
-/// What both backends do for notifications.
-pub trait NotificationStore: Send + Sync {
+/// The notifications's methods, written once for both backends (see the module text of
+/// store/mod.rs).
+impl Store {
     /// Stores a notification (a `turn` one replaces the account's earlier `turn` notifications
     /// of the same game) and keeps the account's newest `cap`; the stored row.
-    fn insert_note(
-        &self,
-        note: &NewNote<'_>,
-        cap: i64,
-    ) -> impl Future<Output = Result<NoteRow, StoreError>> + Send;
+    pub async fn insert_note(&self, note: &NewNote<'_>, cap: i64) -> Result<NoteRow, StoreError> {
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            if let ("turn", Some(game)) = (note.kind, note.game_id) {
+                sqlx::query("DELETE FROM notifications WHERE account_id = $1 AND kind = 'turn' AND game_id = $2")
+                    .bind(note.account_id)
+                    .bind(game)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let row: NoteRow = sqlx::query_as(&format!(
+                "INSERT INTO notifications (account_id, kind, game_id, seek_id, other, time_control, outcome, reason, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {NOTE_COLUMNS}"
+            ))
+            .bind(note.account_id)
+            .bind(note.kind)
+            .bind(note.game_id)
+            .bind(note.seek_id)
+            .bind(note.other)
+            .bind(note.time_control)
+            .bind(note.outcome)
+            .bind(note.reason)
+            .bind(note.created_at)
+            .fetch_one(&mut *tx)
+            .await?;
+            sqlx::query(
+                "DELETE FROM notifications WHERE account_id = $1 AND id NOT IN
+                 (SELECT id FROM notifications WHERE account_id = $2 ORDER BY id DESC LIMIT $3)",
+            )
+            .bind(note.account_id)
+            .bind(note.account_id)
+            .bind(cap)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(row)
+        })
+    }
 
     /// The account's notifications, newest first (at most `limit`).
-    fn notes_of(
-        &self,
-        account_id: i64,
-        limit: u32,
-    ) -> impl Future<Output = Result<Vec<NoteRow>, StoreError>> + Send;
+    pub async fn notes_of(&self, account_id: i64, limit: u32) -> Result<Vec<NoteRow>, StoreError> {
+        on_backend!(self, b => {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {NOTE_COLUMNS} FROM notifications WHERE account_id = $1
+                 ORDER BY id DESC LIMIT $2"
+            ))
+            .bind(account_id)
+            .bind(i64::from(limit))
+            .fetch_all(b.pool())
+            .await?)
+        })
+    }
 
     /// Marks notifications of the account read at `now`; how many were unread.
-    fn read_notes(
-        &self,
-        account_id: i64,
-        which: ReadWhich<'_>,
-        now: &str,
-    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
-}
-
-/// Calls the same method on whichever backend `$store` is.
-macro_rules! dispatch {
-    ($store:expr, $s:ident => $call:expr) => {
-        match $store {
-            Store::Sqlite($s) => $call.await,
-            Store::Postgres($s) => $call.await,
-        }
-    };
-}
-
-/// The notifications' methods on whichever backend the server runs on.
-impl Store {
-    pub async fn insert_note(&self, note: &NewNote<'_>, cap: i64) -> Result<NoteRow, StoreError> {
-        dispatch!(self, s => s.insert_note(note, cap))
-    }
-
-    pub async fn notes_of(&self, account_id: i64, limit: u32) -> Result<Vec<NoteRow>, StoreError> {
-        dispatch!(self, s => s.notes_of(account_id, limit))
-    }
-
     pub async fn read_notes(
         &self,
         account_id: i64,
         which: ReadWhich<'_>,
         now: &str,
     ) -> Result<u64, StoreError> {
-        dispatch!(self, s => s.read_notes(account_id, which, now))
+        on_backend!(self, b => {
+            let done = match which {
+                ReadWhich::All => sqlx::query(
+                    "UPDATE notifications SET read_at = $1 WHERE account_id = $2 AND read_at IS NULL",
+                )
+                .bind(now)
+                .bind(account_id)
+                .execute(b.pool())
+                .await?
+                .rows_affected(),
+                ReadWhich::Ids(ids) => {
+                    let mut tx = b.pool().begin().await?;
+                    let mut done = 0;
+                    for id in ids {
+                        done += sqlx::query(
+                            "UPDATE notifications SET read_at = $1
+                             WHERE account_id = $2 AND id = $3 AND read_at IS NULL",
+                        )
+                        .bind(now)
+                        .bind(account_id)
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                    }
+                    tx.commit().await?;
+                    done
+                }
+                ReadWhich::Game(game) => sqlx::query(
+                    "UPDATE notifications SET read_at = $1
+                         WHERE account_id = $2 AND game_id = $3 AND read_at IS NULL",
+                )
+                .bind(now)
+                .bind(account_id)
+                .bind(game)
+                .execute(b.pool())
+                .await?
+                .rows_affected(),
+            };
+            Ok(done)
+        })
     }
 }

@@ -1,9 +1,9 @@
 //! The account tables copied row by row from one database into another (`emergo db copy`,
-//! src/copy.rs): every column as it is stored, ids included (the games name their players'
+//! src/store/copy.rs): every column as it is stored, ids included (the games name their players'
 //! accounts by id), a row the target has already (same key) left alone, so that a copy can be run
 //! again. The games themselves go through the stores' contract instead (they are replayed).
 
-use super::{Store, StoreError};
+use super::{Backend, Store, StoreError};
 use sqlx::Row;
 
 /// A column's type, the same on both backends (SQLite's INTEGER 0/1 is a boolean here).
@@ -206,22 +206,12 @@ fn select(table: &Table, offset: i64, limit: i64) -> String {
     )
 }
 
-fn insert(table: &Table, postgres: bool) -> String {
+/// The insert of one row of `table`, left alone when its key is there already; `overriding`
+/// goes between the columns and the values (see [`Backend::identity_insert`]).
+fn insert(table: &Table, overriding: &str) -> String {
     let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
-    let params: Vec<String> = (1..=columns.len())
-        .map(|i| {
-            if postgres {
-                format!("${i}")
-            } else {
-                "?".into()
-            }
-        })
-        .collect();
-    let overriding = if postgres && table.identity {
-        " OVERRIDING SYSTEM VALUE"
-    } else {
-        ""
-    };
+    let params: Vec<String> = (1..=columns.len()).map(|i| format!("${i}")).collect();
+    let overriding = if table.identity { overriding } else { "" };
     format!(
         "INSERT INTO {} ({}){overriding} VALUES ({}) ON CONFLICT DO NOTHING",
         table.name,
@@ -269,20 +259,13 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<Vec<Cell>>, StoreError> {
         let sql = select(table, offset, limit);
-        let mut out = Vec::new();
-        match self {
-            Store::Sqlite(s) => {
-                for row in sqlx::query(&sql).fetch_all(s.pool()).await? {
-                    out.push(read_cells!(row, table));
-                }
+        on_backend!(self, b => {
+            let mut out = Vec::new();
+            for row in sqlx::query(&sql).fetch_all(b.pool()).await? {
+                out.push(read_cells!(row, table));
             }
-            Store::Postgres(s) => {
-                for row in sqlx::query(&sql).fetch_all(s.pool()).await? {
-                    out.push(read_cells!(row, table));
-                }
-            }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// Writes `rows` into `table` in one transaction, leaving alone those whose key is there
@@ -292,37 +275,19 @@ impl Store {
         table: &Table,
         rows: &[Vec<Cell>],
     ) -> Result<u64, StoreError> {
-        let mut written = 0;
-        match self {
-            Store::Sqlite(s) => {
-                let sql = insert(table, false);
-                let mut tx = s.pool().begin().await?;
-                for row in rows {
-                    let query = bind_cells!(sqlx::query(&sql), row);
-                    written += query.execute(&mut *tx).await?.rows_affected();
-                }
-                tx.commit().await?;
+        on_backend!(self, b => {
+            let sql = insert(table, b.identity_insert());
+            let mut written = 0;
+            let mut tx = b.pool().begin().await?;
+            for row in rows {
+                let query = bind_cells!(sqlx::query(&sql), row);
+                written += query.execute(&mut *tx).await?.rows_affected();
             }
-            Store::Postgres(s) => {
-                let sql = insert(table, true);
-                let mut tx = s.pool().begin().await?;
-                for row in rows {
-                    let query = bind_cells!(sqlx::query(&sql), row);
-                    written += query.execute(&mut *tx).await?.rows_affected();
-                }
-                if table.identity {
-                    // The next generated id comes after the copied ones.
-                    sqlx::query(&format!(
-                        "SELECT setval(pg_get_serial_sequence('{0}', 'id'),
-                            COALESCE((SELECT MAX(id) FROM {0}), 0) + 1, false)",
-                        table.name
-                    ))
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                tx.commit().await?;
+            if table.identity {
+                b.identities_copied(&mut tx, table.name).await?;
             }
-        }
-        Ok(written)
+            tx.commit().await?;
+            Ok(written)
+        })
     }
 }

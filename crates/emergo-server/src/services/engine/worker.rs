@@ -9,7 +9,7 @@
 use crate::domain::model::now_text;
 use crate::services::engine::{self, EnginePool, PoolError, SLICE_UNDER_LOAD};
 use crate::services::games::LiveGame;
-use crate::store::{GameStore, JobsPg, Lease, PgStore, TakenJob, JOBS_CHANNEL};
+use crate::store::{JobsPg, Lease, PgStore, Store, TakenJob, JOBS_CHANNEL};
 use anyhow::Context;
 use emergo_core::Game;
 use emergo_engine::Level;
@@ -55,7 +55,7 @@ impl Workers {
 struct Worker {
     id: String,
     jobs: JobsPg,
-    store: PgStore,
+    store: Store,
     pool: EnginePool,
 }
 
@@ -71,7 +71,7 @@ pub fn spawn(
     let worker = Arc::new(Worker {
         id: id.clone(),
         jobs: JobsPg::new(store.pool().clone()),
-        store: store.clone(),
+        store: Store::Postgres(store.clone()),
         pool,
     });
     let (wake, woken) = watch::channel(0u64);
@@ -104,7 +104,7 @@ fn worker_id() -> String {
 /// lost connection (the loops poll meanwhile).
 async fn listen(worker: &Worker, wake: watch::Sender<u64>) {
     loop {
-        let mut listener = match PgListener::connect_with(worker.store.pool()).await {
+        let mut listener = match PgListener::connect_with(worker.jobs.pool()).await {
             Ok(mut listener) => match listener.listen(JOBS_CHANNEL).await {
                 Ok(()) => listener,
                 Err(err) => {
@@ -348,7 +348,7 @@ pub fn run_blocking(db_url: &str, threads: Option<usize>) -> anyhow::Result<()> 
         let _ = stop.send(true);
         workers.join(Duration::from_secs(5)).await;
         pool.close();
-        store.close().await;
+        store.pool().close().await;
         Ok(())
     })
 }

@@ -84,7 +84,7 @@ pub struct LiveGame {
     /// Who the engine's next reply is for (the engine's time is shared between clients).
     pub engine_client: Client,
     /// The stored game's version this state is (every change bumps it; see
-    /// [`crate::store::GameStore`]).
+    /// [`crate::store::Store`]).
     pub version: i64,
     /// Where the time comes from, for the clock figures of its views.
     pub time: Clock,
