@@ -277,7 +277,15 @@ async fn takeback_requests_and_the_abort_button_in_english_and_french() {
         wait_until(c, "document.querySelector('#game').dataset.ply === '2' && document.querySelector('#abort').hidden && !document.querySelector('#resign').hidden", "no Abort once each side has moved").await;
     }
 
-    // White asks; Black is told in words (French) and sound, and may accept or decline.
+    // White asks; Black is told in words (French) and sound, and may accept or decline. The
+    // button is clicked once it is offered and enabled, as a person would (one full run here
+    // clicked it earlier and never saw the request sent: under investigation).
+    wait_until(
+        &a,
+        "!document.querySelector('#takeback-ask').hidden && !document.querySelector('#takeback-ask').disabled",
+        "the takeback button offered",
+    )
+    .await;
     click(&a, "#takeback-ask").await;
     wait_until(&a, "document.querySelector('#takeback-ask').disabled && document.querySelector('#takeback-ask').textContent === 'Takeback asked'", "the request sent").await;
     wait_until(&b, "!document.querySelector('#takeback-accept').hidden && !document.querySelector('#takeback-decline').hidden", "the request told").await;
