@@ -28,8 +28,6 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let assets = manifest.join("assets");
     println!("cargo:rerun-if-changed={}", assets.display());
-    // sqlx::migrate! embeds the migrations: a new one must rebuild the crate.
-    println!("cargo:rerun-if-changed=migrations");
     let mut files = Vec::new();
     collect(&assets, "", &mut files);
     let mut code = String::from("/// Every file under `assets/`: its path there and its bytes.\n");

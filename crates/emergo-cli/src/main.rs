@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cmd;
+mod process;
 
 /// Emergo: rules, engine and web app. Every verb is listed below; `emergo <verb> --help` says
 /// more.

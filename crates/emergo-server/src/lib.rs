@@ -10,27 +10,26 @@
 //! # Ok(()) }
 //! ```
 
-pub mod domain;
 pub(crate) mod http;
 pub(crate) mod services;
-pub mod store;
 
 #[cfg(test)]
 mod layers_check;
 
 // The paths other crates and the tests use.
-pub use domain::{clock, limits, model};
+pub use emergo_platform::domain::{clock, limits};
+pub use emergo_worker::pool as engine;
 pub use http::assets;
-pub use services::engine::{self as engine, worker};
 pub use services::games::jobs;
 pub use services::{games::import, notify};
-pub use store::copy;
 
 use anyhow::Context;
+use emergo_platform::store::{self, Store};
+use emergo_worker::pool::EnginePool;
+use emergo_worker::worker;
 use http::edge::EdgeConfig;
 use http::{net, router as routes};
 pub use limits::Limits;
-use services::engine::EnginePool;
 use services::games::{fanout, flag};
 use services::games::{AppState, Shared};
 use services::lobby as seeks;
@@ -38,7 +37,6 @@ use services::permits::Permits;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
-use store::Store;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -54,7 +52,7 @@ pub struct Config {
     /// The database: `sqlite://emergo.db` (created when missing) or `postgres://...`.
     pub db_url: String,
     /// Engine worker threads; `None` for one per core. With PostgreSQL the instance also runs
-    /// as many job workers (src/services/engine/worker.rs); 0 runs no engine here (`emergo worker` processes
+    /// as many job workers (emergo-worker's `worker`); 0 runs no engine here (`emergo worker` processes
     /// search), which needs PostgreSQL.
     pub engine_workers: Option<usize>,
     /// Every bound on what a client can make the server do.
@@ -284,31 +282,4 @@ fn spawn_account_sweeper(state: AppState, mut stop: watch::Receiver<bool>) {
             rounds += 1;
         }
     });
-}
-
-/// Logs to stderr; `RUST_LOG` chooses what (default: info).
-pub fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-}
-
-/// Runs the server until Ctrl-C (or SIGTERM), printing the address to open. For `emergo serve`.
-pub fn run_blocking(config: Config) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async move {
-        let server = Server::start(config).await?;
-        println!("Open {} in a browser", server.url());
-        use std::io::Write as _;
-        let _ = std::io::stdout().flush();
-        services::signal::wait_for_signal().await;
-        tracing::info!("shutting down");
-        server.shutdown().await
-    })
 }

@@ -32,7 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn copy(from: &str, to: &str) -> anyhow::Result<()> {
-    let report = emergo_server::copy::copy_blocking(from, to, |done| {
+    let report = emergo_platform::store::copy::copy_blocking(from, to, |done| {
         eprint!("\r{done} games read");
     })?;
     eprintln!();

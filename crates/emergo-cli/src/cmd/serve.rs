@@ -1,6 +1,7 @@
 //! `emergo serve`: the web app. See docs/web.md (its "Limits" section lists every option below
 //! with its default).
 
+use crate::process;
 use emergo_server::Limits;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -196,8 +197,9 @@ impl LimitArgs {
     }
 }
 
+/// Runs the server until Ctrl-C (or SIGTERM), printing the address to open.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    emergo_server::init_tracing();
+    process::init_tracing();
     let mut config = emergo_server::Config::new(args.addr, &args.db);
     config.engine_workers = args.engine_threads;
     config.limits = args.limits.limits();
@@ -205,5 +207,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     config.allowed_origins = args.allow_origins;
     config.allowed_hosts = args.allow_hosts;
     config.trusted_proxy = args.trusted_proxy;
-    emergo_server::run_blocking(config)
+    process::block_on(async move {
+        let server = emergo_server::Server::start(config).await?;
+        process::announce(&format!("Open {} in a browser", server.url()));
+        process::wait_for_signal().await;
+        tracing::info!("shutting down");
+        server.shutdown().await
+    })
 }

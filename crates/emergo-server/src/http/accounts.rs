@@ -1,7 +1,5 @@
 //! Accounts' handlers: sign-up, log in and out, GET /api/me, password change, deletion (docs/api.md).
 
-use crate::domain::limits::ClientAddr;
-use crate::domain::model::{hash_secret, now_text, random_text};
 use crate::http::extract::Body;
 use crate::http::session::{clear_cookie, set_cookie, SessionCookie, SignedIn};
 use crate::services::accounts::players::ratings_json;
@@ -9,12 +7,14 @@ use crate::services::accounts::*;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::services::lobby::LobbyEvent;
-use crate::store::accounts::AccountRow;
-use crate::store::StoreError;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
+use emergo_platform::domain::limits::ClientAddr;
+use emergo_platform::domain::model::{hash_secret, now_text, random_text};
+use emergo_platform::store::accounts::AccountRow;
+use emergo_platform::store::StoreError;
 use serde::Deserialize;
 
 #[derive(Deserialize)]

@@ -1,6 +1,5 @@
 //! The analysis board's handlers: one analysis (GET /api/analysis) and the stream of analyses over a WebSocket (docs/api.md).
 
-use crate::domain::limits::ClientAddr;
 use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
@@ -13,6 +12,7 @@ use axum::response::Response;
 use axum::{Extension, Json};
 use emergo_core::Game;
 use emergo_engine::Limits;
+use emergo_platform::domain::limits::ClientAddr;
 use governor::DefaultDirectRateLimiter;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};

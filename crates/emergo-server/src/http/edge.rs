@@ -2,13 +2,13 @@
 //! which hosts and origins are the server's own, the security headers of every response, the
 //! per-client rate limit on new games, and counted permits for connections and WebSockets.
 
-pub use crate::domain::limits::ClientAddr;
 use crate::http::error::{echo, ApiError};
 use crate::services::error::ServiceError;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+pub use emergo_platform::domain::limits::ClientAddr;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;

@@ -3,13 +3,13 @@
 //! has changed nothing.
 
 pub use crate::services::error::{echo, shorten, ServiceError};
-use crate::store::StoreError;
 use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use emergo_platform::store::StoreError;
 use std::time::Duration;
 
 /// The longest message an error carries: an error never echoes more than a short part of what

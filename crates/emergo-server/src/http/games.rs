@@ -1,7 +1,5 @@
 //! Handlers of a game's seats, rematches, chat and spectators (docs/api.md).
 
-use crate::domain::limits::ClientAddr;
-use crate::domain::model::{hash_secret, new_token, now_text, Mode};
 use crate::http::extract::{Body, GameId};
 use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::error::ServiceError;
@@ -10,13 +8,15 @@ use crate::services::games::rematch::*;
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::watching::*;
 use crate::services::games::{AppState, Change, GameSlot};
-use crate::store::chat::{NewChat, NewReport};
-use crate::store::StoreError;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use emergo_core::Color;
+use emergo_platform::domain::limits::ClientAddr;
+use emergo_platform::domain::model::{hash_secret, new_token, now_text, Mode};
+use emergo_platform::store::chat::{NewChat, NewReport};
+use emergo_platform::store::StoreError;
 use serde::Deserialize;
 use serde_json::Value;
 use std::time::Instant;

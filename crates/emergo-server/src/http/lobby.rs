@@ -1,12 +1,5 @@
 //! The lobby's handlers: seeks and challenges, and the lobby's WebSocket (docs/api.md).
 
-use crate::domain::clock::GameClock;
-use crate::domain::limits::ClientAddr;
-use crate::domain::model::{
-    hash_secret, new_game_id, new_token, now_text, random_bit, random_text, GameMeta, Mode,
-    PlayerRef, Players, Seat, SeatKind,
-};
-use crate::domain::time_control::TimeControl;
 use crate::http::error::ApiError;
 use crate::http::extract::Body;
 use crate::http::session::{SessionCookie, SignedIn};
@@ -16,9 +9,6 @@ use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, LiveGame};
 use crate::services::lobby::*;
-use crate::store::accounts::{NewSeek, SeekRow};
-use crate::store::notifications::NewNote;
-use crate::store::StoreError;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
@@ -26,6 +16,16 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::{Extension, Json};
 use emergo_core::{ByColor, Color, Game};
+use emergo_platform::domain::clock::GameClock;
+use emergo_platform::domain::limits::ClientAddr;
+use emergo_platform::domain::model::{
+    hash_secret, new_game_id, new_token, now_text, random_bit, random_text, GameMeta, Mode,
+    PlayerRef, Players, Seat, SeatKind,
+};
+use emergo_platform::domain::time_control::TimeControl;
+use emergo_platform::store::accounts::{NewSeek, SeekRow};
+use emergo_platform::store::notifications::NewNote;
+use emergo_platform::store::StoreError;
 use serde::Deserialize;
 use serde_json::{json, Value};
 

@@ -47,7 +47,7 @@ pub struct Accept {
 }
 
 /// A client with fewer connections open than this may take one of the reserve
-/// ([`crate::domain::limits::Limits::connections_reserve`]): a browser opens up to six to a server, and
+/// ([`emergo_platform::domain::limits::Limits::connections_reserve`]): a browser opens up to six to a server, and
 /// a WebSocket or two.
 pub const FEW_CONNECTIONS: usize = 8;
 

@@ -5,9 +5,9 @@ use crate::http::session::SignedIn;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::services::notify::*;
-use crate::store::notifications::ReadWhich;
 use axum::extract::State;
 use axum::Json;
+use emergo_platform::store::notifications::ReadWhich;
 use serde::Deserialize;
 use serde_json::{json, Value};
 

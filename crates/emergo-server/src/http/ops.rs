@@ -3,7 +3,6 @@
 //! names (`domain/metrics.rs`: `metrics::counter!(MOVES_ACCEPTED).increment(1)`); the recorder is installed
 //! once per process, when the first server starts.
 
-use crate::domain::metrics::*;
 use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
@@ -12,6 +11,7 @@ use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use emergo_platform::domain::metrics::*;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -51,7 +51,7 @@ fn describe() {
     );
     describe_counter!(JOB_RETRIES, "engine jobs taken again after a lost worker");
     describe_histogram!(
-        crate::store::MOVE_BATCH_SIZE,
+        emergo_platform::store::MOVE_BATCH_SIZE,
         "moves written in one transaction, one commit for all (SQLite)"
     );
     metrics::counter!(MOVES_ACCEPTED).absolute(0);

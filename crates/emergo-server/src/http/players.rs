@@ -1,7 +1,5 @@
 //! Handlers of players' pages and the leaderboard (docs/api.md).
 
-use crate::domain::rating::Rating;
-use crate::domain::time_control::Category;
 use crate::http::error::ApiError;
 use crate::services::accounts::name_key;
 use crate::services::accounts::players::*;
@@ -9,6 +7,8 @@ use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use axum::extract::{Path, Query, State};
 use axum::Json;
+use emergo_platform::domain::rating::Rating;
+use emergo_platform::domain::time_control::Category;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 

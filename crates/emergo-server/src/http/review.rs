@@ -1,6 +1,5 @@
 //! A game's review: start one, show it (docs/api.md).
 
-use crate::domain::limits::ClientAddr;
 use crate::http::extract::GameId;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
@@ -8,6 +7,7 @@ use crate::services::study::review::*;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::{Extension, Json};
+use emergo_platform::domain::limits::ClientAddr;
 
 /// `GET /api/games/{id}/review`.
 pub async fn show(

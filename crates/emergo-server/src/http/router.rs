@@ -2,10 +2,6 @@
 //! extractors ([`Body`], [`GameId`]) whose rejections are the documented JSON errors; every
 //! change to a game goes through [`Shared::apply`](crate::services::games::Shared::apply).
 
-use crate::domain::model::{
-    hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
-    SeatKind,
-};
 use crate::http::assets;
 use crate::http::edge::{self, ClientAddr, EdgeConfig};
 use crate::http::editor;
@@ -14,12 +10,10 @@ use crate::http::extract::{Body, GameId, ViewQuery};
 use crate::http::ops;
 use crate::http::session::SessionCookie;
 use crate::http::ws;
-use crate::services::engine;
 use crate::services::error::ServiceError;
 use crate::services::games::import;
 use crate::services::games::view::{GameSummary, GameView, SeatGrant};
 use crate::services::games::{AppState, Change, GameSlot, LiveGame};
-use crate::store::StatusFilter;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, StatusCode};
@@ -28,6 +22,12 @@ use axum::routing::{get, post, MethodRouter};
 use axum::{Extension, Json, Router};
 use emergo_core::{ByColor, Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
 use emergo_engine::Level;
+use emergo_platform::domain::model::{
+    hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
+    SeatKind,
+};
+use emergo_platform::store::StatusFilter;
+use emergo_worker::pool;
 use serde::Deserialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -274,8 +274,8 @@ async fn create(
     };
     let clock = match (&body.time, mode) {
         (None, _) => None,
-        (Some(text), Mode::Human) => Some(crate::domain::clock::GameClock::new(
-            text.parse::<crate::domain::time_control::TimeControl>()
+        (Some(text), Mode::Human) => Some(emergo_platform::domain::clock::GameClock::new(
+            text.parse::<emergo_platform::domain::time_control::TimeControl>()
                 .map_err(|e| ServiceError::BadRequest(format!("time {}: {e}", echo(text))))?,
         )),
         (Some(_), _) => {
@@ -634,7 +634,7 @@ async fn hint(
         .hint_search(&id, game, client.0, stop.clone())
         .await
         .map_err(|e| match e {
-            engine::PoolError::Busy(message) => ServiceError::EngineBusy(message),
+            pool::PoolError::Busy(message) => ServiceError::EngineBusy(message),
             other => ServiceError::internal(other),
         })?;
     let (mv, score) = analysis.ok_or_else(|| ServiceError::internal("no move to hint"))?;

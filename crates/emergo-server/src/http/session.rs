@@ -4,15 +4,15 @@
 //! ends a session on every instance at once. A request's session is looked up only when a
 //! handler needs it.
 
-use crate::domain::model::hash_secret;
 use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
 use crate::services::games::AppState;
-use crate::store::accounts::AccountRow;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
+use emergo_platform::domain::model::hash_secret;
+use emergo_platform::store::accounts::AccountRow;
 
 /// The cookie's name.
 pub const COOKIE: &str = "emergo_session";

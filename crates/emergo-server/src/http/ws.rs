@@ -14,8 +14,6 @@
 //! shared by every watcher (no copy per socket), and a socket whose client reads nothing is
 //! closed once a write has waited [`Limits::write_timeout`](crate::Limits).
 
-use crate::domain::limits::ClientAddr;
-use crate::domain::model::Mode;
 use crate::http::error::ApiError;
 use crate::http::extract::ViewQuery;
 use crate::http::session::SessionCookie;
@@ -30,6 +28,8 @@ use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::Extension;
+use emergo_platform::domain::limits::ClientAddr;
+use emergo_platform::domain::model::Mode;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, watch};
@@ -308,13 +308,13 @@ struct OpenSocket;
 
 impl OpenSocket {
     fn count() -> OpenSocket {
-        metrics::gauge!(crate::domain::metrics::WEBSOCKETS_OPEN).increment(1.0);
+        metrics::gauge!(emergo_platform::domain::metrics::WEBSOCKETS_OPEN).increment(1.0);
         OpenSocket
     }
 }
 
 impl Drop for OpenSocket {
     fn drop(&mut self) {
-        metrics::gauge!(crate::domain::metrics::WEBSOCKETS_OPEN).decrement(1.0);
+        metrics::gauge!(emergo_platform::domain::metrics::WEBSOCKETS_OPEN).decrement(1.0);
     }
 }

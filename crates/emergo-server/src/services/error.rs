@@ -3,7 +3,7 @@
 //! (`http::error`) gives every variant its status and JSON body in one place. A service that
 //! returns one has changed nothing.
 
-use crate::store::StoreError;
+use emergo_platform::store::StoreError;
 use std::time::Duration;
 
 /// The longest part of a request an error message quotes.

@@ -13,13 +13,13 @@
 //! shows the newest public seeks, always the viewer's own, and apart from them the challenges to
 //! or from the viewer (issue 17 item 3: one account's flood of seeks hid everyone else's).
 
-use crate::domain::time_control::TimeControl;
 use crate::services::accounts::players::{rating_now, unix_now};
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use crate::services::permits::Permit;
-use crate::store::accounts::{RatingRow, SeekRow};
 use axum::extract::ws::{Message, WebSocket};
+use emergo_platform::domain::time_control::TimeControl;
+use emergo_platform::store::accounts::{RatingRow, SeekRow};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::time::Duration;

@@ -10,13 +10,13 @@
 //! read the list again); a fan-out payload is at most [`PAYLOAD_MAX`] bytes (a bigger one says
 //! only "read the list again").
 
-use crate::domain::model::now_text;
-use crate::domain::time_control::TimeControl;
 use crate::services::error::ServiceError;
 use crate::services::games::{AppState, LiveGame};
-use crate::store::notifications::{NewNote, NoteRow, ReadWhich};
-use crate::store::Store;
 use emergo_core::{Color, EndReason, Outcome, Status};
+use emergo_platform::domain::model::now_text;
+use emergo_platform::domain::time_control::TimeControl;
+use emergo_platform::store::notifications::{NewNote, NoteRow, ReadWhich};
+use emergo_platform::store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::HashMap;

@@ -492,7 +492,7 @@ async fn challenges_go_to_one_player_and_expired_or_withdrawn_seeks_cannot_be_ta
 
 /// Moves a seek's end into the past, as 60 s without its owner would.
 async fn expire_directly(s: &TestServer, id: &str) {
-    use emergo_server::store::Store;
+    use emergo_platform::store::Store;
     let sql_sqlite = "UPDATE seeks SET expires_at = 1 WHERE id = ?";
     let sql_pg = "UPDATE seeks SET expires_at = 1 WHERE id = $1";
     match &s.server.state().store {
@@ -815,7 +815,7 @@ async fn a_rematch_between_accounts_is_made_with_the_sessions_alone() {
 /// Runs one statement on the test server's database (`?` placeholders, made `$n` on
 /// PostgreSQL), binding text values.
 async fn sql(s: &TestServer, statement: &str, binds: &[&str]) {
-    use emergo_server::store::Store;
+    use emergo_platform::store::Store;
     match &s.server.state().store {
         Store::Sqlite(db) => {
             let mut q = sqlx::query(statement);

@@ -4,9 +4,9 @@
 //! same in all three.
 
 use crate::common::*;
-use emergo_server::copy::copy_databases;
-use emergo_server::store::table_copy::{AFTER_GAMES, BEFORE_GAMES};
-use emergo_server::store::Store;
+use emergo_platform::store::copy::copy_databases;
+use emergo_platform::store::table_copy::{AFTER_GAMES, BEFORE_GAMES};
+use emergo_platform::store::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -100,7 +100,7 @@ async fn every_game_copies_into_another_database_and_back_the_same() {
         Store::open(&target).await.expect("opens"),
     ];
     let ids: Vec<String> = stores[0]
-        .list(emergo_server::store::StatusFilter::All, 500)
+        .list(emergo_platform::store::StatusFilter::All, 500)
         .await
         .expect("list")
         .into_iter()
@@ -110,7 +110,7 @@ async fn every_game_copies_into_another_database_and_back_the_same() {
     for store in &stores[1..] {
         // The same games in the same order (newest first).
         let copied: Vec<String> = store
-            .list(emergo_server::store::StatusFilter::All, 500)
+            .list(emergo_platform::store::StatusFilter::All, 500)
             .await
             .expect("list")
             .into_iter()

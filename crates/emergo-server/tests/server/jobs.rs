@@ -6,7 +6,7 @@
 
 use crate::common::*;
 use emergo_core::{Game, Status};
-use emergo_server::store::{JobState, JobsPg, Lease, QueueFigures, Store};
+use emergo_platform::store::{JobState, JobsPg, Lease, QueueFigures, Store};
 use std::time::Duration;
 
 const LEASE: Duration = Duration::from_secs(30);

@@ -279,7 +279,7 @@ async fn notifications_are_marked_read_by_id_or_all_and_only_the_accounts_own() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_account_keeps_its_newest_50_notifications() {
-    use emergo_server::store::notifications::NewNote;
+    use emergo_platform::store::notifications::NewNote;
     let s = TestServer::start().await;
     let bob = sign_up(&s, "bob").await;
     let store = &s.server.state().store;

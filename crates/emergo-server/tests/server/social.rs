@@ -63,7 +63,7 @@ async fn say(s: &TestServer, id: &str, who: Option<&User>, body: Value) -> (Stat
 
 /// The game's reports as stored: (message id, reporter, text, when).
 async fn reports(s: &TestServer, id: &str) -> Vec<(i64, String, String, String)> {
-    use emergo_server::store::Store;
+    use emergo_platform::store::Store;
     let q = "SELECT message_id, reporter, body, created_at FROM chat_reports WHERE game_id = ";
     match &s.server.state().store {
         Store::Sqlite(db) => sqlx::query_as(&format!("{q} ? ORDER BY id"))
@@ -305,7 +305,7 @@ async fn chat_refuses_empty_and_long_messages_strips_control_characters_and_is_r
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_games_chat_keeps_a_bounded_number_of_messages() {
-    use emergo_server::store::chat::NewChat;
+    use emergo_platform::store::chat::NewChat;
     let s = TestServer::start().await;
     let (white, _black) = s.human_game().await;
     let id = id_of(&white);
@@ -325,7 +325,7 @@ async fn a_games_chat_keeps_a_bounded_number_of_messages() {
     }
     let full = store.insert_chat(&message, 3).await;
     assert!(
-        matches!(full, Err(emergo_server::store::StoreError::Conflict(_))),
+        matches!(full, Err(emergo_platform::store::StoreError::Conflict(_))),
         "{full:?}"
     );
     assert_eq!(

@@ -4,9 +4,9 @@
 
 use crate::common::{skip_unless, Backend, TestDb};
 use emergo_core::{ByColor, Color, EndReason, Game, Outcome, Status};
+use emergo_platform::domain::model::{GameMeta, Mode, Seat, SeatKind};
+use emergo_platform::store::{ClockColumns, MoveWrite, Store, StoreError};
 use emergo_server::clock::GameClock;
-use emergo_server::model::{GameMeta, Mode, Seat, SeatKind};
-use emergo_server::store::{ClockColumns, MoveWrite, Store, StoreError};
 
 /// An untimed move at `ply`, decided on `version`.
 fn play<'a>(version: i64, ply: usize, text: &'a str, now: &'a str) -> MoveWrite<'a> {

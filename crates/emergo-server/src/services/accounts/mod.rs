@@ -7,13 +7,13 @@
 
 pub mod players;
 
-use crate::domain::limits::Limits;
-use crate::domain::model::random_text;
 use crate::services::error::ServiceError;
 use crate::services::lobby::LobbyEvent;
-use crate::store::accounts::AccountRow;
 use argon2::password_hash::{Output, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
+use emergo_platform::domain::limits::Limits;
+use emergo_platform::domain::model::random_text;
+use emergo_platform::store::accounts::AccountRow;
 use governor::{clock::Clock, DefaultKeyedRateLimiter, Quota};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;

@@ -6,13 +6,13 @@
 //! periods a day, never above 350): the stored RD is the one after the player's last game, and
 //! every answer and every new game start from the RD grown since then.
 
-use crate::domain::model::{PlayerRef, Players};
-use crate::domain::rating::Rating;
-use crate::domain::time_control::Category;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
-use crate::store::accounts::{RatingRow, Recent};
 use emergo_core::{Color, Status};
+use emergo_platform::domain::model::{PlayerRef, Players};
+use emergo_platform::domain::rating::Rating;
+use emergo_platform::domain::time_control::Category;
+use emergo_platform::store::accounts::{RatingRow, Recent};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -116,10 +116,10 @@ pub const PAIR_GAMES_A_DAY: i64 = 3;
 pub const SHARED_ADDRESS_GAMES_A_DAY: i64 = 3;
 
 /// Whether a finished rated game changes the ratings: it was not aborted (a resignation or an
-/// agreed draw before each side made [`crate::domain::ending::RATED_MOVES_EACH`] moves aborts it), and
+/// agreed draw before each side made [`emergo_platform::domain::ending::RATED_MOVES_EACH`] moves aborts it), and
 /// the games that counted in the last 24 hours leave room for it.
 pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
-    crate::domain::ending::is_rated(status)
+    emergo_platform::domain::ending::is_rated(status)
         && recent.pair < PAIR_GAMES_A_DAY
         && recent
             .shared_client
@@ -127,7 +127,7 @@ pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
 }
 
 /// The player's side of a game line: colour, opponent, result from the player's side.
-fn game_line(row: &crate::store::accounts::PlayerGameRow, account_id: i64) -> Value {
+fn game_line(row: &emergo_platform::store::accounts::PlayerGameRow, account_id: i64) -> Value {
     let color = if row.white_account == Some(account_id) {
         Color::White
     } else {
@@ -154,7 +154,7 @@ fn game_line(row: &crate::store::accounts::PlayerGameRow, account_id: i64) -> Va
         "opponent": opponent,
         "ply": row.ply,
         "status": if row.result.is_some() { "finished" } else { "ongoing" },
-        "result": crate::store::shown_result(row.result.as_deref(), row.reason.as_deref()),
+        "result": emergo_platform::store::shown_result(row.result.as_deref(), row.reason.as_deref()),
         "reason": row.reason,
         "rated": row.rated,
         "time_control": row.time_control,
@@ -183,14 +183,17 @@ pub async fn games_json(
 fn category_of_row(rated: Option<&str>, time_control: Option<&str>) -> Option<Category> {
     rated.and_then(|c| c.parse().ok()).or_else(|| {
         time_control
-            .and_then(|t| t.parse::<crate::domain::time_control::TimeControl>().ok())
+            .and_then(|t| {
+                t.parse::<emergo_platform::domain::time_control::TimeControl>()
+                    .ok()
+            })
             .map(|c| c.category())
     })
 }
 
 /// `"stats"` of a player page (issue 18): per category, the finished games (rated and casual;
 /// aborted ones do not count) with their wins, draws and losses, and how many were rated.
-pub fn stats_json(counts: &[crate::store::accounts::ResultCountRow]) -> Value {
+pub fn stats_json(counts: &[emergo_platform::store::accounts::ResultCountRow]) -> Value {
     let mut map = Map::new();
     for row in counts {
         if row.reason.as_deref() == Some(emergo_core::EndReason::Aborted.name()) {
@@ -220,8 +223,8 @@ pub fn stats_json(counts: &[crate::store::accounts::ResultCountRow]) -> Value {
 
 /// `"best"` of a player page: per category, the highest rating after a rated game, when, and
 /// whether it was provisional then.
-pub fn best_json(history: &[crate::store::accounts::HistoryRow]) -> Value {
-    let mut best: std::collections::BTreeMap<&str, &crate::store::accounts::HistoryRow> =
+pub fn best_json(history: &[emergo_platform::store::accounts::HistoryRow]) -> Value {
+    let mut best: std::collections::BTreeMap<&str, &emergo_platform::store::accounts::HistoryRow> =
         Default::default();
     for row in history {
         let entry = best.entry(row.category.as_str()).or_insert(row);
@@ -253,7 +256,7 @@ pub const PERFORMANCE_READ: u32 = 200;
 /// `"performance"` of a player page: per category, the performance rating of the last
 /// [`PERFORMANCE_GAMES`] rated games that counted: the mean of the opponents' ratings as
 /// each game began, plus 400 × (wins − losses) / games (the linear performance rating).
-pub fn performance_json(rows: &[crate::store::accounts::RatedResultRow]) -> Value {
+pub fn performance_json(rows: &[emergo_platform::store::accounts::RatedResultRow]) -> Value {
     let mut per: std::collections::BTreeMap<&str, (f64, i64, i64, i64, i64)> = Default::default();
     for row in rows {
         let Some(opponent) = row.opponent_before else {

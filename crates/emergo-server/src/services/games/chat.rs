@@ -22,9 +22,9 @@
 
 use crate::services::error::ServiceError;
 use crate::services::games::GameSlot;
-use crate::store::chat::ChatRow;
 use axum::extract::ws::Utf8Bytes;
 use emergo_core::Color;
+use emergo_platform::store::chat::ChatRow;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use serde::{Deserialize, Serialize};

@@ -14,7 +14,7 @@
 
 use crate::services::games::AppState;
 use crate::services::notify::{parse_payload, NOTES_CHANNEL};
-use crate::store::{PgStore, CHANNEL, CHAT_CHANNEL};
+use emergo_platform::store::{PgStore, CHANNEL, CHAT_CHANNEL};
 use sqlx::postgres::{PgListener, PgPool};
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! Flag falls, with nobody connected (the ending a clock gives is
-//! [`crate::domain::ending::time_ending`]); what makes it happen on time without any request:
+//! [`emergo_platform::domain::ending::time_ending`]); what makes it happen on time without any request:
 //! - per instance, a timer for every timed game it holds in memory (scheduled after every
 //!   change, [`FlagTimers::schedule`]), which ends the game the moment its flag falls;
 //! - a periodic sweep of the store for flags falling soon ([`SWEEP_EVERY`]), which schedules

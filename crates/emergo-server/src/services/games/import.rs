@@ -2,9 +2,9 @@
 //! synchronous work, linear in the record's size: the server runs it on a blocking thread
 //! (never on the async runtime), and the fuzz target `import` calls it directly.
 
-use crate::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
 use crate::services::error::ServiceError;
 use emergo_core::{ByColor, Game, GameRecord, RecordLimits, RecordMove, Status};
+use emergo_platform::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
 
 /// Reads `body` as a record within `caps` and replays it: the record and its game, or the
 /// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).

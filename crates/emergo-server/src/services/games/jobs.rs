@@ -1,6 +1,6 @@
 //! Engine jobs in the database, the instances' side (PostgreSQL; SQLite keeps the in-process
 //! pool of engine.rs). An engine reply is a row of `engine_jobs` (store/jobs_pg.rs) that a worker
-//! (src/services/engine/worker.rs, in `emergo worker` or in an instance) takes, searches and applies to the game
+//! (emergo-worker's `worker`, in `emergo worker` or in an instance) takes, searches and applies to the game
 //! itself; the instances learn the move like any other, from the game's wake-up. A takeback or
 //! a resignation cancels the game's jobs. A hint is a job whose requester waits (bounded) for
 //! its answer, and cancels it when the request goes away.
@@ -10,11 +10,11 @@
 //! that each instance refreshes every [`COUNT_EVERY`] (so the bound holds across instances up to
 //! that delay); hints are admitted by their insert itself.
 
-use crate::domain::limits::Limits;
-use crate::services::engine::{self, Client, PoolError};
 use crate::services::games::{GameSlot, Shared};
-use crate::store::{JobState, JobsPg, OpenJobs};
 use emergo_core::{Game, Move};
+use emergo_platform::domain::limits::Limits;
+use emergo_platform::store::{JobState, JobsPg, OpenJobs};
+use emergo_worker::pool::{self, Client, PoolError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -112,7 +112,7 @@ impl JobQueue {
         client: Client,
         stop: Arc<AtomicBool>,
     ) -> Result<Option<(Move, i32)>, PoolError> {
-        let failed = |e: crate::store::StoreError| PoolError::Failed(e.to_string());
+        let failed = |e: emergo_platform::store::StoreError| PoolError::Failed(e.to_string());
         let client = client.to_string();
         let id = self
             .db
@@ -248,7 +248,7 @@ impl Shared {
                 if search_stop.load(Ordering::SeqCst) {
                     None
                 } else {
-                    engine::hint(&game, search_stop)
+                    pool::hint(&game, search_stop)
                 }
             })
             .await

@@ -15,20 +15,20 @@ pub mod takeback;
 pub mod view;
 pub mod watching;
 
-use crate::domain::clock::Clock;
-use crate::domain::ending;
-use crate::domain::limits::Limits;
-use crate::domain::model::{now_text, GameMeta, Mode, Rematch, SeatKind};
-use crate::services::engine::{self, Client, EnginePool};
 use crate::services::error::ServiceError;
 use crate::services::games::flag::FlagTimers;
 use crate::services::games::view::GameView;
 use crate::services::permits::Permits;
-use crate::store::{ClockColumns, MoveWrite, Store, StoreError};
 use axum::body::Bytes;
 use axum::extract::ws::Utf8Bytes;
 use emergo_core::{Color, Game, Move, Status};
 use emergo_engine::Level;
+use emergo_platform::domain::clock::Clock;
+use emergo_platform::domain::ending;
+use emergo_platform::domain::limits::Limits;
+use emergo_platform::domain::model::{now_text, GameMeta, Rematch};
+use emergo_platform::store::{ClockColumns, MoveWrite, Store, StoreError};
+use emergo_worker::pool::{self, Client, EnginePool};
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
@@ -50,7 +50,7 @@ pub enum Change {
     DrawOffer(Option<Color>),
     /// Who asks for a takeback now, and who was refused since the last move (games between
     /// people, src/services/games/takeback.rs).
-    TakebackOffer(crate::domain::model::Takeback),
+    TakebackOffer(emergo_platform::domain::model::Takeback),
     /// A person takes the seat of `color` (a timed game's clock starts once both are taken).
     Seat { color: Color, token_hash: String },
     /// Who offers a rematch of the finished game: `from` now (as this instance knows it), `to`
@@ -84,7 +84,7 @@ pub struct LiveGame {
     /// Who the engine's next reply is for (the engine's time is shared between clients).
     pub engine_client: Client,
     /// The stored game's version this state is (every change bumps it; see
-    /// [`crate::store::Store`]).
+    /// [`emergo_platform::store::Store`]).
     pub version: i64,
     /// Where the time comes from, for the clock figures of its views.
     pub time: Clock,
@@ -145,9 +145,7 @@ impl LiveGame {
 
     /// Whether the engine is to move now.
     pub fn engine_to_move(&self) -> bool {
-        self.meta.mode == Mode::Engine
-            && !self.game.is_over()
-            && self.meta.seats[self.game.position().turn()].kind == SeatKind::Engine
+        self.meta.engine_to_move(&self.game)
     }
 }
 
@@ -445,7 +443,7 @@ pub struct Shared {
     answers: Arc<tokio::sync::Semaphore>,
     /// Turns true when the server shuts down; WebSockets close then.
     pub shutdown: watch::Receiver<bool>,
-    /// With PostgreSQL, the engine's replies and hints are jobs in the database (src/services/engine/jobs.rs).
+    /// With PostgreSQL, the engine's replies and hints are jobs in the database (`jobs`).
     pub(crate) jobs: std::sync::OnceLock<Arc<crate::services::games::jobs::JobQueue>>,
     /// Game reviews running now.
     pub reviews: crate::services::study::review::Reviews,
@@ -477,7 +475,9 @@ impl Shared {
         for _ in 0..5 {
             match self.store.insert_game(meta, game).await {
                 Ok(()) => return Ok(()),
-                Err(StoreError::Conflict(_)) => meta.id = crate::domain::model::new_game_id(),
+                Err(StoreError::Conflict(_)) => {
+                    meta.id = emergo_platform::domain::model::new_game_id()
+                }
                 Err(err) => return Err(err.into()),
             }
         }
@@ -901,7 +901,8 @@ impl Shared {
                     live.meta.draw_offer = None;
                     live.meta.takeback = Default::default();
                     live.meta.clock = clock;
-                    metrics::counter!(crate::domain::metrics::MOVES_ACCEPTED).increment(1);
+                    metrics::counter!(emergo_platform::domain::metrics::MOVES_ACCEPTED)
+                        .increment(1);
                 } else {
                     live.game.undo();
                 }
@@ -1043,7 +1044,7 @@ impl Shared {
         &self,
         live: &mut LiveGame,
         status: Status,
-        clock: Option<crate::domain::clock::GameClock>,
+        clock: Option<emergo_platform::domain::clock::GameClock>,
         now: &str,
     ) -> Result<Result<(), StoreError>, ServiceError> {
         let Status::Finished { outcome, reason } = status else {
@@ -1165,7 +1166,7 @@ impl Shared {
                     if cancel.load(Ordering::SeqCst) {
                         None
                     } else {
-                        engine::choose_move(&game, level, cancel)
+                        pool::choose_move(&game, level, cancel)
                     }
                 })
                 .await;

@@ -6,15 +6,15 @@
 //! read from the database, after a new game is made, and again once its settlement is stored
 //! (the settlement runs after the ending is published, so the change comes in a second state).
 
-use crate::domain::model::{now_text, GameMeta};
-use crate::domain::rating::{Rating, Score, START_RATING, START_RD};
-use crate::domain::time_control::Category;
 use crate::services::accounts::players::{rating_now, unix_now, LEADERBOARD_RD, *};
 use crate::services::error::ServiceError;
 use crate::services::games::{AppState, GameSlot};
-use crate::store::accounts::{RatingRow, Recent, Settled};
-use crate::store::{Store, StoreError};
 use emergo_core::{Color, Game, Outcome, Status};
+use emergo_platform::domain::model::{now_text, GameMeta};
+use emergo_platform::domain::rating::{Rating, Score, START_RATING, START_RD};
+use emergo_platform::domain::time_control::Category;
+use emergo_platform::store::accounts::{RatingRow, Recent, Settled};
+use emergo_platform::store::{Store, StoreError};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -181,7 +181,7 @@ pub async fn settle_game(
     let status = game.status();
     let now = now_text();
     let at = unix_of(&now).unwrap_or_else(unix_now);
-    let since = crate::domain::model::format_unix_time(at - 86_400);
+    let since = emergo_platform::domain::model::format_unix_time(at - 86_400);
     let stamp = now.clone();
     let settle = Box::new(move |w: &RatingRow, b: &RatingRow, recent: Recent| {
         if !counts_for_ratings(status, recent) {
@@ -281,13 +281,15 @@ pub async fn rating_before(
         .unwrap_or(rows.len());
     Ok(upto
         .checked_sub(1)
-        .map_or(crate::domain::rating::START_RATING, |i| rows[i].rating))
+        .map_or(emergo_platform::domain::rating::START_RATING, |i| {
+            rows[i].rating
+        }))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::domain::rating::{Rating, Score};
     use crate::services::accounts::players::LEADERBOARD_RD;
+    use emergo_platform::domain::rating::{Rating, Score};
 
     /// Rated games (alternately won and lost) a new player needs before its RD is under the
     /// leaderboard's bar, against `opponent` (given the player's rating, its opponent's now).

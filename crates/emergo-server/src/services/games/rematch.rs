@@ -9,10 +9,6 @@
 //! two instances never make two rematches of one game; the wake-up goes through the fanout like
 //! every other change.
 
-use crate::domain::limits::ClientAddr;
-use crate::domain::model::{
-    hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind,
-};
 use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
 use crate::services::games::view::{GameView, SeatGrant};
@@ -21,6 +17,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use emergo_core::{ByColor, Color, Game};
+use emergo_platform::domain::limits::ClientAddr;
+use emergo_platform::domain::model::{
+    hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind,
+};
 use serde::Deserialize;
 
 /// What a seat holder does about a rematch.
@@ -84,7 +84,7 @@ pub async fn make(
         takeback: Default::default(),
         rematch: Default::default(),
         // Between accounts: the same accounts, colours swapped, rated as the first game was.
-        players: crate::domain::model::Players {
+        players: emergo_platform::domain::model::Players {
             white: live.meta.players.black.clone(),
             black: live.meta.players.white.clone(),
             rated: live.meta.players.rated,
@@ -93,7 +93,7 @@ pub async fn make(
         clock: live
             .meta
             .clock
-            .map(|c| crate::domain::clock::GameClock::new(c.control)),
+            .map(|c| emergo_platform::domain::clock::GameClock::new(c.control)),
         created_at: now.clone(),
         updated_at: now,
     };

@@ -12,11 +12,11 @@
 //! A game between people may be aborted before each side has moved ([`ending::abortable`], the
 //! rule of an early flag fall and of an early resignation too): it ends "aborted", unrated.
 
-use crate::domain::ending;
-use crate::domain::model::{GameMeta, Mode, Takeback};
 use crate::services::error::ServiceError;
 use crate::services::games::{Change, LiveGame};
 use emergo_core::{Color, EndReason, Outcome, Status};
+use emergo_platform::domain::ending;
+use emergo_platform::domain::model::{GameMeta, Mode, Takeback};
 use serde::Deserialize;
 
 /// What a player does about a takeback.

@@ -1,11 +1,11 @@
 //! The JSON objects of docs/api.md: `GameView`, `SeatGrant`, `GameSummary`.
 
-use crate::domain::model::{format_unix_time, Seat};
-use crate::domain::time_control::TimeControl;
 use crate::services::games::LiveGame;
-use crate::store::{status_columns, SummaryRow};
 use emergo_core::{Color, Move, Position, Status};
 use emergo_engine::Level;
+use emergo_platform::domain::model::{format_unix_time, Seat};
+use emergo_platform::domain::time_control::TimeControl;
+use emergo_platform::store::{status_columns, SummaryRow};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -233,7 +233,7 @@ impl GameView {
         let pos = game.position();
         let status = game.status();
         let (result, reason) = status_columns(status);
-        let result = crate::store::shown_result(result, reason);
+        let result = emergo_platform::store::shown_result(result, reason);
         let legal = if status == Status::Ongoing {
             let mut moves: Vec<MoveView> = pos.legal_moves().iter().map(MoveView::of).collect();
             moves.sort_by(|a, b| a.text.cmp(&b.text));
@@ -338,7 +338,7 @@ impl GameSummary {
             } else {
                 "ongoing"
             },
-            result: crate::store::shown_result(row.result, row.reason.as_deref()),
+            result: emergo_platform::store::shown_result(row.result, row.reason.as_deref()),
             reason: row.reason,
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -350,9 +350,9 @@ impl GameSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::model::{GameMeta, Mode, Seat, SeatKind};
     use emergo_core::ByColor;
     use emergo_core::Game;
+    use emergo_platform::domain::model::{GameMeta, Mode, Seat, SeatKind};
 
     fn live(game: Game) -> LiveGame {
         let nobody = || Seat {

@@ -4,12 +4,12 @@
 //!
 //! The count is this instance's: with several instances each counts the watchers it serves.
 
-use crate::domain::rating::START_RATING;
-use crate::domain::time_control::{Category, TimeControl};
 use crate::services::accounts::players::{rating_now, unix_now};
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
-use crate::store::accounts::RatingRow;
+use emergo_platform::domain::rating::START_RATING;
+use emergo_platform::domain::time_control::{Category, TimeControl};
+use emergo_platform::store::accounts::RatingRow;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -121,7 +121,7 @@ pub struct WatchList(pub Mutex<Option<(Instant, Value)>>);
 
 pub async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
     let now = unix_now();
-    let since = crate::domain::model::format_unix_time(now - PLAYED_WITHIN_SECS);
+    let since = emergo_platform::domain::model::format_unix_time(now - PLAYED_WITHIN_SECS);
     let rows = state.store.watch_games(&since, READ_GAMES).await?;
     let mut ratings: HashMap<i64, Vec<RatingRow>> = HashMap::new();
     let mut lines = Vec::with_capacity(rows.len());
@@ -148,9 +148,10 @@ pub async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
                         .and_then(|rows| rows.iter().find(|r| r.category == c.name()))
                 })
                 .map(|r| rating_now(r, now))
-                .map_or((START_RATING, crate::domain::rating::START_RD), |r| {
-                    (r.rating, r.rd)
-                });
+                .map_or(
+                    (START_RATING, emergo_platform::domain::rating::START_RD),
+                    |r| (r.rating, r.rd),
+                );
             (name, rating, rd)
         };
         let white = side(row.white_account, row.white_name.clone());

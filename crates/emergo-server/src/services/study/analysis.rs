@@ -5,7 +5,7 @@
 //!   `{"position": "<N2>", "multipv": 3}` (a new position replaces the running analysis) or
 //!   `{"stop": true}`; the server sends the lines depth by depth, then `done`.
 //!
-//! Every search runs on the engine's fair pool ([`crate::services::engine::EnginePool`]) under the client's
+//! Every search runs on the engine's fair pool ([`emergo_worker::pool::EnginePool`]) under the client's
 //! address. A stream searches in slices of at most [`SLICE`], each a job of its own, so it takes
 //! its turn with everyone else's moves and hints; the engine (and its table) carries over from
 //! slice to slice, up to [`STREAM_BUDGET`] of engine time per position. One analysis runs per
@@ -21,12 +21,12 @@
 //! an `error` event of code `rate_limited` (at most one every [`REFUSALS_EVERY`], counting
 //! the requests it answers for).
 
-use crate::services::engine::PoolError;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use emergo_core::{Game, Position};
 use emergo_engine::search::{mate_in, Line};
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, SearchResult};
+use emergo_worker::pool::PoolError;
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

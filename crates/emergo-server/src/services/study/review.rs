@@ -6,14 +6,14 @@
 //! is and, once done, gives it. docs/web.md ("Game review") documents the depth, the
 //! thresholds and the accuracy formula.
 
-use crate::domain::model::{now_text, Mode};
-use crate::services::engine::PoolError;
 use crate::services::error::ServiceError;
 use crate::services::games::view::MoveView;
 use crate::services::games::AppState;
 use emergo_core::{Color, Game, Move, Status};
 use emergo_engine::search::MATE;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits};
+use emergo_platform::domain::model::{now_text, Mode};
+use emergo_worker::pool::PoolError;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};

@@ -6,13 +6,11 @@
 //! worker itself, in one conditional transaction (so exactly once); a hint is stored for its
 //! requester. Idle loops wake on `NOTIFY emergo_jobs` and poll every [`POLL`] besides.
 
-use crate::domain::model::now_text;
-use crate::services::engine::{self, EnginePool, PoolError, SLICE_UNDER_LOAD};
-use crate::services::games::LiveGame;
-use crate::store::{JobsPg, Lease, PgStore, Store, TakenJob, JOBS_CHANNEL};
-use anyhow::Context;
+use crate::pool::{self as engine, EnginePool, PoolError, SLICE_UNDER_LOAD};
 use emergo_core::Game;
 use emergo_engine::Level;
+use emergo_platform::domain::model::now_text;
+use emergo_platform::store::{JobsPg, Lease, PgStore, Store, TakenJob, JOBS_CHANNEL};
 use sqlx::postgres::PgListener;
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -172,7 +170,7 @@ impl Worker {
         let id = job.id;
         if job.attempts > 1 {
             // Taken again: its worker died or lost its lease.
-            metrics::counter!(crate::domain::metrics::JOB_RETRIES).increment(1);
+            metrics::counter!(emergo_platform::domain::metrics::JOB_RETRIES).increment(1);
         }
         if job.attempts > MAX_ATTEMPTS {
             tracing::warn!(job = id, game = %job.game_id, "engine job given up after {} attempts", job.attempts - 1);
@@ -191,15 +189,14 @@ impl Worker {
                 return;
             }
         };
-        let live = LiveGame::new(stored.meta, stored.game);
-        let reply = job.kind == crate::store::JobKind::Reply.name();
-        let current = live.game.ply() as i64 == job.ply && !live.game.is_over();
-        if !current || (reply && !live.engine_to_move()) {
+        let (meta, game) = (stored.meta, stored.game);
+        let reply = job.kind == emergo_platform::store::JobKind::Reply.name();
+        let current = game.ply() as i64 == job.ply && !game.is_over();
+        if !current || (reply && !meta.engine_to_move(&game)) {
             // The game moved on (or ended) since the job was queued.
             return self.end(id, "discarded").await;
         }
-        let level = live.meta.level.unwrap_or(Level::MIN);
-        let game = live.game;
+        let level = meta.level.unwrap_or(Level::MIN);
         let stop = Arc::new(AtomicBool::new(false));
         let renewing = tokio::spawn(renew(self.jobs.clone(), id, self.id.clone(), stop.clone()));
         let client: IpAddr = job
@@ -316,39 +313,4 @@ async fn renew(jobs: JobsPg, id: i64, worker: String, stop: Arc<AtomicBool>) {
             Err(err) => tracing::warn!(job = id, "engine worker: cannot renew the lease: {err}"),
         }
     }
-}
-
-/// `emergo worker`: engine workers with `threads` searches at a time (default: one per core)
-/// over the PostgreSQL database at `db_url`, until Ctrl-C or SIGTERM.
-pub fn run_blocking(db_url: &str, threads: Option<usize>) -> anyhow::Result<()> {
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async move {
-        if !crate::store::is_postgres_url(db_url) {
-            anyhow::bail!(
-                "emergo worker needs a postgres:// database (with SQLite, `emergo serve` runs the engine)"
-            );
-        }
-        let store = PgStore::open(db_url)
-            .await
-            .with_context(|| format!("cannot open the database {db_url}"))?;
-        let pool = EnginePool::new(threads, threads * 2, threads * 2);
-        let (stop, stopped) = watch::channel(false);
-        let workers = spawn(&store, pool.clone(), threads, stopped);
-        println!("Engine worker {} ready: {threads} threads", workers.id());
-        use std::io::Write as _;
-        let _ = std::io::stdout().flush();
-        crate::services::signal::wait_for_signal().await;
-        tracing::info!("engine worker stopping");
-        let _ = stop.send(true);
-        workers.join(Duration::from_secs(5)).await;
-        pool.close();
-        store.pool().close().await;
-        Ok(())
-    })
 }

@@ -1,5 +1,5 @@
 //! The account tables copied row by row from one database into another (`emergo db copy`,
-//! src/store/copy.rs): every column as it is stored, ids included (the games name their players'
+//! copy.rs): every column as it is stored, ids included (the games name their players'
 //! accounts by id), a row the target has already (same key) left alone, so that a copy can be run
 //! again. The games themselves go through the stores' contract instead (they are replayed).
 

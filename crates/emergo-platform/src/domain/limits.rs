@@ -30,7 +30,7 @@ pub struct Limits {
     pub connections: usize,
     pub connections_per_client: usize,
     /// The last connections under the cap, kept for clients with fewer than
-    /// [`crate::http::net::FEW_CONNECTIONS`] open.
+    /// `FEW_CONNECTIONS` (emergo-server's `http::net`) open.
     pub connections_reserve: usize,
     /// Open WebSockets, all together and from one client address.
     pub websockets: usize,

@@ -1,7 +1,7 @@
 //! What a stored game is made of: its mode, its seats, its metadata; random ids and secrets;
 //! timestamps.
 
-use emergo_core::{ByColor, Color};
+use emergo_core::{ByColor, Color, Game};
 use emergo_engine::Level;
 use sha2::{Digest, Sha256};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -159,6 +159,13 @@ impl GameMeta {
         Color::ALL
             .into_iter()
             .find(|&c| self.seats[c].token_hash.as_deref() == Some(hash.as_str()))
+    }
+
+    /// Whether the engine is to move in `game`, this game's moves.
+    pub fn engine_to_move(&self, game: &Game) -> bool {
+        self.mode == Mode::Engine
+            && !game.is_over()
+            && self.seats[game.position().turn()].kind == SeatKind::Engine
     }
 }
 

@@ -1,8 +1,6 @@
 //! The engine's moves and hints, computed on a bounded, fair pool of worker threads so that no
 //! search ever runs on the async runtime, with a time limit per move by level.
 
-pub mod worker;
-
 use emergo_core::{Game, Move};
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, Player};
 use std::collections::{HashMap, VecDeque};
@@ -294,7 +292,7 @@ impl EnginePool {
                 queued: Instant::now(),
             });
             queue.waiting_len += 1;
-            metrics::gauge!(crate::domain::metrics::ENGINE_QUEUE_LENGTH)
+            metrics::gauge!(emergo_platform::domain::metrics::ENGINE_QUEUE_LENGTH)
                 .set(queue.waiting_len as f64);
         }
         self.shared.ready.notify_one();
@@ -322,9 +320,9 @@ fn work(shared: &PoolShared, slot: usize) {
                     return;
                 }
                 if let Some(job) = queue.next() {
-                    metrics::gauge!(crate::domain::metrics::ENGINE_QUEUE_LENGTH)
+                    metrics::gauge!(emergo_platform::domain::metrics::ENGINE_QUEUE_LENGTH)
                         .set(queue.waiting_len as f64);
-                    metrics::histogram!(crate::domain::metrics::ENGINE_WAIT_SECONDS)
+                    metrics::histogram!(emergo_platform::domain::metrics::ENGINE_WAIT_SECONDS)
                         .record(job.queued.elapsed().as_secs_f64());
                     queue.running[slot] = Some(Running {
                         stop: job.stop.clone(),
