@@ -30,6 +30,13 @@ node --test crates/emergo-server/tests/js/
 # Formatting and lints first: a warning fails the run.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The layers below HTTP stay without the web stack (docs/architecture.md).
+for crate in emergo-platform emergo-worker; do
+  if cargo tree -p "$crate" -e normal --prefix none | grep -E '^(axum|hyper|tower)'; then
+    echo "$crate depends on the web stack (above)" >&2
+    exit 1
+  fi
+done
 cargo test --workspace --all-targets
 scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres sh -c \
   'cargo test --workspace --test server && cargo test --workspace --test cli cluster::'
