@@ -8,8 +8,7 @@
 //!   dependencies keep it from importing anything here;
 //! - a module that uses the **crate root**, which only declares and re-exports.
 //!
-//! Run it alone with `cargo test --workspace --lib layers`. The defects not mended yet are
-//! listed in `layers-todo.txt`: the list may only shrink.
+//! Run it alone with `cargo test --workspace --lib layers`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -339,47 +338,21 @@ fn defects_of(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     out
 }
 
-/// The defects not mended yet, one a line (`#` starts a comment): the check fails on a defect
-/// that is not listed, and on a listed one that is gone, so that the list only shrinks.
-const KNOWN: &str = include_str!("../layers-todo.txt");
-
 #[test]
 fn the_server_modules_form_no_cycle_and_import_only_downwards() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let found: BTreeSet<String> = defects(&src).into_iter().collect();
-    let known: BTreeSet<String> = KNOWN
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
-    // `EMERGO_LAYERS_WRITE=1` writes the list anew (the commit shows what changed).
-    if std::env::var_os("EMERGO_LAYERS_WRITE").is_some() {
-        let header: String = KNOWN
-            .lines()
-            .take_while(|l| l.starts_with('#'))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let list: String = found.iter().map(|l| format!("{l}\n")).collect();
-        std::fs::write(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("layers-todo.txt"),
-            header + &list,
-        )
-        .expect("layers-todo.txt can be written");
-        return;
-    }
-    let new: Vec<_> = found.difference(&known).cloned().collect();
-    let mended: Vec<_> = known.difference(&found).cloned().collect();
+    let modules = modules(&src);
     assert!(
-        new.is_empty(),
-        "{} new defects in the layers (mend them; docs/architecture.md):\n{}",
-        new.len(),
-        new.join("\n")
+        modules.contains_key("services::games") && modules.contains_key("http::router"),
+        "the crate's modules are read: {:?}",
+        modules.keys().collect::<Vec<_>>()
     );
+    let found = defects(&src);
     assert!(
-        mended.is_empty(),
-        "mended, so remove them from crates/emergo-server/layers-todo.txt:\n{}",
-        mended.join("\n")
+        found.is_empty(),
+        "{} defects in the layers (mend them; docs/architecture.md):\n{}",
+        found.len(),
+        found.join("\n")
     );
 }
 
@@ -425,11 +398,13 @@ fn a_cycle_between_siblings_is_a_defect_but_a_parent_with_its_submodules_is_not(
     add("services::notify", "services::lobby");
     add("http::router", "services::lobby");
     add("services::games", "http::error");
+    add("http::ws", "");
     assert_eq!(
         defects_of(&edges),
         vec![
             "services::lobby is in a cycle",
             "services::notify is in a cycle",
+            "http::ws uses the crate root",
             "services::games -> http::error: services uses http, a layer above it",
         ]
     );

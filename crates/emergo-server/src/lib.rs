@@ -30,10 +30,14 @@ use emergo_worker::worker;
 use http::edge::EdgeConfig;
 use http::{net, router as routes};
 pub use limits::Limits;
-use services::games::{fanout, flag};
+use services::accounts::Accounts;
+use services::fanout;
+use services::games::flag;
 use services::games::{AppState, Shared};
-use services::lobby as seeks;
+use services::lobby::{self as seeks, Lobby};
+use services::notify::Notify;
 use services::permits::Permits;
+use services::Services;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -117,6 +121,7 @@ impl Config {
 pub struct Server {
     addr: SocketAddr,
     state: AppState,
+    services: Services,
     stop: watch::Sender<bool>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -142,25 +147,37 @@ impl Server {
         let addr = listener.local_addr()?;
         let edge = config.edge(addr)?;
         let (stop, stopped) = watch::channel(false);
+        // The composition root: each service built with what it uses; the notifications
+        // listen to the games' changes.
+        let notify = Notify::new(store.clone());
         let state: AppState = Arc::new(Shared::new(
             store,
             pool,
             limits.clone(),
             stopped.clone(),
             config.clock.clone(),
+            vec![Arc::new(notify.clone())],
         ));
+        let services = Services {
+            games: state.clone(),
+            accounts: Arc::new(Accounts::new(&limits)),
+            lobby: Arc::new(Lobby::new(&limits)),
+            notify,
+            reviews: Arc::default(),
+            analyses: Arc::default(),
+        };
         // Flags fall with nobody connected: this instance's timers and the store's sweep.
         flag::spawn(state.clone(), stopped.clone());
-        state.accounts.set_secure(
+        services.accounts.set_secure(
             config
                 .public_url
                 .as_deref()
                 .is_some_and(|u| u.starts_with("https://")),
         );
-        spawn_account_sweeper(state.clone(), stopped.clone());
+        spawn_account_sweeper(services.clone(), stopped.clone());
         if let store::Store::Postgres(pg) = &state.store {
             // Other instances' changes reach this instance's WebSockets.
-            fanout::spawn(state.clone(), pg, stopped.clone());
+            fanout::spawn(state.clone(), services.notify.clone(), pg, stopped.clone());
             // The engine's replies and hints are jobs in the database, for any worker.
             let jobs = jobs::JobQueue::new(store::JobsPg::new(pg.pool().clone()), &limits);
             jobs.spawn_upkeep(stopped.clone());
@@ -174,7 +191,7 @@ impl Server {
                 );
             }
         }
-        let app = routes::router(state.clone(), edge);
+        let app = routes::router(services.clone(), edge);
         let accept = net::Accept {
             connections: Permits::with_reserve(
                 "connections",
@@ -219,6 +236,7 @@ impl Server {
         Ok(Server {
             addr,
             state,
+            services,
             stop,
             task,
         })
@@ -242,9 +260,14 @@ impl Server {
         format!("http://{addr}/")
     }
 
-    /// The shared state (the store, the live games), for tests and tools.
+    /// The games' service (the store, the live games), for tests and tools.
     pub fn state(&self) -> &AppState {
         &self.state
+    }
+
+    /// Every service, for tests.
+    pub fn services(&self) -> &Services {
+        &self.services
     }
 
     /// Stops accepting requests, lets running ones finish, closes WebSockets and the database.
@@ -262,7 +285,7 @@ const ACCOUNT_SWEEP_EVERY: Duration = Duration::from_secs(10);
 
 /// Removes expired seeks and settles the rated games whose settlement is missing (at start,
 /// then every [`ACCOUNT_SWEEP_EVERY`]).
-fn spawn_account_sweeper(state: AppState, mut stop: watch::Receiver<bool>) {
+fn spawn_account_sweeper(services: Services, mut stop: watch::Receiver<bool>) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(ACCOUNT_SWEEP_EVERY);
         let mut rounds: u64 = 0;
@@ -274,10 +297,11 @@ fn spawn_account_sweeper(state: AppState, mut stop: watch::Receiver<bool>) {
             if stopped {
                 break;
             }
-            seeks::sweep(&state).await;
+            seeks::sweep(&services.games, &services.lobby).await;
             if rounds.is_multiple_of(6) {
-                crate::services::games::ratings::settle_pending(&state).await;
-                state.accounts.forget_idle();
+                crate::services::games::ratings::settle_pending(&services.games).await;
+                services.accounts.forget_idle();
+                services.lobby.forget_idle();
             }
             rounds += 1;
         }

@@ -226,6 +226,18 @@ pub fn hash_secret(secret: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Seconds since 1970 of an RFC 3339 time (`None` when unreadable).
+pub fn unix_of(text: &str) -> Option<i64> {
+    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+        .ok()
+        .map(|t| t.unix_timestamp())
+}
+
+/// Seconds since 1970, now.
+pub fn unix_now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
 /// The time now as RFC 3339 UTC to the second, e.g. `2026-11-30T10:00:00Z`.
 pub fn now_text() -> String {
     format_time(time::OffsetDateTime::now_utc())

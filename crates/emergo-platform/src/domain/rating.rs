@@ -200,6 +200,9 @@ fn new_volatility(phi: f64, sigma: f64, v: f64, delta: f64) -> f64 {
     (big_a / 2.0).exp()
 }
 
+/// The leaderboard shows players whose RD is under this.
+pub const LEADERBOARD_RD: f64 = 110.0;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,21 @@ pub struct RatingRow {
     pub updated_at: String,
 }
 
+impl RatingRow {
+    /// The rating now (`now` in seconds since 1970): the stored one with its RD grown by the
+    /// days since its last game.
+    pub fn rating_at(&self, now: i64) -> crate::domain::rating::Rating {
+        let stored = crate::domain::rating::Rating {
+            rating: self.rating,
+            rd: self.rd,
+            volatility: self.volatility,
+        };
+        let days = crate::domain::model::unix_of(&self.updated_at)
+            .map_or(0.0, |t| (now - t).max(0) as f64 / 86_400.0);
+        stored.after_idle(days)
+    }
+}
+
 /// An account's rating after one rated game.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct HistoryRow {

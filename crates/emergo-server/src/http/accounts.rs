@@ -6,7 +6,7 @@ use crate::services::accounts::players::ratings_json;
 use crate::services::accounts::*;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
-use crate::services::lobby::LobbyEvent;
+use crate::services::lobby::Lobby;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,6 +16,7 @@ use emergo_platform::domain::model::{hash_secret, now_text, random_text};
 use emergo_platform::store::accounts::AccountRow;
 use emergo_platform::store::StoreError;
 use serde::Deserialize;
+use std::sync::Arc;
 
 #[derive(Deserialize)]
 pub struct Credentials {
@@ -40,6 +41,7 @@ async fn me_json(
 /// Starts a session for `account`: the answer with its cookie.
 async fn start_session(
     state: &AppState,
+    accounts: &Accounts,
     account: &AccountRow,
     status: StatusCode,
 ) -> Result<Response, ServiceError> {
@@ -49,26 +51,26 @@ async fn start_session(
         .insert_session(&hash_secret(&token), account.id, &now_text())
         .await?;
     let body = me_json(state, account).await?;
-    let cookie = set_cookie(&token, state.accounts.secure());
+    let cookie = set_cookie(&token, accounts.secure());
     Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
 }
 
 /// `POST /api/accounts`.
 pub async fn sign_up(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     Body(body): Body<Credentials>,
 ) -> Result<Response, ServiceError> {
     check_name(&body.name)?;
     check_password(&body.name, &body.password)?;
-    state.accounts.attempt_from(client.0)?;
+    accounts.attempt_from(client.0)?;
     let key = name_key(&body.name);
     if state.store.account_by_key(&key).await?.is_some() {
         return Err(name_taken(&body.name));
     }
     let password = body.password;
-    let hash = state
-        .accounts
+    let hash = accounts
         .hashing
         .run(Job::SignUp, move |memory| hash_password(&password, memory))
         .await??;
@@ -88,24 +90,25 @@ pub async fn sign_up(
         password_hash: hash,
         created_at: now,
     };
-    state.accounts.logged_in(&Attempt {
+    accounts.logged_in(&Attempt {
         client: client.0,
         key,
         known: true,
     });
-    start_session(&state, &account, StatusCode::CREATED).await
+    start_session(&state, &accounts, &account, StatusCode::CREATED).await
 }
 
 /// `POST /api/session`: log in. A client holding a session of the account, or whose address
 /// logged in to it before, is not held back by other addresses' failed tries on the name.
 pub async fn log_in(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     cookie: SessionCookie,
     Body(body): Body<Credentials>,
 ) -> Result<Response, ServiceError> {
     let key = name_key(&body.name);
-    let mut known = state.accounts.is_known(&key, client.0);
+    let mut known = accounts.is_known(&key, client.0);
     if !known && cookie.0.is_some() {
         known = cookie
             .account(&state)
@@ -117,7 +120,7 @@ pub async fn log_in(
         key,
         known,
     };
-    state.accounts.attempt_login(&attempt)?;
+    accounts.attempt_login(&attempt)?;
     let account = if body.name.len() <= 20 {
         state.store.account_by_key(&attempt.key).await?
     } else {
@@ -126,8 +129,7 @@ pub async fn log_in(
     let stored = account.as_ref().map(|a| a.password_hash.clone());
     let password = body.password;
     let matches = password.len() <= MAX_PASSWORD
-        && state
-            .accounts
+        && accounts
             .hashing
             .run(Job::Login, move |memory| {
                 let stored = stored.unwrap_or_else(|| dummy_hash(memory));
@@ -136,8 +138,8 @@ pub async fn log_in(
             .await?;
     match account {
         Some(account) if matches => {
-            state.accounts.logged_in(&attempt);
-            start_session(&state, &account, StatusCode::OK).await
+            accounts.logged_in(&attempt);
+            start_session(&state, &accounts, &account, StatusCode::OK).await
         }
         _ => Err(ServiceError::BadCredentials(
             "no account has this name and password".to_string(),
@@ -148,12 +150,13 @@ pub async fn log_in(
 /// `DELETE /api/session`: log out (the session ends on the server too).
 pub async fn log_out(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     cookie: SessionCookie,
 ) -> Result<Response, ServiceError> {
     if let Some(token) = &cookie.0 {
         state.store.delete_session(&hash_secret(token)).await?;
     }
-    let cookie = clear_cookie(state.accounts.secure());
+    let cookie = clear_cookie(accounts.secure());
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
 }
 
@@ -180,14 +183,14 @@ pub struct NewPassword {
 /// Wrong current passwords count against the account's own limit, not the login limits.
 pub async fn change_password(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     SignedIn(session): SignedIn,
     Body(body): Body<NewPassword>,
 ) -> Result<StatusCode, ServiceError> {
     let account = session.account;
     check_password(&account.name, &body.new_password)?;
     let new = body.new_password;
-    let hash = state
-        .accounts
+    let hash = accounts
         .confirm(&account, body.password, move |memory| {
             hash_password(&new, memory)
         })
@@ -208,12 +211,13 @@ pub struct Confirm {
 /// count against the account's own limit, not the login limits.
 pub async fn delete_account(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
+    State(lobby): State<Arc<Lobby>>,
     SignedIn(session): SignedIn,
     Body(body): Body<Confirm>,
 ) -> Result<Response, ServiceError> {
     let account = session.account;
-    state
-        .accounts
+    accounts
         .confirm(&account, body.password, |_| Ok(()))
         .await
         .map_err(|err| match err {
@@ -223,7 +227,7 @@ pub async fn delete_account(
             other => other,
         })?;
     state.store.delete_account(account.id, &now_text()).await?;
-    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
-    let cookie = clear_cookie(state.accounts.secure());
+    lobby.changed();
+    let cookie = clear_cookie(accounts.secure());
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
 }

@@ -61,6 +61,7 @@ pub async fn once(
 /// `GET /api/analysis/ws`.
 pub async fn stream_handler(
     State(state): State<AppState>,
+    State(analyses): State<Arc<Analyses>>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -69,7 +70,7 @@ pub async fn stream_handler(
     Ok(upgrade
         .max_message_size(MAX_INCOMING)
         .max_frame_size(MAX_INCOMING)
-        .on_upgrade(move |socket| stream(socket, state, client, permit)))
+        .on_upgrade(move |socket| stream(socket, state, analyses, client, permit)))
 }
 
 async fn send(socket: &mut WebSocket, event: &Event) -> bool {
@@ -82,7 +83,13 @@ async fn send(socket: &mut WebSocket, event: &Event) -> bool {
 
 /// The socket's loop: reads the page's requests (within the rates), runs one analysis at a
 /// time, the latest asked for, and forwards its events.
-async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit: Permit) {
+async fn stream(
+    mut socket: WebSocket,
+    state: AppState,
+    analyses: Arc<Analyses>,
+    client: IpAddr,
+    _permit: Permit,
+) {
     let mut shutdown = state.shutdown.clone();
     let (events_tx, mut events) = tokio::sync::mpsc::channel::<(u64, Event)>(16);
     let rate = DefaultDirectRateLimiter::direct(quota(SOCKET_BURST, SOCKET_PER_SECOND));
@@ -102,7 +109,7 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
         if task.is_none() {
             if let Some(wanted) = pending.take() {
                 let run = Run::new();
-                state.analyses.start(client, run.clone());
+                analyses.start(client, run.clone());
                 task = Some(tokio::spawn(analyse(
                     state.clone(),
                     client,
@@ -130,7 +137,7 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
             } => {
                 task = None;
                 if let Some(run) = current.take() {
-                    state.analyses.end(client, &run);
+                    analyses.end(client, &run);
                 }
                 // A task that panicked lost the engine: the next search builds another.
                 engine = finished.unwrap_or(None);
@@ -141,7 +148,7 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                     Some(Ok(_)) => continue,
                 };
-                if let Err(wait) = state.analyses.admit(client, &rate) {
+                if let Err(wait) = analyses.admit(client, &rate) {
                     ignored += 1;
                     retry_at = Instant::now() + wait;
                     if refusal_said.is_some_and(|at| at.elapsed() < REFUSALS_EVERY) {
@@ -192,7 +199,7 @@ async fn stream(mut socket: WebSocket, state: AppState, client: IpAddr, _permit:
     }
     if let Some(run) = current.take() {
         run.cancel(None);
-        state.analyses.end(client, &run);
+        analyses.end(client, &run);
     }
-    state.analyses.forget_quiet();
+    analyses.forget_quiet();
 }

@@ -2,13 +2,14 @@
 
 use crate::http::error::ApiError;
 use crate::http::extract::Body;
+use crate::http::lobby_ws::Follower;
 use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::accounts::name_key;
-use crate::services::accounts::players::unix_now;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, LiveGame};
 use crate::services::lobby::*;
+use crate::services::notify::Notify;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
@@ -18,6 +19,7 @@ use axum::{Extension, Json};
 use emergo_core::{ByColor, Color, Game};
 use emergo_platform::domain::clock::GameClock;
 use emergo_platform::domain::limits::ClientAddr;
+use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::model::{
     hash_secret, new_game_id, new_token, now_text, random_bit, random_text, GameMeta, Mode,
     PlayerRef, Players, Seat, SeatKind,
@@ -28,6 +30,7 @@ use emergo_platform::store::notifications::NewNote;
 use emergo_platform::store::StoreError;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 #[derive(Deserialize)]
 pub struct SeekBody {
@@ -42,13 +45,15 @@ pub struct SeekBody {
 /// `POST /api/seeks`.
 pub async fn create(
     State(state): State<AppState>,
+    State(notes): State<Notify>,
+    State(lobby): State<Arc<Lobby>>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     SignedIn(session): SignedIn,
     Body(body): Body<SeekBody>,
 ) -> Result<(StatusCode, Json<Value>), ServiceError> {
     let tc = time_control(&body.time)?;
     let account = session.account;
-    if let Err(wait) = state.accounts.seeks_rate.check_key(&account.id) {
+    if let Err(wait) = lobby.seeks_rate.check_key(&account.id) {
         use governor::clock::Clock;
         let wait = wait.wait_time_from(governor::clock::DefaultClock::default().now());
         return Err(ServiceError::RateLimited {
@@ -105,11 +110,10 @@ pub async fn create(
              withdraw one first"
         )));
     }
-    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+    lobby.changed();
     if let Some(opponent) = opponent_id {
-        crate::services::notify::notify(
-            &state,
-            NewNote {
+        notes
+            .notify(NewNote {
                 account_id: opponent,
                 kind: "challenge",
                 game_id: None,
@@ -119,9 +123,8 @@ pub async fn create(
                 outcome: None,
                 reason: None,
                 created_at: &seek.created_at,
-            },
-        )
-        .await;
+            })
+            .await;
     }
     let row = state
         .store
@@ -179,6 +182,7 @@ pub async fn show(
 /// `DELETE /api/seeks/{id}`: the owner withdraws it (or the challenged player declines).
 pub async fn delete(
     State(state): State<AppState>,
+    State(lobby): State<Arc<Lobby>>,
     SignedIn(session): SignedIn,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ServiceError> {
@@ -193,13 +197,15 @@ pub async fn delete(
             "only the seek's owner (or the challenged player) can remove it".to_string(),
         ));
     }
-    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+    lobby.changed();
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /api/seeks/{id}/accept`: the new game, with the accepting player's seat.
 pub async fn accept(
     State(state): State<AppState>,
+    State(notes): State<Notify>,
+    State(lobby): State<Arc<Lobby>>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     SignedIn(session): SignedIn,
     Path(id): Path<String>,
@@ -292,9 +298,8 @@ pub async fn accept(
     let game_id = meta.id.clone();
     let slot = state.insert(LiveGame::new(meta, game));
     // The seek's owner hears of its game on any page (issue 18).
-    crate::services::notify::notify(
-        &state,
-        NewNote {
+    notes
+        .notify(NewNote {
             account_id: row.account_id,
             kind: "started",
             game_id: Some(&game_id),
@@ -304,16 +309,15 @@ pub async fn accept(
             outcome: None,
             reason: None,
             created_at: &now_text(),
-        },
-    )
-    .await;
+        })
+        .await;
     let live = slot.state.lock().await;
-    let _ = state.accounts.lobby.send(LobbyEvent::Taken {
+    let _ = lobby.events.send(LobbyEvent::Taken {
         account: row.account_id,
         seek: id,
         game: live.meta.id.clone(),
     });
-    let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
+    lobby.changed();
     Ok((
         StatusCode::CREATED,
         Json(SeatGrant {
@@ -334,6 +338,8 @@ pub async fn accept(
 /// `{"lobby": true}` or `{"lobby": false}`.
 pub async fn lobby_ws(
     State(state): State<AppState>,
+    State(service): State<Arc<Lobby>>,
+    State(notify): State<Notify>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     cookie: SessionCookie,
     query: Result<axum::extract::Query<LobbyQuery>, axum::extract::rejection::QueryRejection>,
@@ -345,11 +351,12 @@ pub async fn lobby_ws(
     let permit = state.websockets.acquire(Some(client))?;
     // Subscribed before the upgrade: a notification stored once the client holds the socket
     // (and reads the list) is never missed.
-    let notes = account.map(|id| crate::services::notify::Hub::subscribe(&state, id));
+    let notes = account.map(|id| notify.subscribe(id));
     let lobby = query.lobby.unwrap_or(true);
     Ok(upgrade.max_message_size(4096).on_upgrade(move |socket| {
-        let follower = LobbyFollower {
+        let follower = Follower {
             socket,
+            service,
             write_timeout: state.limits.write_timeout,
             state,
             account,

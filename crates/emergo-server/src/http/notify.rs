@@ -4,7 +4,7 @@ use crate::http::extract::Body;
 use crate::http::session::SignedIn;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
-use crate::services::notify::*;
+use crate::services::notify::{NoteView, Notify, PER_ACCOUNT, READ_IDS_MAX};
 use axum::extract::State;
 use axum::Json;
 use emergo_platform::store::notifications::ReadWhich;
@@ -38,6 +38,7 @@ pub struct ReadBody {
 /// answers how many were unread and how many are still.
 pub async fn read(
     State(state): State<AppState>,
+    State(notes): State<Notify>,
     SignedIn(session): SignedIn,
     Body(body): Body<ReadBody>,
 ) -> Result<Json<Value>, ServiceError> {
@@ -57,7 +58,7 @@ pub async fn read(
             ))
         }
     };
-    let read = mark_read(&state, account, which).await?;
+    let read = notes.mark_read(account, which).await?;
     let unread = state
         .store
         .notes_of(account, PER_ACCOUNT as u32)

@@ -2,12 +2,16 @@
 
 use crate::http::error::ApiError;
 use crate::services::accounts::name_key;
-use crate::services::accounts::players::*;
+use crate::services::accounts::players::{
+    best_json, games_json, performance_json, ratings_json, stats_json, PERFORMANCE_READ,
+};
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use axum::extract::{Path, Query, State};
 use axum::Json;
+use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::rating::Rating;
+use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::time_control::Category;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -42,7 +46,7 @@ pub async fn player(
             }));
         }
     }
-    let games = games_json(&state, account.id, false, 100).await?;
+    let games = games_json(&state.store, account.id, false, 100).await?;
     let counts = state.store.result_counts(account.id).await?;
     let rated = state
         .store
@@ -85,7 +89,7 @@ pub async fn leaderboard(
     let now = unix_now();
     let mut lines: Vec<(String, Rating, i64)> = rows
         .iter()
-        .map(|(name, row)| (name.clone(), rating_now(row, now), row.games))
+        .map(|(name, row)| (name.clone(), row.rating_at(now), row.games))
         .filter(|(_, r, _)| r.rd < LEADERBOARD_RD)
         .collect();
     lines.sort_by(|a, b| b.1.rating.total_cmp(&a.1.rating));

@@ -8,14 +8,16 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use emergo_platform::domain::limits::ClientAddr;
+use std::sync::Arc;
 
 /// `GET /api/games/{id}/review`.
 pub async fn show(
     State(state): State<AppState>,
+    State(reviews): State<Arc<Reviews>>,
     GameId(id): GameId,
 ) -> Result<Json<ReviewAnswer>, ServiceError> {
     let game = reviewable(&state, &id).await?;
-    if let Some(place) = state.reviews.place(&id) {
+    if let Some(place) = reviews.place(&id) {
         return Ok(Json(waiting(&place)));
     }
     match stored(&state, &id, &game).await? {
@@ -34,6 +36,7 @@ pub async fn show(
 /// 200 with the review when it is done already.
 pub async fn start(
     State(state): State<AppState>,
+    State(reviews): State<Arc<Reviews>>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     GameId(id): GameId,
 ) -> Result<(StatusCode, Json<ReviewAnswer>), ServiceError> {
@@ -44,15 +47,15 @@ pub async fn start(
             message: format!("a review takes games of at most {MAX_REVIEW_PLIES} plies"),
         });
     }
-    if let Some(place) = state.reviews.place(&id) {
+    if let Some(place) = reviews.place(&id) {
         return Ok((StatusCode::ACCEPTED, Json(waiting(&place))));
     }
     if let Some(review) = stored(&state, &id, &game).await? {
         return Ok((StatusCode::OK, Json(done(review))));
     }
-    let (place, begin) = state.reviews.ask(&id, client, &game)?;
+    let (place, begin) = reviews.ask(&id, client, &game)?;
     for next in begin {
-        launch(state.clone(), next);
+        launch(state.clone(), reviews.clone(), next);
     }
     Ok((StatusCode::ACCEPTED, Json(waiting(&place))))
 }

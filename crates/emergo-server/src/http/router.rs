@@ -14,6 +14,7 @@ use crate::services::error::ServiceError;
 use crate::services::games::import;
 use crate::services::games::view::{GameSummary, GameView, SeatGrant};
 use crate::services::games::{AppState, Change, GameSlot, LiveGame};
+use crate::services::Services;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, StatusCode};
@@ -34,10 +35,10 @@ use std::sync::Arc;
 
 /// Every route of the server, behind the edge (client address, host, origin, URI length,
 /// request timeout) and the security headers.
-pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
-    let limits = state.limits.clone();
+pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
+    let limits = services.games.limits.clone();
     let games_limit = edge::games_limit(limits.games_burst, limits.games_every);
-    let limited = |route: MethodRouter<AppState>| match &games_limit {
+    let limited = |route: MethodRouter<Services>| match &games_limit {
         Some(layer) => route.layer(layer.clone()),
         None => route,
     };
@@ -129,7 +130,7 @@ pub fn router(state: AppState, edge_config: EdgeConfig) -> Router {
         .method_not_allowed_fallback(no_method)
         .layer(axum::middleware::from_fn(crate::http::error::json_errors))
         .layer(DefaultBodyLimit::max(limits.body_bytes))
-        .with_state(state);
+        .with_state(services);
     app = app.layer(axum::middleware::from_fn_with_state(
         Arc::new(edge_config),
         edge::client_and_guard,
@@ -754,6 +755,7 @@ async fn draw(
 /// rated game `WhiteElo` and `BlackElo`, each player's rating as the game began.
 async fn record_tags(
     state: &AppState,
+    secure: bool,
     meta: &GameMeta,
     host: Option<&str>,
 ) -> Result<Vec<(String, String)>, ApiError> {
@@ -782,11 +784,7 @@ async fn record_tags(
     };
     let site = match host {
         Some(host) => {
-            let scheme = if state.accounts.secure() {
-                "https"
-            } else {
-                "http"
-            };
+            let scheme = if secure { "https" } else { "http" };
             format!("{scheme}://{host}/game/{}", meta.id)
         }
         None => format!("emergo serve, game {}", meta.id),
@@ -817,6 +815,7 @@ async fn record_tags(
 
 async fn record(
     State(state): State<AppState>,
+    State(accounts): State<Arc<crate::services::accounts::Accounts>>,
     GameId(id): GameId,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -829,7 +828,7 @@ async fn record(
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .filter(|h| h.len() <= 255);
-    let tags = record_tags(&state, &meta, host).await?;
+    let tags = record_tags(&state, accounts.secure(), &meta, host).await?;
     let imported = meta.mode == Mode::Imported;
     // An imported record is written back from its own text (variations, comments).
     let source = match imported {

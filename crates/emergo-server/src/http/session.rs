@@ -8,7 +8,7 @@ use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
 use crate::services::games::AppState;
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
 use emergo_platform::domain::model::hash_secret;
@@ -82,12 +82,15 @@ pub struct Session {
 /// A request that needs a session: 401 `unauthorized` without one.
 pub struct SignedIn(pub Session);
 
-impl FromRequestParts<AppState> for SignedIn {
+impl<S: Send + Sync> FromRequestParts<S> for SignedIn
+where
+    AppState: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let cookie = SessionCookie::from_headers(&parts.headers);
-        match cookie.account(state).await? {
+        match cookie.account(&AppState::from_ref(state)).await? {
             Some(session) => Ok(SignedIn(session)),
             None => Err(ApiError::Service(ServiceError::Unauthorized(
                 "this needs an account's session: log in first".to_string(),

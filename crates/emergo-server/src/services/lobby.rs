@@ -13,13 +13,14 @@
 //! shows the newest public seeks, always the viewer's own, and apart from them the challenges to
 //! or from the viewer (issue 17 item 3: one account's flood of seeks hid everyone else's).
 
-use crate::services::accounts::players::{rating_now, unix_now};
+use crate::services::accounts::quota;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
-use crate::services::permits::Permit;
-use axum::extract::ws::{Message, WebSocket};
+use emergo_platform::domain::limits::Limits;
+use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::time_control::TimeControl;
 use emergo_platform::store::accounts::{RatingRow, SeekRow};
+use governor::DefaultKeyedRateLimiter;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -60,6 +61,37 @@ pub enum LobbyEvent {
     },
 }
 
+/// The lobby's own state: how fast each account makes seeks, and the channel of the lobby
+/// WebSockets.
+pub struct Lobby {
+    /// Seeks and challenges made by one account.
+    pub seeks_rate: DefaultKeyedRateLimiter<i64>,
+    /// Lobby events (seeks changed, a seek was taken) for the lobby WebSockets.
+    pub events: broadcast::Sender<LobbyEvent>,
+}
+
+impl Lobby {
+    pub fn new(limits: &Limits) -> Lobby {
+        Lobby {
+            seeks_rate: DefaultKeyedRateLimiter::keyed(quota(
+                limits.seeks_burst,
+                limits.seeks_every,
+            )),
+            events: broadcast::channel(64).0,
+        }
+    }
+
+    /// Tells the lobby WebSockets to read the list again.
+    pub fn changed(&self) {
+        let _ = self.events.send(LobbyEvent::SeeksChanged);
+    }
+
+    /// Forgets limiter keys not seen for a while.
+    pub fn forget_idle(&self) {
+        self.seeks_rate.retain_recent();
+    }
+}
+
 /// Keeps the account's real-time seeks alive for [`SEEK_GRACE_SECS`] more.
 pub async fn owner_is_around(state: &AppState, account_id: i64) {
     let until = unix_now() + SEEK_GRACE_SECS;
@@ -69,12 +101,10 @@ pub async fn owner_is_around(state: &AppState, account_id: i64) {
 }
 
 /// Deletes expired seeks; the sweeper calls it.
-pub async fn sweep(state: &AppState) {
+pub async fn sweep(state: &AppState, lobby: &Lobby) {
     match state.store.sweep_seeks(unix_now()).await {
         Ok(0) => {}
-        Ok(_) => {
-            let _ = state.accounts.lobby.send(LobbyEvent::SeeksChanged);
-        }
+        Ok(_) => lobby.changed(),
         Err(err) => tracing::warn!("cannot sweep seeks: {err}"),
     }
 }
@@ -134,7 +164,7 @@ pub fn seek_json_with(row: &SeekRow, ratings: &[RatingRow]) -> Value {
     let now = unix_now();
     let rating = category
         .and_then(|c| ratings.iter().find(|r| r.category == c.name()))
-        .map(|r| rating_now(r, now))
+        .map(|r| r.rating_at(now))
         .unwrap_or_default();
     json!({
         "id": row.id,
@@ -158,135 +188,4 @@ pub async fn find(state: &AppState, id: &str) -> Result<SeekRow, ServiceError> {
         None
     };
     found.ok_or_else(|| ServiceError::NotFound(format!("there is no seek {}", echo(id))))
-}
-
-/// Ticks between two pings (a keep-alive for proxies, and a check that the client reads).
-pub const PING_TICKS: u32 = 6;
-
-/// Seeks taken that a socket remembers having told (they come by two ways).
-pub const TOLD_MAX: usize = 64;
-
-impl LobbyFollower {
-    /// Sends a message; false when the client is gone or read nothing for the write timeout.
-    pub async fn send(&mut self, message: Message) -> bool {
-        let sent = tokio::time::timeout(self.write_timeout, self.socket.send(message));
-        matches!(sent.await, Ok(Ok(())))
-    }
-
-    pub fn taken(&mut self, seek: String, game: String) -> Option<Value> {
-        if self.told.contains(&seek) {
-            return None;
-        }
-        if self.told.len() >= TOLD_MAX {
-            self.told.remove(0);
-        }
-        self.told.push(seek.clone());
-        Some(json!({"type": "taken", "seek": seek, "game": game}))
-    }
-
-    pub async fn follow(
-        mut self,
-        mut notes: Option<crate::services::notify::Subscription>,
-        _permit: Permit,
-    ) {
-        let mut events = self.state.accounts.lobby.subscribe();
-        let mut shutdown = self.state.shutdown.clone();
-        let mut tick = tokio::time::interval(LOBBY_TICK);
-        let mut ticks: u32 = 0;
-        let opened = unix_now() - 1;
-        if self.lobby
-            && !self
-                .send(Message::Text(json!({"type": "seeks"}).to_string().into()))
-                .await
-        {
-            return;
-        }
-        loop {
-            let mut out: Vec<Value> = Vec::new();
-            tokio::select! {
-                event = events.recv() => match event {
-                    Ok(LobbyEvent::SeeksChanged) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                        if self.lobby {
-                            out.push(json!({"type": "seeks"}));
-                        }
-                    }
-                    Ok(LobbyEvent::Taken { account: owner, seek, game }) => {
-                        if self.lobby && Some(owner) == self.account {
-                            out.extend(self.taken(seek, game));
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Closed) => break,
-                },
-                note = async {
-                    match notes.as_mut() {
-                        Some(n) => n.events.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => match note {
-                    Ok(event) => out.extend(event.messages()),
-                    // Fell behind: one message says it all.
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        out.extend(crate::services::notify::Event::Changed.messages());
-                    }
-                    Err(broadcast::error::RecvError::Closed) => notes = None,
-                },
-                _ = tick.tick() => {
-                    ticks = ticks.wrapping_add(1);
-                    if ticks.is_multiple_of(PING_TICKS) && !self.send(Message::Ping(Default::default())).await {
-                        break;
-                    }
-                    // Another instance may have taken a seek: ask the database.
-                    if let (Some(id), true) = (self.account, self.lobby) {
-                        owner_is_around(&self.state, id).await;
-                        if let Ok(taken) = self.state.store.taken_seeks(id, opened).await {
-                            let fresh = taken.into_iter().find(|(seek, _)| !self.told.contains(seek));
-                            if let Some((seek, game)) = fresh {
-                                out.extend(self.taken(seek, game));
-                            }
-                        }
-                    }
-                }
-                incoming = self.socket.recv() => match incoming {
-                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                    Some(Ok(Message::Text(text))) => {
-                        if let Ok(switch) = serde_json::from_str::<LobbySwitch>(text.as_str()) {
-                            if switch.lobby && !self.lobby {
-                                out.push(json!({"type": "seeks"}));
-                                if let Some(id) = self.account {
-                                    owner_is_around(&self.state, id).await;
-                                }
-                            }
-                            self.lobby = switch.lobby;
-                        }
-                    }
-                    Some(Ok(_)) => {}
-                },
-                _ = shutdown.changed() => {
-                    let _ = self.send(Message::Close(None)).await;
-                    break;
-                }
-            }
-            for message in out {
-                if !self.send(Message::Text(message.to_string().into())).await {
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// What a client may send: whether it shows the lobby now.
-#[derive(Deserialize)]
-pub struct LobbySwitch {
-    pub lobby: bool,
-}
-
-pub struct LobbyFollower {
-    pub socket: WebSocket,
-    pub state: AppState,
-    pub write_timeout: Duration,
-    pub account: Option<i64>,
-    /// The client shows the lobby: it hears of seeks and keeps the account's alive.
-    pub lobby: bool,
-    pub told: Vec<String>,
 }

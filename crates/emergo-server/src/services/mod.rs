@@ -4,8 +4,30 @@
 
 pub mod accounts;
 pub mod error;
+pub mod fanout;
 pub mod games;
 pub mod lobby;
 pub mod notify;
 pub mod permits;
 pub mod study;
+
+use std::sync::Arc;
+
+/// Every service side by side: what the composition root (`Server::start`) builds and hands
+/// to the HTTP layer. The services do not hold each other through it: each is given what it
+/// uses when it is built or called.
+#[derive(Clone)]
+pub struct Services {
+    /// The games: the live cache, acting on a game, its engine jobs, flags, chat, spectators.
+    pub games: games::AppState,
+    /// Accounts: login limits, the cookie's flags, the password hashing.
+    pub accounts: Arc<accounts::Accounts>,
+    /// Seeks and challenges: the rate of new ones, the lobby sockets' channel.
+    pub lobby: Arc<lobby::Lobby>,
+    /// Notifications: stored, and pushed to the accounts' sockets here and elsewhere.
+    pub notify: notify::Notify,
+    /// Game reviews running now and queued.
+    pub reviews: Arc<study::review::Reviews>,
+    /// The analysis board's running analyses, one per client.
+    pub analyses: Arc<study::analysis::Analyses>,
+}

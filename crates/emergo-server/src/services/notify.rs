@@ -3,7 +3,10 @@
 //! game ended. Each is stored for its account (the newest [`PER_ACCOUNT`] are kept), so that a
 //! player who was away reads them (`GET /api/notifications`), and pushed to the account's open
 //! lobby WebSockets on every instance: this instance's through [`Hub`], the others' through
-//! PostgreSQL's `NOTIFY` on [`NOTES_CHANNEL`] (src/services/games/fanout.rs listens to it).
+//! PostgreSQL's `NOTIFY` on [`NOTES_CHANNEL`] (src/services/fanout.rs listens to it).
+//!
+//! The game service does not know this one: [`Notify`] listens to its changes
+//! ([`GameListener`], wired by the composition root).
 //!
 //! Everything is bounded: an account keeps [`PER_ACCOUNT`] notifications; an account's channel
 //! buffers [`SOCKET_BUFFER`] events per socket (a socket that falls further behind is told to
@@ -11,12 +14,13 @@
 //! only "read the list again").
 
 use crate::services::error::ServiceError;
-use crate::services::games::{AppState, LiveGame};
+use crate::services::games::{GameChanged, GameListener};
 use emergo_core::{Color, EndReason, Outcome, Status};
 use emergo_platform::domain::model::now_text;
 use emergo_platform::domain::time_control::TimeControl;
 use emergo_platform::store::notifications::{NewNote, NoteRow, ReadWhich};
 use emergo_platform::store::Store;
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -132,22 +136,29 @@ pub fn parse_payload(payload: &str) -> Option<(&str, i64, Event)> {
     Some((from, account, event))
 }
 
-/// This instance's channels, one per account with an open socket here.
+/// The notifications service: the store they are kept in, and this instance's channels, one
+/// per account with an open socket here. Cloned, it is the same service.
+#[derive(Clone)]
+pub struct Notify {
+    store: Store,
+    hub: Arc<Hub>,
+}
+
 #[derive(Default)]
-pub struct Hub {
+struct Hub {
     channels: Mutex<HashMap<i64, broadcast::Sender<Event>>>,
 }
 
 /// A socket's subscription to its account's channel; the channel goes with its last one.
 pub struct Subscription {
-    state: AppState,
+    hub: Arc<Hub>,
     account: i64,
     pub events: broadcast::Receiver<Event>,
 }
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        let mut channels = self.state.notes.lock();
+        let mut channels = self.hub.lock();
         if let Some(sender) = channels.get(&self.account) {
             // This subscription's receiver is the last one.
             if sender.receiver_count() <= 1 {
@@ -161,17 +172,26 @@ impl Hub {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, broadcast::Sender<Event>>> {
         self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+impl Notify {
+    pub fn new(store: Store) -> Notify {
+        Notify {
+            store,
+            hub: Arc::default(),
+        }
+    }
 
     /// Subscribes a socket of `account` to its events.
-    pub fn subscribe(state: &AppState, account: i64) -> Subscription {
-        let events = state
-            .notes
+    pub fn subscribe(&self, account: i64) -> Subscription {
+        let events = self
+            .hub
             .lock()
             .entry(account)
             .or_insert_with(|| broadcast::channel(SOCKET_BUFFER).0)
             .subscribe();
         Subscription {
-            state: state.clone(),
+            hub: self.hub.clone(),
             account,
             events,
         }
@@ -179,96 +199,68 @@ impl Hub {
 
     /// Tells `account`'s sockets on this instance.
     pub fn deliver(&self, account: i64, event: Event) {
-        if let Some(sender) = self.lock().get(&account) {
+        if let Some(sender) = self.hub.lock().get(&account) {
             let _ = sender.send(event);
         }
     }
 
     /// Tells every socket here to read its list again (fan-out events may have been lost).
     pub fn all_changed(&self) {
-        for sender in self.lock().values() {
+        for sender in self.hub.lock().values() {
             let _ = sender.send(Event::Changed);
         }
     }
 
     /// Accounts with a socket here.
     pub fn accounts(&self) -> usize {
-        self.lock().len()
+        self.hub.lock().len()
     }
-}
 
-/// Tells `account`'s sockets here and, with PostgreSQL, on the other instances.
-async fn announce(state: &AppState, account: i64, event: Event) {
-    if let Store::Postgres(pg) = &state.store {
-        let payload = event.payload(pg.instance(), account);
-        if let Err(err) = pg.announce(NOTES_CHANNEL, &payload).await {
-            tracing::warn!("notifications: cannot tell the other instances: {err}");
+    /// Tells `account`'s sockets here and, with PostgreSQL, on the other instances.
+    async fn announce(&self, account: i64, event: Event) {
+        if let Store::Postgres(pg) = &self.store {
+            let payload = event.payload(pg.instance(), account);
+            if let Err(err) = pg.announce(NOTES_CHANNEL, &payload).await {
+                tracing::warn!("notifications: cannot tell the other instances: {err}");
+            }
+        }
+        self.deliver(account, event);
+    }
+
+    /// Stores a notification and tells its account's sockets. A failure is logged: the change
+    /// it is about stands.
+    pub async fn notify(&self, note: NewNote<'_>) {
+        match self.store.insert_note(&note, PER_ACCOUNT).await {
+            Ok(row) => {
+                let account = row.account_id;
+                self.announce(account, Event::New(Arc::new(NoteView::of(row))))
+                    .await;
+            }
+            Err(err) => tracing::warn!("cannot store a notification: {err}"),
         }
     }
-    state.notes.deliver(account, event);
-}
 
-/// Stores a notification and tells its account's sockets. A failure is logged: the change it
-/// is about stands.
-pub async fn notify(state: &AppState, note: NewNote<'_>) {
-    match state.store.insert_note(&note, PER_ACCOUNT).await {
-        Ok(row) => {
-            let account = row.account_id;
-            announce(state, account, Event::New(Arc::new(NoteView::of(row)))).await;
+    /// Marks notifications of `account` read and tells its sockets (when some were unread).
+    pub async fn mark_read(&self, account: i64, which: ReadWhich<'_>) -> Result<u64, ServiceError> {
+        let done = self.store.read_notes(account, which, &now_text()).await?;
+        if done > 0 {
+            self.announce(account, Event::Changed).await;
         }
-        Err(err) => tracing::warn!("cannot store a notification: {err}"),
+        Ok(done)
     }
 }
 
-/// Marks notifications of `account` read and tells its sockets (when some were unread).
-pub async fn mark_read(
-    state: &AppState,
-    account: i64,
-    which: ReadWhich<'_>,
-) -> Result<u64, ServiceError> {
-    let done = state.store.read_notes(account, which, &now_text()).await?;
-    if done > 0 {
-        announce(state, account, Event::Changed).await;
-    }
-    Ok(done)
-}
-
-/// What a change to a game was, for its notifications: who made it (when one side did) and
-/// whether the game was over before it.
-#[derive(Clone, Copy, Debug)]
-pub struct Before {
-    pub acted: Option<Color>,
-    pub was_over: bool,
-}
-
-impl Before {
-    /// Before a change: a move is its mover's; a resignation the loser's; an agreement the
-    /// side's that accepted the other's offer; a flag nobody's.
-    pub fn of(change: &crate::services::games::Change, live: &LiveGame) -> Before {
-        use crate::services::games::Change;
-        let acted = match change {
-            Change::Move(_) => Some(live.game.position().turn()),
-            Change::Finish(Status::Finished {
-                outcome: Outcome::Win(winner),
-                reason: EndReason::Resignation,
-            }) => Some(winner.other()),
-            Change::Finish(Status::Finished {
-                reason: EndReason::Agreement,
-                ..
-            }) => live.meta.draw_offer.map(Color::other),
-            _ => None,
-        };
-        Before {
-            acted,
-            was_over: live.game.is_over(),
-        }
+impl GameListener for Notify {
+    fn changed<'a>(&'a self, change: &'a GameChanged<'a>) -> BoxFuture<'a, ()> {
+        Box::pin(game_changed(self, change))
     }
 }
 
 /// After a change to a correspondence game between accounts: the player to move is told it is
 /// their turn (and the mover's notifications of the game are read); when the game ended, each
 /// player who did not end it is told.
-pub async fn game_changed(state: &AppState, live: &LiveGame, before: Before) {
+async fn game_changed(notes: &Notify, change: &GameChanged<'_>) {
+    let (live, before) = (change.live, change);
     let Some(control) = live.meta.clock.map(|c| c.control) else {
         return;
     };
@@ -301,9 +293,8 @@ pub async fn game_changed(state: &AppState, live: &LiveGame, before: Before) {
                 Outcome::Win(_) => "loss",
             };
             let other = name_of(color.other());
-            notify(
-                state,
-                NewNote {
+            notes
+                .notify(NewNote {
                     account_id: player.id,
                     kind: "ended",
                     game_id: Some(game),
@@ -313,9 +304,8 @@ pub async fn game_changed(state: &AppState, live: &LiveGame, before: Before) {
                     outcome: Some(result),
                     reason: Some(reason.name()),
                     created_at: &now,
-                },
-            )
-            .await;
+                })
+                .await;
         }
         return;
     }
@@ -327,15 +317,14 @@ pub async fn game_changed(state: &AppState, live: &LiveGame, before: Before) {
         return;
     }
     if let Some(player) = players.of(mover) {
-        if let Err(err) = mark_read(state, player.id, ReadWhich::Game(game)).await {
+        if let Err(err) = notes.mark_read(player.id, ReadWhich::Game(game)).await {
             tracing::warn!("cannot mark notifications read: {err}");
         }
     }
     if let Some(player) = players.of(next) {
         let other = name_of(mover);
-        notify(
-            state,
-            NewNote {
+        notes
+            .notify(NewNote {
                 account_id: player.id,
                 kind: "turn",
                 game_id: Some(game),
@@ -345,9 +334,8 @@ pub async fn game_changed(state: &AppState, live: &LiveGame, before: Before) {
                 outcome: None,
                 reason: None,
                 created_at: &now,
-            },
-        )
-        .await;
+            })
+            .await;
     }
 }
 

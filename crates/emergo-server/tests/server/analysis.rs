@@ -106,7 +106,7 @@ async fn the_stream_sends_deeper_lines_follows_the_page_and_runs_one_analysis_pe
         depths.push(event["depth"].as_u64().unwrap());
     }
     assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
-    assert_eq!(srv.server.state().analyses.len(), 1);
+    assert_eq!(srv.server.services().analyses.len(), 1);
 
     // A new position replaces the analysis; its lines follow (perhaps after a last old one).
     ask(
@@ -152,12 +152,12 @@ async fn the_stream_sends_deeper_lines_follows_the_page_and_runs_one_analysis_pe
     other.close(None).await.expect("closed");
     drop(other);
     for _ in 0..100 {
-        if srv.server.state().analyses.is_empty() {
+        if srv.server.services().analyses.is_empty() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(srv.server.state().analyses.is_empty());
+    assert!(srv.server.services().analyses.is_empty());
     srv.stop().await;
 }
 

@@ -8,7 +8,6 @@
 pub mod players;
 
 use crate::services::error::ServiceError;
-use crate::services::lobby::LobbyEvent;
 use argon2::password_hash::{Output, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use emergo_platform::domain::limits::Limits;
@@ -22,7 +21,7 @@ use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tokio::sync::{broadcast, Semaphore};
+use tokio::sync::Semaphore;
 
 /// Password hashes computed at once, each in one of as many reused buffers of about 19 MiB
 /// (argon2id's memory: allocated once, so the allocator does not keep a copy per thread).
@@ -47,8 +46,7 @@ pub const MAX_KEYS: usize = 100_000;
 /// request body should not be hashed whole).
 pub const MAX_PASSWORD: usize = 256;
 
-/// What the accounts share: the cookie's `Secure` flag, the login limiters, the hashing and the
-/// lobby's channel.
+/// What the accounts share: the cookie's `Secure` flag, the login limiters and the hashing.
 pub struct Accounts {
     pub secure: AtomicBool,
     /// Failed logins for one name from one address.
@@ -62,10 +60,6 @@ pub struct Accounts {
     /// Every login and sign-up attempt from one address.
     pub by_client: DefaultKeyedRateLimiter<IpAddr>,
     pub hashing: Hashing,
-    /// Seeks and challenges made by one account.
-    pub seeks_rate: DefaultKeyedRateLimiter<i64>,
-    /// Lobby events (seeks changed, a seek was taken) for the lobby WebSockets.
-    pub lobby: broadcast::Sender<LobbyEvent>,
 }
 
 pub fn quota(burst: u32, every: Duration) -> Quota {
@@ -157,11 +151,6 @@ impl Accounts {
                 limits.logins_per_client_every,
             )),
             hashing: Hashing::new(),
-            seeks_rate: DefaultKeyedRateLimiter::keyed(quota(
-                limits.seeks_burst,
-                limits.seeks_every,
-            )),
-            lobby: broadcast::channel(64).0,
         }
     }
 
@@ -177,7 +166,6 @@ impl Accounts {
     /// Forgets limiter keys not seen for a while.
     pub fn forget_idle(&self) {
         self.by_client.retain_recent();
-        self.seeks_rate.retain_recent();
         self.by_name_client.forget_idle();
         self.by_name.forget_idle();
         self.by_account.forget_idle();

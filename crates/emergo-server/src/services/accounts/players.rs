@@ -1,91 +1,20 @@
-//! Ratings and players (issue 11): a rated game's Glicko-2 settlement (exactly once per game,
-//! guarded by the `rated_games` key), `GET /api/players/{name}` and `GET /api/leaderboard`.
+//! The players' pages (issue 11): what `GET /api/players/{name}` and `GET /api/leaderboard`
+//! show of an account (its ratings, games, results, best ratings, performance). A rated game's
+//! settlement is the game service's (`services::games::ratings`).
 //!
 //! Each rated game is its own rating period. Between games a rating's RD grows with
-//! inactivity ([`Rating::after_idle`]: the paper's step for a period without games, 0.21436
+//! inactivity (`Rating::after_idle`: the paper's step for a period without games, 0.21436
 //! periods a day, never above 350): the stored RD is the one after the player's last game, and
 //! every answer and every new game start from the RD grown since then.
 
 use crate::services::error::ServiceError;
-use crate::services::games::AppState;
-use emergo_core::{Color, Status};
-use emergo_platform::domain::model::{PlayerRef, Players};
-use emergo_platform::domain::rating::Rating;
+use emergo_core::Color;
+use emergo_platform::domain::model::unix_now;
+use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::time_control::Category;
-use emergo_platform::store::accounts::{RatingRow, Recent};
-use serde::Serialize;
+use emergo_platform::store::accounts::RatingRow;
+use emergo_platform::store::Store;
 use serde_json::{json, Map, Value};
-
-/// A seat's account in a game view: its name, or `"deleted": true`.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct PlayerView {
-    pub name: Option<String>,
-    pub deleted: bool,
-    /// In a game view: the rating the player began with, and its change once settled
-    /// (issue 18); absent in the list of games.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rating: Option<crate::services::games::ratings::SeatRating>,
-}
-
-/// `"players"` of a game view: `null` seats in anonymous games; `"rated"` names the category
-/// of a rated game.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
-pub struct PlayersView {
-    pub white: Option<PlayerView>,
-    pub black: Option<PlayerView>,
-    pub rated: Option<&'static str>,
-}
-
-impl PlayersView {
-    pub fn of(players: &Players) -> PlayersView {
-        PlayersView::with_ratings(players, &Default::default())
-    }
-
-    /// The seats' accounts with the ratings a game view shows.
-    pub fn with_ratings(
-        players: &Players,
-        ratings: &crate::services::games::ratings::GameRatings,
-    ) -> PlayersView {
-        let one = |p: Option<&PlayerRef>, color: Color| {
-            p.map(|p| PlayerView {
-                name: p.name.clone(),
-                deleted: p.name.is_none(),
-                rating: ratings.of(color).cloned(),
-            })
-        };
-        PlayersView {
-            white: one(players.white.as_ref(), Color::White),
-            black: one(players.black.as_ref(), Color::Black),
-            rated: players.rated.map(Category::name),
-        }
-    }
-}
-
-/// The leaderboard shows players whose RD is under this.
-pub const LEADERBOARD_RD: f64 = 110.0;
-
-/// Seconds since 1970 of an RFC 3339 time (`None` when unreadable).
-pub fn unix_of(text: &str) -> Option<i64> {
-    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
-        .ok()
-        .map(|t| t.unix_timestamp())
-}
-
-/// Seconds since 1970, now.
-pub fn unix_now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
-
-/// The rating of a stored row now: its RD grown by the days since its last game.
-pub fn rating_now(row: &RatingRow, now: i64) -> Rating {
-    let stored = Rating {
-        rating: row.rating,
-        rd: row.rd,
-        volatility: row.volatility,
-    };
-    let days = unix_of(&row.updated_at).map_or(0.0, |t| (now - t).max(0) as f64 / 86_400.0);
-    stored.after_idle(days)
-}
 
 /// `{"blitz": {"rating", "rd", "volatility", "games"}, ...}` of an account's rated categories.
 pub fn ratings_json(rows: &[RatingRow]) -> Value {
@@ -98,32 +27,13 @@ pub fn ratings_json(rows: &[RatingRow]) -> Value {
 }
 
 fn rating_json(row: &RatingRow, now: i64) -> Value {
-    let r = rating_now(row, now);
+    let r = row.rating_at(now);
     json!({
         "rating": (r.rating * 100.0).round() / 100.0,
         "rd": (r.rd * 100.0).round() / 100.0,
         "volatility": (r.volatility * 1e6).round() / 1e6,
         "games": row.games,
     })
-}
-
-/// Rated games between the same two accounts that count in 24 hours; later ones are settled
-/// without a change (docs/api.md "Ratings").
-pub const PAIR_GAMES_A_DAY: i64 = 3;
-
-/// Rated games whose two players came from one address that count in 24 hours, for that
-/// address (whichever accounts play); later ones are settled without a change.
-pub const SHARED_ADDRESS_GAMES_A_DAY: i64 = 3;
-
-/// Whether a finished rated game changes the ratings: it was not aborted (a resignation or an
-/// agreed draw before each side made [`emergo_platform::domain::ending::RATED_MOVES_EACH`] moves aborts it), and
-/// the games that counted in the last 24 hours leave room for it.
-pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
-    emergo_platform::domain::ending::is_rated(status)
-        && recent.pair < PAIR_GAMES_A_DAY
-        && recent
-            .shared_client
-            .is_none_or(|n| n < SHARED_ADDRESS_GAMES_A_DAY)
 }
 
 /// The player's side of a game line: colour, opponent, result from the player's side.
@@ -166,15 +76,12 @@ fn game_line(row: &emergo_platform::store::accounts::PlayerGameRow, account_id: 
 
 /// The games of an account as lines of a list.
 pub async fn games_json(
-    state: &AppState,
+    store: &Store,
     account_id: i64,
     ongoing_only: bool,
     limit: u32,
 ) -> Result<Vec<Value>, ServiceError> {
-    let rows = state
-        .store
-        .games_of(account_id, ongoing_only, limit)
-        .await?;
+    let rows = store.games_of(account_id, ongoing_only, limit).await?;
     Ok(rows.iter().map(|r| game_line(r, account_id)).collect())
 }
 

@@ -4,7 +4,6 @@
 //! [`Shared::apply`] (store, apply, publish); and the engine's replies.
 
 pub mod chat;
-pub mod fanout;
 pub mod flag;
 pub mod import;
 pub mod jobs;
@@ -21,7 +20,7 @@ use crate::services::games::view::GameView;
 use crate::services::permits::Permits;
 use axum::body::Bytes;
 use axum::extract::ws::Utf8Bytes;
-use emergo_core::{Color, Game, Move, Status};
+use emergo_core::{Color, EndReason, Game, Move, Outcome, Status};
 use emergo_engine::Level;
 use emergo_platform::domain::clock::Clock;
 use emergo_platform::domain::ending;
@@ -29,6 +28,7 @@ use emergo_platform::domain::limits::Limits;
 use emergo_platform::domain::model::{now_text, GameMeta, Rematch};
 use emergo_platform::store::{ClockColumns, MoveWrite, Store, StoreError};
 use emergo_worker::pool::{self, Client, EnginePool};
+use futures_util::future::BoxFuture;
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
@@ -64,6 +64,41 @@ pub enum Change {
     /// The side to move ran out of time (its flag fell): it loses, or the game is aborted
     /// ([`ending::time_ending`]).
     Flag,
+}
+
+impl Change {
+    /// Who makes the change to `live`'s game, when one side does: a move is its mover's; a
+    /// resignation the loser's; an agreement the side's that accepted the other's offer; a flag
+    /// nobody's.
+    fn actor(&self, live: &LiveGame) -> Option<Color> {
+        match self {
+            Change::Move(_) => Some(live.game.position().turn()),
+            Change::Finish(Status::Finished {
+                outcome: Outcome::Win(winner),
+                reason: EndReason::Resignation,
+            }) => Some(winner.other()),
+            Change::Finish(Status::Finished {
+                reason: EndReason::Agreement,
+                ..
+            }) => live.meta.draw_offer.map(Color::other),
+            _ => None,
+        }
+    }
+}
+
+/// A change stored and published: the game after it, who made it, whether the game was over
+/// before it.
+pub struct GameChanged<'a> {
+    pub live: &'a LiveGame,
+    pub acted: Option<Color>,
+    pub was_over: bool,
+}
+
+/// What another service does when a game changed: the game service tells its listeners after
+/// every stored change, in order, under the game's lock (a listener keeps it short). The
+/// composition root registers them, so that the game service knows none of them.
+pub trait GameListener: Send + Sync {
+    fn changed<'a>(&'a self, change: &'a GameChanged<'a>) -> BoxFuture<'a, ()>;
 }
 
 /// The client an engine job is counted for when nobody in particular asked (a restart).
@@ -445,18 +480,12 @@ pub struct Shared {
     pub shutdown: watch::Receiver<bool>,
     /// With PostgreSQL, the engine's replies and hints are jobs in the database (`jobs`).
     pub(crate) jobs: std::sync::OnceLock<Arc<crate::services::games::jobs::JobQueue>>,
-    /// Game reviews running now.
-    pub reviews: crate::services::study::review::Reviews,
-    /// The analysis board's running analyses, one per client.
-    pub analyses: crate::services::study::analysis::Analyses,
-    /// Accounts: login limits, the cookie's flags, the lobby's channel.
-    pub accounts: crate::services::accounts::Accounts,
     /// Where the clocks' time comes from.
     pub clock: Clock,
     /// This instance's timers of flag falls.
     pub flags: FlagTimers,
-    /// The notifications' channels of the accounts with a socket here (src/services/notify.rs).
-    pub notes: crate::services::notify::Hub,
+    /// Who hears of every stored change (the notifications; wired by the composition root).
+    listeners: Vec<Arc<dyn GameListener>>,
     /// The watch page's latest list (issue 18).
     pub watch_list: crate::services::games::watching::WatchList,
     /// The chat's rate limits (src/services/games/chat.rs).
@@ -490,6 +519,7 @@ impl Shared {
         limits: Limits,
         shutdown: watch::Receiver<bool>,
         clock: Clock,
+        listeners: Vec<Arc<dyn GameListener>>,
     ) -> Shared {
         Shared {
             store,
@@ -500,18 +530,15 @@ impl Shared {
                 limits.websockets,
                 limits.websockets_per_client,
             ),
-            accounts: crate::services::accounts::Accounts::new(&limits),
             limits,
             views: tokio::sync::Semaphore::new(VIEWS_AT_ONCE),
             answers: Arc::new(tokio::sync::Semaphore::new(ANSWER_KIB)),
             games: Mutex::new(HashMap::new()),
             shutdown,
             jobs: std::sync::OnceLock::new(),
-            reviews: crate::services::study::review::Reviews::default(),
-            analyses: crate::services::study::analysis::Analyses::default(),
             clock,
             flags: FlagTimers::default(),
-            notes: crate::services::notify::Hub::default(),
+            listeners,
             watch_list: Default::default(),
             chat: crate::services::games::chat::Chat::default(),
         }
@@ -868,7 +895,7 @@ impl Shared {
         let id = live.meta.id.clone();
         let version = live.version;
         let turn = live.game.position().turn();
-        let before = crate::services::notify::Before::of(&change, live);
+        let (acted, was_over) = (change.actor(live), live.game.is_over());
         let stored = match change {
             Change::Move(mv) => {
                 let ply = live.game.ply();
@@ -1033,8 +1060,16 @@ impl Shared {
         slot.publish(live);
         // A rated game that just ended: its ratings, once (then shown with their change).
         crate::services::games::ratings::settle_later(self, slot, &live.meta, &live.game);
-        // A correspondence game's players hear of its turns and its end (issue 18).
-        crate::services::notify::game_changed(self, live, before).await;
+        // Whoever listens hears of it (a correspondence game's players, of its turns and its
+        // end: issue 18).
+        let changed = GameChanged {
+            live,
+            acted,
+            was_over,
+        };
+        for listener in &self.listeners {
+            listener.changed(&changed).await;
+        }
         Ok(true)
     }
 

@@ -6,11 +6,12 @@
 //! read from the database, after a new game is made, and again once its settlement is stored
 //! (the settlement runs after the ending is published, so the change comes in a second state).
 
-use crate::services::accounts::players::{rating_now, unix_now, LEADERBOARD_RD, *};
 use crate::services::error::ServiceError;
 use crate::services::games::{AppState, GameSlot};
 use emergo_core::{Color, Game, Outcome, Status};
 use emergo_platform::domain::model::{now_text, GameMeta};
+use emergo_platform::domain::model::{unix_now, unix_of};
+use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::rating::{Rating, Score, START_RATING, START_RD};
 use emergo_platform::domain::time_control::Category;
 use emergo_platform::store::accounts::{RatingRow, Recent, Settled};
@@ -99,7 +100,7 @@ pub async fn load(store: &Store, meta: &GameMeta) -> Result<GameRatings, StoreEr
                 let (rating, rd) = rows
                     .iter()
                     .find(|row| row.category == category.name())
-                    .map(|row| rating_now(row, now))
+                    .map(|row| row.rating_at(now))
                     .map_or((START_RATING, START_RD), |r| (r.rating, r.rd));
                 SeatRating {
                     rating: rating.round() as i64,
@@ -187,7 +188,7 @@ pub async fn settle_game(
         if !counts_for_ratings(status, recent) {
             return None;
         }
-        let (wr, br) = (rating_now(w, at), rating_now(b, at));
+        let (wr, br) = (w.rating_at(at), b.rating_at(at));
         let row = |before: &RatingRow, start: Rating, after: Rating| Settled {
             after: RatingRow {
                 account_id: before.account_id,
@@ -286,9 +287,28 @@ pub async fn rating_before(
         }))
 }
 
+/// Rated games between the same two accounts that count in 24 hours; later ones are settled
+/// without a change (docs/api.md "Ratings").
+pub const PAIR_GAMES_A_DAY: i64 = 3;
+
+/// Rated games whose two players came from one address that count in 24 hours, for that
+/// address (whichever accounts play); later ones are settled without a change.
+pub const SHARED_ADDRESS_GAMES_A_DAY: i64 = 3;
+
+/// Whether a finished rated game changes the ratings: it was not aborted (a resignation or an
+/// agreed draw before each side made [`emergo_platform::domain::ending::RATED_MOVES_EACH`] moves aborts it), and
+/// the games that counted in the last 24 hours leave room for it.
+pub fn counts_for_ratings(status: Status, recent: Recent) -> bool {
+    emergo_platform::domain::ending::is_rated(status)
+        && recent.pair < PAIR_GAMES_A_DAY
+        && recent
+            .shared_client
+            .is_none_or(|n| n < SHARED_ADDRESS_GAMES_A_DAY)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::services::accounts::players::LEADERBOARD_RD;
+    use emergo_platform::domain::rating::LEADERBOARD_RD;
     use emergo_platform::domain::rating::{Rating, Score};
 
     /// Rated games (alternately won and lost) a new player needs before its RD is under the

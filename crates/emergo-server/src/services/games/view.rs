@@ -3,7 +3,8 @@
 use crate::services::games::LiveGame;
 use emergo_core::{Color, Move, Position, Status};
 use emergo_engine::Level;
-use emergo_platform::domain::model::{format_unix_time, Seat};
+use emergo_platform::domain::model::{format_unix_time, PlayerRef, Players, Seat};
+use emergo_platform::domain::time_control::Category;
 use emergo_platform::domain::time_control::TimeControl;
 use emergo_platform::store::{status_columns, SummaryRow};
 use serde::Serialize;
@@ -35,6 +36,48 @@ impl Hand {
         Hand {
             white: pos.hand(Color::White),
             black: pos.hand(Color::Black),
+        }
+    }
+}
+
+/// A seat's account in a game view: its name, or `"deleted": true`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlayerView {
+    pub name: Option<String>,
+    pub deleted: bool,
+    /// In a game view: the rating the player began with, and its change once settled
+    /// (issue 18); absent in the list of games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<super::ratings::SeatRating>,
+}
+
+/// `"players"` of a game view: `null` seats in anonymous games; `"rated"` names the category
+/// of a rated game.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct PlayersView {
+    pub white: Option<PlayerView>,
+    pub black: Option<PlayerView>,
+    pub rated: Option<&'static str>,
+}
+
+impl PlayersView {
+    pub fn of(players: &Players) -> PlayersView {
+        PlayersView::with_ratings(players, &Default::default())
+    }
+
+    /// The seats' accounts with the ratings a game view shows.
+    pub fn with_ratings(players: &Players, ratings: &super::ratings::GameRatings) -> PlayersView {
+        let one = |p: Option<&PlayerRef>, color: Color| {
+            p.map(|p| PlayerView {
+                name: p.name.clone(),
+                deleted: p.name.is_none(),
+                rating: ratings.of(color).cloned(),
+            })
+        };
+        PlayersView {
+            white: one(players.white.as_ref(), Color::White),
+            black: one(players.black.as_ref(), Color::Black),
+            rated: players.rated.map(Category::name),
         }
     }
 }
@@ -165,7 +208,7 @@ pub struct GameView {
     pub rematch_game: Option<String>,
     pub engine_thinking: bool,
     /// The accounts at the seats (games between accounts) and the rating category.
-    pub players: crate::services::accounts::players::PlayersView,
+    pub players: PlayersView,
     pub created_at: String,
     pub updated_at: String,
     /// `"3+2"`, `"corr:3"`, or `null` for an untimed game.
@@ -282,10 +325,7 @@ impl GameView {
             rematch_offer: live.meta.rematch.offer.map(Color::name),
             rematch_game: live.meta.rematch.game.clone(),
             engine_thinking: live.engine_thinking,
-            players: crate::services::accounts::players::PlayersView::with_ratings(
-                &live.meta.players,
-                &live.ratings,
-            ),
+            players: PlayersView::with_ratings(&live.meta.players, &live.ratings),
             created_at: live.meta.created_at.clone(),
             updated_at: live.meta.updated_at.clone(),
             time_control: live.meta.clock.map(|c| c.control.to_string()),
@@ -315,7 +355,7 @@ pub struct GameSummary {
     pub white: SeatView,
     pub black: SeatView,
     /// The accounts at the seats (names), as in a game view.
-    pub players: crate::services::accounts::players::PlayersView,
+    pub players: PlayersView,
     pub ply: i64,
     pub status: &'static str,
     pub result: Option<String>,
@@ -331,7 +371,7 @@ impl GameSummary {
             level: row.level.map(Level::get),
             white: SeatView::of(&row.seats.white),
             black: SeatView::of(&row.seats.black),
-            players: crate::services::accounts::players::PlayersView::of(&row.players),
+            players: PlayersView::of(&row.players),
             ply: row.ply,
             status: if row.result.is_some() {
                 "finished"

@@ -4,9 +4,9 @@
 //!
 //! The count is this instance's: with several instances each counts the watchers it serves.
 
-use crate::services::accounts::players::{rating_now, unix_now};
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
+use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::rating::START_RATING;
 use emergo_platform::domain::time_control::{Category, TimeControl};
 use emergo_platform::store::accounts::RatingRow;
@@ -147,7 +147,7 @@ pub async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
                         .get(&account)
                         .and_then(|rows| rows.iter().find(|r| r.category == c.name()))
                 })
-                .map(|r| rating_now(r, now))
+                .map(|r| r.rating_at(now))
                 .map_or(
                     (START_RATING, emergo_platform::domain::rating::START_RD),
                     |r| (r.rating, r.rd),
@@ -162,7 +162,7 @@ pub async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
                 "name": name,
                 "deleted": name.is_none(),
                 "rating": rating.round() as i64,
-                "provisional": rd >= crate::services::accounts::players::LEADERBOARD_RD,
+                "provisional": rd >= emergo_platform::domain::rating::LEADERBOARD_RD,
             })
         };
         let watchers = state.cached_slot(&row.id).map_or(0, |s| s.watchers.count());

@@ -411,7 +411,7 @@ pub async fn stored(
 }
 
 /// Runs a review that may begin, stores it, and begins the ones its end lets begin.
-pub fn launch(state: AppState, review: Queued) {
+pub fn launch(state: AppState, reviews: Arc<Reviews>, review: Queued) {
     tokio::spawn(async move {
         let Queued {
             id, game, progress, ..
@@ -426,8 +426,8 @@ pub fn launch(state: AppState, review: Queued) {
             }
             Err(err) => tracing::warn!("the review of game {id} stopped: {err}"),
         }
-        for next in state.reviews.end(&id) {
-            launch(state.clone(), next);
+        for next in reviews.end(&id) {
+            launch(state.clone(), reviews.clone(), next);
         }
     });
 }

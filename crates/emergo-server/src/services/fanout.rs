@@ -13,7 +13,7 @@
 //! message missed while the connection was lost is in the history a socket gets when it opens).
 
 use crate::services::games::AppState;
-use crate::services::notify::{parse_payload, NOTES_CHANNEL};
+use crate::services::notify::{parse_payload, Notify, NOTES_CHANNEL};
 use emergo_platform::store::{PgStore, CHANNEL, CHAT_CHANNEL};
 use sqlx::postgres::{PgListener, PgPool};
 use std::sync::Arc;
@@ -26,18 +26,18 @@ const RETRY: Duration = Duration::from_secs(1);
 const REFRESHES_AT_ONCE: usize = 64;
 
 /// Starts the listener; it ends when `stop` turns true.
-pub fn spawn(state: AppState, store: &PgStore, mut stop: watch::Receiver<bool>) {
+pub fn spawn(state: AppState, notes: Notify, store: &PgStore, mut stop: watch::Receiver<bool>) {
     let pool = store.pool().clone();
     let instance = store.instance().to_string();
     tokio::spawn(async move {
         tokio::select! {
-            _ = listen(state, pool, &instance) => {}
+            _ = listen(state, notes, pool, &instance) => {}
             _ = stop.wait_for(|s| *s) => {}
         }
     });
 }
 
-async fn listen(state: AppState, pool: PgPool, instance: &str) {
+async fn listen(state: AppState, notes: Notify, pool: PgPool, instance: &str) {
     let refreshing = Arc::new(Semaphore::new(REFRESHES_AT_ONCE));
     loop {
         let mut listener = match connect(&pool).await {
@@ -51,13 +51,13 @@ async fn listen(state: AppState, pool: PgPool, instance: &str) {
         tracing::debug!("wake-ups: listening");
         // Whatever changed while nobody listened is read now.
         state.refresh_all().await;
-        state.notes.all_changed();
+        notes.all_changed();
         loop {
             match listener.try_recv().await {
                 Ok(Some(note)) if note.channel() == NOTES_CHANNEL => {
                     match parse_payload(note.payload()) {
                         Some((from, account, event)) if from != instance => {
-                            state.notes.deliver(account, event);
+                            notes.deliver(account, event);
                         }
                         Some(_) => {}
                         None => tracing::warn!("notifications: a payload not understood"),
