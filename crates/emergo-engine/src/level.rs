@@ -3,7 +3,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 use thiserror::Error;
+
+/// Time per engine move at levels 1..=10, in milliseconds ([`Level::movetime`]).
+const MOVETIME_MS: [u64; 10] = [100, 150, 200, 300, 400, 500, 700, 1000, 1400, 2000];
 
 /// A strength level, 1..=10. Level 10 is the search under the given limits with no randomness;
 /// lower levels cap depth and nodes and choose among near-best moves ([`LevelSettings`]).
@@ -49,6 +53,12 @@ impl Level {
     /// Every level, weakest first.
     pub fn all() -> impl Iterator<Item = Level> {
         (Level::MIN.0..=Level::MAX.0).map(Level)
+    }
+
+    /// The time the engine may spend on a move at this level when it plays a person (the web
+    /// app's games, `emergo play` unless `--movetime` says).
+    pub fn movetime(self) -> Duration {
+        Duration::from_millis(MOVETIME_MS[usize::from(self.0) - 1])
     }
 
     /// What the level allows the search. See docs/engine.md.
@@ -155,5 +165,12 @@ mod tests {
         assert_eq!(Level::clamped(200), Level::MAX);
         assert_eq!(Level::MAX.settings().depth, None);
         assert_eq!(Level::MIN.settings().depth, Some(1));
+    }
+
+    #[test]
+    fn time_per_move_grows_with_the_level() {
+        assert_eq!(Level::MIN.movetime(), Duration::from_millis(100));
+        assert_eq!(Level::MAX.movetime(), Duration::from_secs(2));
+        assert!(MOVETIME_MS.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -4,9 +4,11 @@
 //!   ([`eval`]), levels 1..=10.
 //! - [`MctsPlayer`]: plain UCT with uniformly random playouts, the baseline.
 //! - [`ugi`]: the UGI protocol loop; [`mod@bench`]: the fixed node-count benchmark.
+//!
+//! The tools that measure and tune the engine (matches, Elo, SPRT, Texel tuning) are the
+//! `emergo-arena` crate, which depends on this one.
 
 pub mod alphabeta;
-pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod greedy;
@@ -15,7 +17,6 @@ pub mod mcts;
 pub mod player;
 pub mod rng;
 pub mod search;
-pub mod tune;
 pub mod ugi;
 
 pub use alphabeta::AlphaBetaPlayer;

@@ -18,7 +18,6 @@ mod layers_check;
 
 // The paths other crates and the tests use.
 pub use emergo_platform::domain::{clock, limits};
-pub use emergo_worker::pool as engine;
 pub use http::assets;
 pub use services::games::jobs;
 pub use services::{games::import, notify};

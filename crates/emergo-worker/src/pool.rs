@@ -9,15 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Time per engine move at levels 1..=10, in milliseconds.
-pub const MOVETIME_MS: [u64; 10] = [100, 150, 200, 300, 400, 500, 700, 1000, 1400, 2000];
-
-/// The time the engine may spend on a move at `level`.
-pub fn movetime(level: Level) -> Duration {
-    let i = usize::from(level.get()) - 1;
-    Duration::from_millis(MOVETIME_MS[i])
-}
-
 /// Time for a hint, which the engine computes at full strength (level 10).
 pub const HINT_TIME: Duration = Duration::from_millis(500);
 
@@ -38,7 +29,7 @@ fn seed() -> u64 {
 pub fn choose_move(game: &Game, level: Level, cancel: Arc<AtomicBool>) -> Option<Move> {
     player(level)
         .with_stop_flag(cancel)
-        .choose_move(game, &Limits::movetime(movetime(level)))
+        .choose_move(game, &Limits::movetime(level.movetime()))
 }
 
 /// The engine's best move for the side to move and its score (for that side, in centimen):
@@ -391,13 +382,6 @@ mod tests {
     const B: Client = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 3));
 
     #[test]
-    fn time_per_move_grows_with_the_level() {
-        assert_eq!(movetime(Level::MIN), Duration::from_millis(100));
-        assert_eq!(movetime(Level::MAX), Duration::from_secs(2));
-        assert!(MOVETIME_MS.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
     fn the_engine_plays_and_hints_legal_moves() {
         let game = Game::default();
         let mv = choose_move(&game, Level::MIN, Arc::default()).expect("the start has moves");
@@ -422,7 +406,7 @@ mod tests {
         let took = started.elapsed();
         setter.join().expect("the setter ends");
         assert!(
-            took < movetime(Level::MAX) / 2,
+            took < Level::MAX.movetime() / 2,
             "the search went on for {took:?}"
         );
     }

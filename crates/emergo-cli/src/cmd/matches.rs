@@ -2,7 +2,7 @@
 //! stdout (its lines are documented in docs/match.md).
 
 use anyhow::{bail, Context};
-use emergo_engine::arena::{
+use emergo_arena::{
     parse_openings, run_match, shuffled, EngineSpec, MatchConfig, Sprt, TimeControl,
 };
 use indicatif::{ProgressBar, ProgressStyle};

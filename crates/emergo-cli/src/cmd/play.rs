@@ -260,7 +260,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     // One table of levels for every face: the web's time per move unless --movetime says.
     let movetime = args.movetime.map_or_else(
-        || emergo_server::engine::movetime(args.level),
+        || args.level.movetime(),
         |ms| Duration::from_millis(ms.max(1)),
     );
     let mut session = Session {

@@ -1,10 +1,10 @@
 //! `emergo tune --pgn FILE...`: fits the evaluation weights to the results of recorded games
-//! (the Texel method, see `emergo_engine::tune`) and prints them.
+//! (the Texel method, see `emergo_arena::tune`) and prints them.
 
 use anyhow::Context;
+use emergo_arena::tune;
 use emergo_core::{split_records, GameRecord};
 use emergo_engine::eval::Weights;
-use emergo_engine::tune;
 use std::path::PathBuf;
 
 /// Arguments of `emergo tune`.

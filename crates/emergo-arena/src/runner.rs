@@ -3,15 +3,15 @@
 //! silence and time), and the match runner (openings twice with colours swapped, threads,
 //! results, Elo, SPRT).
 
-use super::openings::{openings, Opening, SplitMix};
-use super::spec::{EngineKind, EngineSpec, SpecError, TimeControl};
-use super::stats::{EloEstimate, Sprt, SprtStatus, Verdict, Wdl};
-use super::ugi::{UgiEngine, UgiError};
-use crate::alphabeta::AlphaBetaPlayer;
-use crate::greedy::GreedyPlayer;
-use crate::mcts::MctsPlayer;
-use crate::player::{Clock, Limits, Player, RandomPlayer};
+use crate::openings::{openings, Opening, SplitMix};
+use crate::spec::{EngineKind, EngineSpec, SpecError, TimeControl};
+use crate::stats::{EloEstimate, Sprt, SprtStatus, Verdict, Wdl};
+use crate::ugi::{UgiEngine, UgiError};
 use emergo_core::{ByColor, Color, EndReason, Game, GameRecord, Move, Outcome, Status};
+use emergo_engine::alphabeta::AlphaBetaPlayer;
+use emergo_engine::greedy::GreedyPlayer;
+use emergo_engine::mcts::MctsPlayer;
+use emergo_engine::player::{Clock, Limits, Player, RandomPlayer};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::panic::{self, AssertUnwindSafe};
@@ -59,7 +59,7 @@ fn builtin_player(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player>> {
 }
 
 /// One side of a game: a built-in player or an external engine.
-pub struct Contestant {
+pub(crate) struct Contestant {
     spec: EngineSpec,
     player: Option<Box<dyn Player>>,
     engine: Option<UgiEngine>,
@@ -67,7 +67,7 @@ pub struct Contestant {
 
 /// What a contestant answered when asked for a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     Move(Move),
     /// Text (or a move) that is not a legal move of the position.
     Illegal(String),
@@ -77,7 +77,7 @@ pub enum Answer {
 
 impl Contestant {
     /// Builds the player of `spec`; an external engine is started and greeted.
-    pub fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
+    pub(crate) fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
         let player = builtin_player(spec, seed);
         let mut contestant = Contestant {
             spec: spec.clone(),
@@ -101,14 +101,9 @@ impl Contestant {
         Ok(())
     }
 
-    /// The spec this contestant plays.
-    pub fn spec(&self) -> &EngineSpec {
-        &self.spec
-    }
-
     /// Prepares for a new game (restarting an external engine that died); an error means the
     /// engine cannot play.
-    pub fn new_game(&mut self, seed: u64) -> Result<(), String> {
+    pub(crate) fn new_game(&mut self, seed: u64) -> Result<(), String> {
         if self.engine.is_none() && self.player.is_none() {
             self.start_engine().map_err(|e| e.to_string())?;
         }
@@ -152,7 +147,7 @@ impl Contestant {
 
     /// Asks for a move of the current position of `game`. `clocks` are the time left of White
     /// and Black (used with a clock time control).
-    pub fn think(&mut self, game: &Game, tc: &TimeControl, clocks: [Duration; 2]) -> Answer {
+    pub(crate) fn think(&mut self, game: &Game, tc: &TimeControl, clocks: [Duration; 2]) -> Answer {
         let position = *game.position();
         let me = position.turn().index();
         let limits = self.limits(tc, clocks);
@@ -206,7 +201,7 @@ impl Contestant {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
+pub(crate) enum Termination {
     /// By the rules (R10): no pieces, blocked, threefold repetition.
     Rules(EndReason),
     /// The ply cap was reached: a draw.
@@ -221,7 +216,7 @@ pub enum Termination {
 
 impl Termination {
     /// The value of the record's `Termination` tag.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Termination::Rules(r) => r.name(),
             Termination::PlyCap => "ply cap",
@@ -232,7 +227,7 @@ impl Termination {
     }
 
     /// The side that forfeited, if the game was lost by forfeit.
-    pub fn forfeiter(&self) -> Option<Color> {
+    pub(crate) fn forfeiter(&self) -> Option<Color> {
         match self {
             Termination::IllegalMove { side, .. }
             | Termination::Failure { side, .. }
@@ -244,34 +239,38 @@ impl Termination {
 
 /// Everything about one game to play.
 #[derive(Clone, Debug)]
-pub struct GameSetup {
-    pub event: String,
+pub(crate) struct GameSetup {
+    pub(crate) event: String,
     /// The game number in the match, from 1.
-    pub round: usize,
-    pub white: String,
-    pub black: String,
-    pub opening: Opening,
-    pub tc: TimeControl,
+    pub(crate) round: usize,
+    pub(crate) white: String,
+    pub(crate) black: String,
+    pub(crate) opening: Opening,
+    pub(crate) tc: TimeControl,
     /// The ply cap: reaching it is a draw (the only adjudication).
-    pub max_plies: usize,
+    pub(crate) max_plies: usize,
     /// How far a side may overstep its clock before it loses on time.
-    pub time_margin: Duration,
+    pub(crate) time_margin: Duration,
     /// Seed for the built-in players of this game.
-    pub seed: u64,
+    pub(crate) seed: u64,
 }
 
 /// A played game.
 #[derive(Clone, Debug)]
 pub struct GameResult {
     pub round: usize,
-    pub outcome: Outcome,
-    pub termination: Termination,
+    pub(crate) outcome: Outcome,
+    pub(crate) termination: Termination,
     pub record: GameRecord,
-    pub plies: usize,
+    pub(crate) plies: usize,
 }
 
 /// Plays one game from the opening to the end.
-pub fn play_game(white: &mut Contestant, black: &mut Contestant, setup: &GameSetup) -> GameResult {
+pub(crate) fn play_game(
+    white: &mut Contestant,
+    black: &mut Contestant,
+    setup: &GameSetup,
+) -> GameResult {
     let mut game = setup.opening.game();
     let mut clocks = match setup.tc {
         TimeControl::Clock { base, .. } => [base; 2],
@@ -379,8 +378,8 @@ pub fn play_game(white: &mut Contestant, black: &mut Contestant, setup: &GameSet
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    pub engines: [EngineSpec; 2],
-    pub games: usize,
+    pub(crate) engines: [EngineSpec; 2],
+    pub(crate) games: usize,
     pub tc: TimeControl,
     pub concurrency: usize,
     /// Entries in each random opening.
@@ -392,7 +391,7 @@ pub struct MatchConfig {
     pub max_plies: usize,
     pub time_margin: Duration,
     pub sprt: Option<Sprt>,
-    pub event: String,
+    pub(crate) event: String,
 }
 
 impl MatchConfig {
@@ -415,7 +414,7 @@ impl MatchConfig {
     }
 
     /// The names of the two engines as records show them (made distinct when equal).
-    pub fn names(&self) -> [String; 2] {
+    pub(crate) fn names(&self) -> [String; 2] {
         let [a, b] = &self.engines;
         if a.name == b.name {
             [format!("{} #1", a.name), format!("{} #2", b.name)]
@@ -430,14 +429,14 @@ impl MatchConfig {
 pub struct Tally {
     pub wdl: Wdl,
     /// The first engine's results when it had White.
-    pub as_white: Wdl,
+    pub(crate) as_white: Wdl,
     /// The first engine's results when it had Black.
-    pub as_black: Wdl,
+    pub(crate) as_black: Wdl,
     /// Games per termination name.
-    pub terminations: BTreeMap<&'static str, u32>,
+    pub(crate) terminations: BTreeMap<&'static str, u32>,
     /// Games each engine lost by forfeit.
-    pub forfeits: [u32; 2],
-    pub plies: u64,
+    pub(crate) forfeits: [u32; 2],
+    pub(crate) plies: u64,
 }
 
 impl Tally {
@@ -477,11 +476,11 @@ impl Tally {
 /// The outcome of a match.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
-    pub names: [String; 2],
-    pub planned: usize,
+    pub(crate) names: [String; 2],
+    pub(crate) planned: usize,
     pub tally: Tally,
-    pub elo: EloEstimate,
-    pub sprt: Option<(Sprt, SprtStatus)>,
+    pub(crate) elo: EloEstimate,
+    pub(crate) sprt: Option<(Sprt, SprtStatus)>,
 }
 
 impl MatchReport {
@@ -514,8 +513,8 @@ impl MatchReport {
                 sprt.alpha,
                 sprt.beta,
                 match sprt.model {
-                    super::stats::SprtModel::Logistic => "logistic",
-                    super::stats::SprtModel::BayesElo => "bayeselo",
+                    crate::stats::SprtModel::Logistic => "logistic",
+                    crate::stats::SprtModel::BayesElo => "bayeselo",
                 }
             );
         }

@@ -10,13 +10,13 @@ use thiserror::Error;
 /// over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    pub start: Position,
-    pub moves: Vec<Move>,
+    pub(crate) start: Position,
+    pub(crate) moves: Vec<Move>,
 }
 
 impl Opening {
     /// Moves played from the start position.
-    pub fn from_moves(moves: Vec<Move>) -> Opening {
+    pub(crate) fn from_moves(moves: Vec<Move>) -> Opening {
         Opening {
             start: Position::start(),
             moves,
@@ -24,7 +24,7 @@ impl Opening {
     }
 
     /// The game after the opening.
-    pub fn game(&self) -> Game {
+    pub(crate) fn game(&self) -> Game {
         let mut game = Game::new(self.start);
         for &mv in &self.moves {
             if game.play(mv).is_err() {
@@ -36,7 +36,7 @@ impl Opening {
 
     /// The opening as a line of an openings file: the moves (`d3 f6 c4`), or the N2 text of a
     /// start other than the usual one.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         if self.start == Position::start() {
             opening_text(&self.moves)
         } else if self.moves.is_empty() {
@@ -51,9 +51,9 @@ impl Opening {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("line {line} ('{text}'): {message}")]
 pub struct OpeningsError {
-    pub line: usize,
-    pub text: String,
-    pub message: String,
+    pub(crate) line: usize,
+    pub(crate) text: String,
+    pub(crate) message: String,
 }
 
 /// Reads an openings file: one opening a line, either N2 position text (`B:11:12:d3=W`) or a
@@ -113,7 +113,7 @@ pub fn shuffled(mut list: Vec<Opening>, seed: u64) -> Vec<Opening> {
 }
 
 /// Openings draw from the core's SplitMix64 generator.
-pub use emergo_core::playout::SplitMix;
+pub(crate) use emergo_core::playout::SplitMix;
 
 /// A number in `0..n` (`n > 0`), by remainder (kept so that recorded matches replay).
 fn below(rng: &mut SplitMix, n: usize) -> usize {
@@ -122,7 +122,7 @@ fn below(rng: &mut SplitMix, n: usize) -> usize {
 
 /// One random sequence of `plies` entries (R9) from the start, or `None` when the walk reached a
 /// position where the side to move must do something else (a capture, R5.1) or the game ended.
-pub fn random_opening(plies: usize, rng: &mut SplitMix) -> Option<Vec<Move>> {
+pub(crate) fn random_opening(plies: usize, rng: &mut SplitMix) -> Option<Vec<Move>> {
     let mut game = Game::new(Position::start());
     let mut entries = Vec::new();
     for _ in 0..plies {
@@ -146,7 +146,7 @@ pub fn random_opening(plies: usize, rng: &mut SplitMix) -> Option<Vec<Move>> {
 
 /// `count` openings of `plies` entries each, different from each other while the seed's walk
 /// finds new ones (with `plies = 0` every opening is the empty one).
-pub fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
+pub(crate) fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
     let mut rng = SplitMix::new(seed);
     let mut found: Vec<Vec<Move>> = Vec::with_capacity(count);
     let mut attempts = 0usize;
@@ -168,7 +168,7 @@ pub fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
 }
 
 /// Writes an opening as move text separated by spaces (`d3 f6 c4`).
-pub fn opening_text(moves: &[Move]) -> String {
+pub(crate) fn opening_text(moves: &[Move]) -> String {
     moves
         .iter()
         .map(Move::to_string)
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn the_shipped_balanced_openings_are_n2_lines_that_all_read() {
-        let text = include_str!("../../../../openings/balanced.txt");
+        let text = include_str!("../../../openings/balanced.txt");
         let list = parse_openings(text).unwrap();
         assert!(list.len() >= 20, "{}", list.len());
         for (opening, line) in list.iter().zip(

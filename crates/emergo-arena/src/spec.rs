@@ -1,7 +1,7 @@
 //! Engine specs (`alphabeta:level=10`, `mcts:playouts=2000`, `greedy`, `random`,
 //! `ugi:/path/to/emergo ugi`) and time controls (`100` ms per move, `10+0.1` clock).
 
-use crate::level::Level;
+use emergo_engine::Level;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -92,7 +92,7 @@ impl fmt::Display for TimeControl {
 
 /// Which player an engine spec names.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineKind {
+pub(crate) enum EngineKind {
     /// The alpha-beta engine at a level (1..=10).
     AlphaBeta { level: Level },
     /// The UCT/MCTS baseline.
@@ -108,26 +108,26 @@ pub enum EngineKind {
 /// An engine as named on the command line, with its own limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
-    pub kind: EngineKind,
+    pub(crate) kind: EngineKind,
     /// `time=<ms>`: a fixed time per move that replaces the match's time control.
-    pub movetime: Option<Duration>,
+    pub(crate) movetime: Option<Duration>,
     /// `depth=<plies>`.
-    pub depth: Option<u32>,
+    pub(crate) depth: Option<u32>,
     /// `nodes=<n>` (for `mcts`, `playouts=<n>`).
-    pub nodes: Option<u64>,
+    pub(crate) nodes: Option<u64>,
     /// `threads=<n>`: Lazy SMP search threads of `alphabeta` (1 unless given).
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// `w.<weight>=<centimen>`: evaluation weights of `alphabeta` that differ from the defaults
     /// (for tuning: `alphabeta:w.hand=80,w.edge=0`).
-    pub weights: Vec<(String, i32)>,
+    pub(crate) weights: Vec<(String, i32)>,
     /// The name used in reports and records: `name=<text>`, or the spec text.
-    pub name: String,
+    pub(crate) name: String,
 }
 
 impl EngineSpec {
     /// Whether this engine's search is bounded by depth or nodes alone, so that the match's
     /// time control does not apply to it.
-    pub fn fixed_search(&self) -> bool {
+    pub(crate) fn fixed_search(&self) -> bool {
         self.movetime.is_none() && (self.depth.is_some() || self.nodes.is_some())
     }
 }
@@ -215,7 +215,7 @@ impl FromStr for EngineSpec {
                 ("alphabeta" | "ab", _)
                     if key
                         .strip_prefix("w.")
-                        .is_some_and(|w| crate::eval::Weights::NAMES.contains(&w)) =>
+                        .is_some_and(|w| emergo_engine::eval::Weights::NAMES.contains(&w)) =>
                 {
                     let value = value
                         .parse::<i32>()

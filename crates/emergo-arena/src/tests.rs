@@ -1,6 +1,8 @@
 //! Matches end to end with fast players and fake external engines.
 
-use super::*;
+use crate::runner::Termination;
+use crate::stats::Verdict;
+use crate::*;
 use emergo_core::{GameRecord, Status};
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 //! A quick sanity duel between two built-in players (not the match runner: no statistics).
 //!
-//! `cargo run --release -p emergo-engine --example duel -- <a> <b> <games> <ms or n<nodes>>` where a player
+//! `cargo run --release -p emergo-arena --example duel -- <a> <b> <games> <ms or n<nodes>>` where a player
 //! is `ab<level>`, `mcts` or `random`. Prints the first player's points.
 
 use emergo_core::Game;

@@ -11,8 +11,8 @@
 //! for "White is to move" that the evaluation does not use: without it, that edge would be
 //! credited to the hand and shadowpiece weights.
 
-use crate::eval::{features, Weights};
 use emergo_core::{Color, Game, Outcome, Status};
+use emergo_engine::eval::{features, Weights};
 
 /// Number of weights.
 const N: usize = Weights::NAMES.len();
@@ -20,10 +20,10 @@ const N: usize = Weights::NAMES.len();
 /// A position's evaluation terms and the result its side to move went on to get.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    pub features: [i32; N],
-    pub white_to_move: bool,
+    pub(crate) features: [i32; N],
+    pub(crate) white_to_move: bool,
     /// 1 for a win of the side to move, 0.5 for a draw, 0 for a loss.
-    pub result: f64,
+    pub(crate) result: f64,
 }
 
 /// The samples of a finished game: its quiet positions, labelled with the outcome. A game still
@@ -92,7 +92,7 @@ fn as_f64(weights: &Weights) -> [f64; N] {
 
 /// The curve scale that fits `weights` (with no colour term) best: a golden-section search
 /// over 0.001..1000.
-pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
+fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
     let w = as_f64(weights);
     let (mut lo, mut hi) = (0.001f64.ln(), 1000f64.ln());
     let phi = (5f64.sqrt() - 1.0) / 2.0;

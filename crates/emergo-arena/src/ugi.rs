@@ -1,6 +1,6 @@
 //! The match runner's side of UGI: an external engine spoken to over pipes.
 //!
-//! `ugi` → `ugiok` (collecting `id name`), `isready` → `readyok`, `uginewgame`,
+//! `ugi` → `ugiok`, `isready` → `readyok`, `uginewgame`,
 //! `position fen <N2> moves ...`, `go movetime N` or `go p1time .. p2time .. p1inc .. p2inc ..`,
 //! then `bestmove <move>`. Every wait has a deadline, so a silent or dead engine loses the game
 //! instead of hanging the match. The engine's answer is only text here; the runner checks it
@@ -42,17 +42,16 @@ pub enum UgiError {
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// A running external engine.
-pub struct UgiEngine {
+pub(crate) struct UgiEngine {
     command: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
-    name: Option<String>,
 }
 
 impl UgiEngine {
     /// Starts `command` (program and arguments) and does the `ugi`/`isready` handshake.
-    pub fn start(command: &[String]) -> Result<UgiEngine, UgiError> {
+    pub(crate) fn start(command: &[String]) -> Result<UgiEngine, UgiError> {
         let text = command.join(" ");
         let (program, args) = command.split_first().ok_or_else(|| UgiError::Spawn {
             command: text.clone(),
@@ -90,35 +89,21 @@ impl UgiEngine {
             child,
             stdin,
             lines,
-            name: None,
         };
         engine.send("ugi")?;
         let deadline = Instant::now() + HANDSHAKE;
         loop {
             let line = engine.read_line(deadline, "ugiok")?;
-            let mut words = line.split_whitespace();
-            match (words.next(), words.next()) {
-                (Some("ugiok"), _) => break,
-                (Some("id"), Some("name")) => {
-                    let name: Vec<&str> = words.collect();
-                    if !name.is_empty() {
-                        engine.name = Some(name.join(" "));
-                    }
-                }
-                _ => {}
+            if line.split_whitespace().next() == Some("ugiok") {
+                break;
             }
         }
         engine.ready()?;
         Ok(engine)
     }
 
-    /// The name the engine gave in `id name`, if any.
-    pub fn id_name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-
     /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), UgiError> {
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), UgiError> {
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|source| UgiError::Write {
@@ -143,7 +128,7 @@ impl UgiEngine {
     }
 
     /// `isready` → `readyok`.
-    pub fn ready(&mut self) -> Result<(), UgiError> {
+    pub(crate) fn ready(&mut self) -> Result<(), UgiError> {
         self.send("isready")?;
         let deadline = Instant::now() + HANDSHAKE;
         while self.read_line(deadline, "readyok")?.trim() != "readyok" {}
@@ -151,14 +136,14 @@ impl UgiEngine {
     }
 
     /// `uginewgame` then `isready`.
-    pub fn new_game(&mut self) -> Result<(), UgiError> {
+    pub(crate) fn new_game(&mut self) -> Result<(), UgiError> {
         self.send("uginewgame")?;
         self.ready()
     }
 
     /// Sends the position and the `go` line, and returns the token after `bestmove` (the empty
     /// string if there is none), waiting until `deadline`.
-    pub fn best_move(
+    pub(crate) fn best_move(
         &mut self,
         position: &str,
         go: &str,

@@ -20,7 +20,7 @@ pub struct Wdl {
 }
 
 impl Wdl {
-    pub fn new(wins: u32, draws: u32, losses: u32) -> Wdl {
+    pub(crate) fn new(wins: u32, draws: u32, losses: u32) -> Wdl {
         Wdl {
             wins,
             draws,
@@ -33,7 +33,7 @@ impl Wdl {
     }
 
     /// Points: a win 1, a draw 1/2.
-    pub fn points(&self) -> f64 {
+    pub(crate) fn points(&self) -> f64 {
         f64::from(self.wins) + f64::from(self.draws) / 2.0
     }
 
@@ -85,7 +85,7 @@ impl Wdl {
 }
 
 /// The logistic Elo difference that gives an expected score `s` (±infinity at 1 and 0).
-pub fn elo_of_score(s: f64) -> f64 {
+pub(crate) fn elo_of_score(s: f64) -> f64 {
     if s >= 1.0 {
         f64::INFINITY
     } else if s <= 0.0 {
@@ -97,7 +97,7 @@ pub fn elo_of_score(s: f64) -> f64 {
 }
 
 /// The expected score of a side `elo` points stronger (logistic model).
-pub fn score_of_elo(elo: f64) -> f64 {
+pub(crate) fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
@@ -105,8 +105,8 @@ pub fn score_of_elo(elo: f64) -> f64 {
 /// (a score of 100% or 0% has no finite Elo).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct EloEstimate {
-    pub diff: f64,
-    pub margin: f64,
+    pub(crate) diff: f64,
+    pub(crate) margin: f64,
 }
 
 impl fmt::Display for EloEstimate {
@@ -130,7 +130,7 @@ impl fmt::Display for EloEstimate {
 
 /// How the SPRT computes its log-likelihood ratio.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum SprtModel {
+pub(crate) enum SprtModel {
     /// The generalised SPRT with the logistic Elo model (fishtest): works with any counts.
     #[default]
     Logistic,
@@ -142,11 +142,11 @@ pub enum SprtModel {
 /// and `beta` are the error rates of accepting H1 and H0 wrongly.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Sprt {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub model: SprtModel,
+    pub(crate) elo0: f64,
+    pub(crate) elo1: f64,
+    pub(crate) alpha: f64,
+    pub(crate) beta: f64,
+    pub(crate) model: SprtModel,
 }
 
 impl Default for Sprt {
@@ -163,7 +163,7 @@ impl Default for Sprt {
 
 /// What an SPRT says so far.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Not enough evidence yet.
     Continue,
     /// H0 accepted: the difference is (at most) elo0.
@@ -184,11 +184,11 @@ impl fmt::Display for Verdict {
 
 /// The state of an SPRT: the ratio, its bounds and the verdict.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct SprtStatus {
-    pub llr: f64,
-    pub lower: f64,
-    pub upper: f64,
-    pub verdict: Verdict,
+pub(crate) struct SprtStatus {
+    pub(crate) llr: f64,
+    pub(crate) lower: f64,
+    pub(crate) upper: f64,
+    pub(crate) verdict: Verdict,
 }
 
 /// A bad `--sprt` text.
@@ -251,7 +251,7 @@ impl FromStr for Sprt {
 
 impl Sprt {
     /// The lower and upper bounds of the log-likelihood ratio (Wald).
-    pub fn bounds(&self) -> (f64, f64) {
+    pub(crate) fn bounds(&self) -> (f64, f64) {
         (
             (self.beta / (1.0 - self.alpha)).ln(),
             ((1.0 - self.beta) / self.alpha).ln(),
@@ -259,7 +259,7 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of H1 against H0 for these results.
-    pub fn llr(&self, wdl: &Wdl) -> f64 {
+    pub(crate) fn llr(&self, wdl: &Wdl) -> f64 {
         match self.model {
             SprtModel::Logistic => llr_logistic(wdl, self.elo0, self.elo1),
             SprtModel::BayesElo => llr_bayeselo(wdl, self.elo0, self.elo1),
@@ -267,7 +267,7 @@ impl Sprt {
     }
 
     /// The test's state for these results.
-    pub fn status(&self, wdl: &Wdl) -> SprtStatus {
+    pub(crate) fn status(&self, wdl: &Wdl) -> SprtStatus {
         let (lower, upper) = self.bounds();
         let llr = self.llr(wdl);
         let verdict = if llr >= upper {
