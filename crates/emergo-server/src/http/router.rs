@@ -11,9 +11,10 @@ use crate::http::ops;
 use crate::http::session::SessionCookie;
 use crate::http::ws;
 use crate::services::error::ServiceError;
+use crate::services::games::actions::{require_ongoing, DrawAction};
 use crate::services::games::import;
 use crate::services::games::view::{GameSummary, GameView, SeatGrant};
-use crate::services::games::{AppState, Change, GameSlot, LiveGame};
+use crate::services::games::{AppState, GameSlot, LiveGame};
 use crate::services::Services;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Query, State};
@@ -21,7 +22,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Extension, Json, Router};
-use emergo_core::{ByColor, Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
+use emergo_core::{ByColor, Color, Game, GameRecord, Position};
 use emergo_engine::Level;
 use emergo_platform::domain::model::{
     hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
@@ -190,16 +191,6 @@ async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Respon
     }
 }
 
-fn require_ongoing(live: &LiveGame) -> Result<(), ServiceError> {
-    match live.game.status() {
-        Status::Ongoing => Ok(()),
-        Status::Finished { outcome, reason } => Err(ServiceError::GameOver(format!(
-            "the game is over: {} ({reason})",
-            outcome.token()
-        ))),
-    }
-}
-
 /// The mode of a new game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -236,13 +227,6 @@ struct CreateBody {
     position: Option<String>,
     /// A time control for a game between people: `"3+2"`, `"corr:3"`; none for untimed.
     time: Option<String>,
-}
-
-/// 503 `engine_busy` when the engine could not take a job from `client` now.
-fn engine_room(state: &AppState, client: ClientAddr) -> Result<(), ServiceError> {
-    state
-        .engine_has_room(client.0)
-        .map_err(|e| ServiceError::EngineBusy(e.to_string()))
 }
 
 async fn create(
@@ -306,7 +290,7 @@ async fn create(
         SeatKind::Human
     };
     if other_kind == SeatKind::Engine && start.turn() != color {
-        engine_room(&state, client)?;
+        state.engine_room(client.0)?;
     }
     let mut seats = ByColor::splat(Seat {
         kind: other_kind,
@@ -422,34 +406,14 @@ async fn join(
 ) -> Result<Json<SeatGrant>, ApiError> {
     let slot = state.slot(&id).await?;
     let token = new_token();
-    let token_hash = hash_secret(&token);
-    let mut taken = Color::White;
-    let live = state
-        .act(&slot, client.0, |live| {
-            let code_matches = match (&live.meta.invite_hash, body.invite.as_deref()) {
-                (Some(hash), Some(code)) => *hash == hash_secret(code),
-                _ => false,
-            };
-            if !code_matches {
-                return Err(ServiceError::BadToken(
-                    "this invitation code does not open a seat in this game".to_string(),
-                ));
-            }
-            let free = Color::ALL.into_iter().find(|&c| {
-                let seat = &live.meta.seats[c];
-                seat.kind == SeatKind::Human && seat.token_hash.is_none()
-            });
-            let Some(color) = free else {
-                return Err(ServiceError::SeatTaken(
-                    "both seats of this game are taken".to_string(),
-                ));
-            };
-            taken = color;
-            let token_hash = token_hash.clone();
-            Ok(Some(Change::Seat { color, token_hash }))
-        })
+    let (live, color) = state
+        .join(
+            &slot,
+            client.0,
+            body.invite.as_deref(),
+            &hash_secret(&token),
+        )
         .await?;
-    let color = taken;
     Ok(Json(SeatGrant {
         game: GameView::of(&live),
         seat: color.name(),
@@ -458,21 +422,12 @@ async fn join(
     }))
 }
 
-/// Move text longer than this is not a move (the longest capture path is far shorter).
-const MAX_MOVE_TEXT: usize = 200;
-
 #[derive(Deserialize)]
 struct MoveBody {
     token: Option<String>,
     ply: i64,
     #[serde(rename = "move")]
     mv: String,
-}
-
-fn legal_list(pos: &Position) -> String {
-    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
-    moves.sort();
-    moves.join(", ")
 }
 
 async fn play(
@@ -485,46 +440,7 @@ async fn play(
     let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
-        .act(&slot, client.0, |live| {
-            let color = actor.seat(live)?;
-            let ply = live.game.ply();
-            if body.ply != ply as i64 {
-                return Err(ServiceError::StalePly {
-                    current: ply,
-                    given: body.ply,
-                });
-            }
-            require_ongoing(live)?;
-            if let Some(seat) = live.waiting_for() {
-                return Err(ServiceError::NotAllowed(format!(
-                    "the clock starts when both seats are taken: wait for {} to join",
-                    seat.name()
-                )));
-            }
-            let pos = *live.game.position();
-            if pos.turn() != color {
-                return Err(ServiceError::NotYourTurn(format!(
-                    "{} is to move, and this token holds {}'s seat",
-                    pos.turn().name(),
-                    color.name()
-                )));
-            }
-            let text = body.mv.trim();
-            if text.len() > MAX_MOVE_TEXT {
-                return Err(ServiceError::IllegalMove(format!(
-                    "{} is not a move; the legal moves are: {}",
-                    echo(text),
-                    legal_list(&pos)
-                )));
-            }
-            let mv = pos.parse_move(text).map_err(|e| {
-                ServiceError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
-            })?;
-            if live.meta.mode == Mode::Engine {
-                engine_room(&state, client)?;
-            }
-            Ok(Some(Change::Move(mv)))
-        })
+        .play(&slot, client.0, &actor, body.ply, &body.mv)
         .await?;
     Ok(delta(&live, usize::try_from(body.ply).unwrap_or(0)))
 }
@@ -552,37 +468,7 @@ async fn takeback(
     let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
-        .act(&slot, client.0, |live| {
-            let color = actor.seat(live)?;
-            if live.meta.mode == Mode::Human {
-                let action = body
-                    .action
-                    .unwrap_or(crate::services::games::takeback::Action::Offer);
-                return crate::services::games::takeback::decide(live, color, action);
-            }
-            if live.meta.mode != Mode::Engine {
-                return Err(ServiceError::NotAllowed(
-                    "a takeback is for games against the engine and between people".to_string(),
-                ));
-            }
-            if let Status::Finished {
-                reason: reason @ (EndReason::Resignation | EndReason::Agreement),
-                ..
-            } = live.game.status()
-            {
-                return Err(ServiceError::GameOver(format!(
-                    "the game ended by {reason}; it cannot be taken back"
-                )));
-            }
-            let positions = live.game.positions();
-            let target = (0..live.game.ply())
-                .rev()
-                .find(|&k| positions[k].turn() == color)
-                .ok_or_else(|| {
-                    ServiceError::NotAllowed("there is no move of yours to take back".to_string())
-                })?;
-            Ok(Some(Change::Takeback { to: target }))
-        })
+        .take_back(&slot, client.0, &actor, body.action)
         .await?;
     Ok(delta(&live, usize::MAX))
 }
@@ -653,16 +539,7 @@ async fn resign(
 ) -> Result<Json<GameView>, ApiError> {
     let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
-    let live = state
-        .act(&slot, client.0, |live| {
-            let color = actor.seat(live)?;
-            require_ongoing(live)?;
-            Ok(Some(Change::Finish(Status::Finished {
-                outcome: Outcome::Win(color.other()),
-                reason: EndReason::Resignation,
-            })))
-        })
-        .await?;
+    let live = state.resign(&slot, client.0, &actor).await?;
     Ok(delta(&live, usize::MAX))
 }
 
@@ -677,22 +554,8 @@ async fn abort(
 ) -> Result<Json<GameView>, ApiError> {
     let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
-    let live = state
-        .act(&slot, client.0, |live| {
-            actor.seat(live)?;
-            crate::services::games::takeback::abort(live).map(Some)
-        })
-        .await?;
+    let live = state.abort(&slot, client.0, &actor).await?;
     Ok(delta(&live, usize::MAX))
-}
-
-/// What a player does about a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum DrawAction {
-    Offer,
-    Accept,
-    Decline,
 }
 
 #[derive(Deserialize)]
@@ -710,42 +573,7 @@ async fn draw(
 ) -> Result<Json<GameView>, ApiError> {
     let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
-    let live = state
-        .act(&slot, client.0, |live| {
-            let color = actor.seat(live)?;
-            if live.meta.mode != Mode::Human {
-                return Err(ServiceError::NotAllowed(
-                    "draw offers are for games between people".to_string(),
-                ));
-            }
-            require_ongoing(live)?;
-            let offered_to_me = live.meta.draw_offer == Some(color.other());
-            let change = match body.action {
-                // Offering back to a standing offer agrees to it.
-                DrawAction::Offer | DrawAction::Accept if offered_to_me => {
-                    Change::Finish(Status::Finished {
-                        outcome: Outcome::Draw,
-                        reason: EndReason::Agreement,
-                    })
-                }
-                DrawAction::Offer => Change::DrawOffer(Some(color)),
-                DrawAction::Accept => {
-                    return Err(ServiceError::NotAllowed(
-                        "there is no draw offer to accept".to_string(),
-                    ))
-                }
-                DrawAction::Decline if offered_to_me => Change::DrawOffer(None),
-                DrawAction::Decline => {
-                    return Err(ServiceError::NotAllowed(
-                        "there is no draw offer to decline".to_string(),
-                    ))
-                }
-            };
-            let unchanged =
-                matches!(change, Change::DrawOffer(offer) if offer == live.meta.draw_offer);
-            Ok((!unchanged).then_some(change))
-        })
-        .await?;
+    let live = state.draw(&slot, client.0, &actor, body.action).await?;
     Ok(delta(&live, usize::MAX))
 }
 

@@ -3,6 +3,7 @@
 //! that carries every new state to the game's WebSockets; every change to a game goes through
 //! [`Shared::apply`] (store, apply, publish); and the engine's replies.
 
+pub mod actions;
 pub mod chat;
 pub mod flag;
 pub mod import;
