@@ -6,28 +6,35 @@ use crate::color::Color;
 use crate::moves::{CapturePath, Move};
 use crate::phase::Phase;
 use crate::position::Position;
+use crate::variant::{Emergo, Variant};
 use std::ops::ControlFlow;
 
 /// The legal moves of a position. A plain vector: capture routes have no useful upper bound.
-pub type MoveList = Vec<Move>;
+pub type MoveList<V = Emergo> = Vec<Move<V>>;
 
-impl Position {
+/// The board's step directions, in the generator's order (R1, R8).
+#[inline(always)]
+pub(crate) fn directions<V: Variant>() -> &'static [Direction] {
+    V::GEOMETRY.directions
+}
+
+impl<V: Variant> Position<V> {
     /// All legal moves (R5 precedence, [`Position::phase`]: captures of the greatest size, else
     /// entries, else steps).
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> MoveList<V> {
         let mut moves = MoveList::with_capacity(48);
         self.legal_moves_into(&mut moves);
         moves
     }
 
     /// Clears `moves` and fills it with the legal moves, reusing its allocation.
-    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+    pub fn legal_moves_into(&self, moves: &mut MoveList<V>) {
         moves.clear();
         self.for_each_legal_move(|m| moves.push(m));
     }
 
     /// Calls `f` with every legal move.
-    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
+    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move<V>)) {
         let _ = self.try_for_each_legal_move(|m| {
             f(m);
             ControlFlow::<()>::Continue(())
@@ -38,7 +45,7 @@ impl Position {
     /// generator stops at the first `Break`, so a search for one move ends where it is found.
     pub fn try_for_each_legal_move<B>(
         &self,
-        mut f: impl FnMut(Move) -> ControlFlow<B>,
+        mut f: impl FnMut(Move<V>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let me = self.turn;
         if self.is_lost() {
@@ -55,7 +62,7 @@ impl Position {
             Phase::Step => {
                 let own = self.owned[me];
                 let empty = self.empty();
-                for dir in Direction::ALL {
+                for &dir in directions::<V>() {
                     let back = dir.opposite();
                     for to in own.shift(dir) & empty {
                         if let Some(from) = to.neighbour(back) {
@@ -69,7 +76,7 @@ impl Position {
     }
 
     /// The first legal move for which `pred` holds, generating no further.
-    pub fn find_legal_move(&self, mut pred: impl FnMut(Move) -> bool) -> Option<Move> {
+    pub fn find_legal_move(&self, mut pred: impl FnMut(Move<V>) -> bool) -> Option<Move<V>> {
         match self.try_for_each_legal_move(|m| {
             if pred(m) {
                 ControlFlow::Break(m)
@@ -101,7 +108,7 @@ impl Position {
             Phase::Step => {
                 let own = self.owned[me];
                 let empty = self.empty();
-                Direction::ALL
+                directions::<V>()
                     .iter()
                     .map(|&d| (own.shift(d) & empty).len())
                     .sum()
@@ -110,7 +117,7 @@ impl Position {
     }
 
     /// Whether `mv` is legal here. Decided by the generator alone, which stops at the match.
-    pub fn is_legal(&self, mv: Move) -> bool {
+    pub fn is_legal(&self, mv: Move<V>) -> bool {
         self.find_legal_move(|m| m == mv).is_some()
     }
 
@@ -128,31 +135,32 @@ impl Position {
     /// The squares of `color`'s columns that have a first jump available: an adjacent opponent
     /// column with an empty square beyond (R6).
     #[inline]
-    pub(crate) fn jumpers(&self, color: Color) -> Bitboard {
+    pub(crate) fn jumpers(&self, color: Color) -> Bitboard<V> {
         let own = self.owned[color];
         let opp = self.owned[color.other()];
         let empty = self.empty();
         let mut from = Bitboard::EMPTY;
-        for dir in Direction::ALL {
+        for &dir in directions::<V>() {
             let back = dir.opposite();
             from |= own & opp.shift(back) & empty.shift(back).shift(back);
         }
         from
     }
 
-    /// R9.3: White's very first move (the board empty, White to move), which may not be on e5.
+    /// R9.3: White's very first move (the board empty, White to move), which may not be on the
+    /// centre.
     pub(crate) fn is_first_move(&self) -> bool {
         self.turn == Color::White && self.empty() == Bitboard::ALL
     }
 
     /// The squares where the side to move may enter now (R9). Assumes it has men in hand and no
     /// capture.
-    pub(crate) fn entry_squares(&self) -> Bitboard {
+    pub(crate) fn entry_squares(&self) -> Bitboard<V> {
         let me = self.turn;
         let empty = self.empty();
         let mut allowed = empty;
         if self.is_first_move() {
-            allowed &= !Square::E5.bit();
+            allowed &= !Square::<V>::CENTRE.bit();
         }
         // R9.4: no entry where the opponent could capture it, unless it can already capture.
         if !self.can_capture(me.other()) {
@@ -165,12 +173,12 @@ impl Position {
     /// breaks. (All routes are found before the first is given: R7.3 needs the greatest size.)
     fn try_for_each_capture<B>(
         &self,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+        f: &mut impl FnMut(Move<V>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let me = self.turn;
         let mut scratch = *self;
         let mut best = 0usize;
-        let mut routes: Vec<CapturePath> = Vec::new();
+        let mut routes: Vec<CapturePath<V>> = Vec::new();
         for from in self.jumpers(me) {
             // R7.2: the starting square is empty while the column moves.
             scratch.owned[me] &= !from.bit();
@@ -197,9 +205,18 @@ impl Position {
 /// side and the square on the opposite side is in `empty`. The move generator forbids entries
 /// there; the evaluation counts the columns so exposed.
 #[inline]
-pub fn attackable(targets: Bitboard, attackers: Bitboard, empty: Bitboard) -> Bitboard {
+pub fn attackable<V: Variant>(
+    targets: Bitboard<V>,
+    attackers: Bitboard<V>,
+    empty: Bitboard<V>,
+) -> Bitboard<V> {
     let mut hit = Bitboard::EMPTY;
-    for dir in [Direction::NumberUp, Direction::LetterDown] {
+    // One direction of each opposite pair: the first half of the board's directions are
+    // NumberUp, LetterDown (and BothUp on the hexagon).
+    for dir in [Direction::NumberUp, Direction::LetterDown, Direction::BothUp] {
+        if dir == Direction::BothUp && directions::<V>().len() == 4 {
+            continue;
+        }
         let back = dir.opposite();
         // An attacker at s+dir with s-dir empty, or the mirror image.
         hit |= attackers.shift(back) & empty.shift(dir);
@@ -210,19 +227,19 @@ pub fn attackable(targets: Bitboard, attackers: Bitboard, empty: Bitboard) -> Bi
 
 /// Depth-first search over jump sequences from `at`, with men taken at once (R7.2) and no 180°
 /// turn (R7.1). Keeps in `routes` the completed routes of the greatest length seen (R7.3).
-fn extend_capture(
-    board: &mut Position,
+fn extend_capture<V: Variant>(
+    board: &mut Position<V>,
     me: Color,
-    at: Square,
+    at: Square<V>,
     last: Option<Direction>,
-    path: CapturePath,
+    path: CapturePath<V>,
     best: &mut usize,
-    routes: &mut Vec<CapturePath>,
+    routes: &mut Vec<CapturePath<V>>,
 ) {
     let opp = board.owned[me.other()];
     let occupied = board.occupied();
     let mut extended = false;
-    for dir in Direction::ALL {
+    for &dir in directions::<V>() {
         if Some(dir.opposite()) == last {
             continue;
         }
@@ -256,8 +273,8 @@ fn extend_capture(
 
 /// R6 on the scratch board, without hash upkeep.
 #[inline(always)]
-fn take_top_man_fast(board: &mut Position, over: usize, me: Color) {
-    let bit = Bitboard(1u64 << over);
+fn take_top_man_fast<V: Variant>(board: &mut Position<V>, over: usize, me: Color) {
+    let bit = Bitboard::<V>::from_bits(1u64 << over);
     if board.men[over] > 1 {
         board.men[over] -= 1;
     } else if board.prisoners[over] > 0 {
@@ -277,7 +294,7 @@ mod tests {
 
     #[test]
     fn generation_stops_at_the_first_break() {
-        let pos = Position::start();
+        let pos = crate::Position::start();
         let mut seen = 0;
         let flow = pos.try_for_each_legal_move(|m| {
             seen += 1;
