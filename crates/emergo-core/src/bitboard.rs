@@ -103,11 +103,7 @@ impl<V: Variant> Bitboard<V> {
         let by = g.shift_by[d];
         let moved = self.0 & g.shift_mask[d];
         Bitboard(
-            if by >= 0 {
-                moved << by
-            } else {
-                moved >> -by
-            },
+            if by >= 0 { moved << by } else { moved >> -by },
             PhantomData,
         )
     }
@@ -213,8 +209,10 @@ impl<V: Variant> fmt::Display for Bitboard<V> {
         let width = V::GEOMETRY.width;
         if width == 0 {
             for n in (1..=7u8).rev() {
-                let cells: Vec<Square<V>> =
-                    (0..7u8).rev().filter_map(|l| Square::from_letter_number(l, n)).collect();
+                let cells: Vec<Square<V>> = (0..7u8)
+                    .rev()
+                    .filter_map(|l| Square::from_letter_number(l, n))
+                    .collect();
                 let indent = " ".repeat(7 - cells.len());
                 let row: Vec<&str> = cells
                     .iter()

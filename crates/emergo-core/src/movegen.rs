@@ -213,7 +213,11 @@ pub fn attackable<V: Variant>(
     let mut hit = Bitboard::EMPTY;
     // One direction of each opposite pair: the first half of the board's directions are
     // NumberUp, LetterDown (and BothUp on the hexagon).
-    for dir in [Direction::NumberUp, Direction::LetterDown, Direction::BothUp] {
+    for dir in [
+        Direction::NumberUp,
+        Direction::LetterDown,
+        Direction::BothUp,
+    ] {
         if dir == Direction::BothUp && directions::<V>().len() == 4 {
             continue;
         }

@@ -312,7 +312,10 @@ fn columns_entry<V: Variant>(
     let stack_col = offset + name.len() + 2;
     let mut letters = stack.chars();
     let Some(first) = letters.next() else {
-        return Err(err(stack_col, PositionTextErrorKind::EmptyStack(square.square_name())));
+        return Err(err(
+            stack_col,
+            PositionTextErrorKind::EmptyStack(square.square_name()),
+        ));
     };
     let letter = |i: usize, c: char| {
         Color::from_letter(c)

@@ -339,7 +339,9 @@ pub fn record_variant(text: &str) -> Result<VariantKind, RecordError> {
 const VARIANT_TAG: &str = "Variant";
 
 fn unknown_variant(value: &str) -> String {
-    format!("unknown variant \"{value}\" in the Variant tag (expected Emergo, Emergo 7x7 or HexEmergo)")
+    format!(
+        "unknown variant \"{value}\" in the Variant tag (expected Emergo, Emergo 7x7 or HexEmergo)"
+    )
 }
 
 /// Checks a `[Variant]` tag's value against the board `V` being read: the message, and the
@@ -539,7 +541,10 @@ impl<'a> Parser<'a> {
             })?;
         }
         let mut start: Option<(&str, &str, Position<V>)> = None;
-        for t in tags.iter().filter(|t| START_TAGS.contains(&t.name.as_str())) {
+        for t in tags
+            .iter()
+            .filter(|t| START_TAGS.contains(&t.name.as_str()))
+        {
             let position =
                 start_tag(&t.name, &t.value).map_err(|e| self.error(t.line, t.column, e))?;
             match &start {

@@ -187,7 +187,12 @@ mod tests {
 
     #[test]
     fn r9_3_white_may_not_open_on_e5() {
-        assert_eq!(why("W:12:12", "e5"), Some(Refusal::FirstEntryOnCentre { centre: SquareName(*b"e5") }));
+        assert_eq!(
+            why("W:12:12", "e5"),
+            Some(Refusal::FirstEntryOnCentre {
+                centre: SquareName(*b"e5")
+            })
+        );
         assert_eq!(why("W:12:12", "d3"), None);
     }
 
