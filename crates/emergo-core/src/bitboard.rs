@@ -98,12 +98,36 @@ impl<V: Variant> Bitboard<V> {
     /// cell number by the same amount ([`crate::variant::Geometry`] checks it).
     #[inline(always)]
     pub const fn shift(self, dir: Direction) -> Bitboard<V> {
-        let g = V::GEOMETRY;
-        let d = dir as usize;
-        let by = g.shift_by[d];
-        let moved = self.0 & g.shift_mask[d];
+        // Each arm's mask and amount are constants of the board (inline `const` blocks), so a
+        // shift in a known direction is one AND and one shift, as it was before the variants.
+        let bb = self.0;
         Bitboard(
-            if by >= 0 { moved << by } else { moved >> -by },
+            match dir {
+                Direction::NumberUp => step(
+                    bb & const { V::GEOMETRY.shift_mask[0] },
+                    const { V::GEOMETRY.shift_by[0] },
+                ),
+                Direction::LetterDown => step(
+                    bb & const { V::GEOMETRY.shift_mask[1] },
+                    const { V::GEOMETRY.shift_by[1] },
+                ),
+                Direction::LetterUp => step(
+                    bb & const { V::GEOMETRY.shift_mask[2] },
+                    const { V::GEOMETRY.shift_by[2] },
+                ),
+                Direction::NumberDown => step(
+                    bb & const { V::GEOMETRY.shift_mask[3] },
+                    const { V::GEOMETRY.shift_by[3] },
+                ),
+                Direction::BothUp => step(
+                    bb & const { V::GEOMETRY.shift_mask[4] },
+                    const { V::GEOMETRY.shift_by[4] },
+                ),
+                Direction::BothDown => step(
+                    bb & const { V::GEOMETRY.shift_mask[5] },
+                    const { V::GEOMETRY.shift_by[5] },
+                ),
+            },
             PhantomData,
         )
     }
@@ -112,6 +136,16 @@ impl<V: Variant> Bitboard<V> {
     #[inline]
     pub const fn iter(self) -> Squares<V> {
         Squares(self.0, PhantomData)
+    }
+}
+
+/// Shifts left by `by` when positive, right by `-by` otherwise.
+#[inline(always)]
+const fn step(bits: u64, by: i8) -> u64 {
+    if by >= 0 {
+        bits << by
+    } else {
+        bits >> -by
     }
 }
 
@@ -144,7 +178,7 @@ impl<V: Variant> Not for Bitboard<V> {
     type Output = Bitboard<V>;
     #[inline(always)]
     fn not(self) -> Bitboard<V> {
-        Bitboard::from_bits(!self.0 & V::GEOMETRY.all)
+        Bitboard::from_bits(!self.0 & const { V::GEOMETRY.all })
     }
 }
 

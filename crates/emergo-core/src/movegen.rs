@@ -12,12 +12,6 @@ use std::ops::ControlFlow;
 /// The legal moves of a position. A plain vector: capture routes have no useful upper bound.
 pub type MoveList<V = Emergo> = Vec<Move<V>>;
 
-/// The board's step directions, in the generator's order (R1, R8).
-#[inline(always)]
-pub(crate) fn directions<V: Variant>() -> &'static [Direction] {
-    V::GEOMETRY.directions
-}
-
 impl<V: Variant> Position<V> {
     /// All legal moves (R5 precedence, [`Position::phase`]: captures of the greatest size, else
     /// entries, else steps).
@@ -62,7 +56,7 @@ impl<V: Variant> Position<V> {
             Phase::Step => {
                 let own = self.owned[me];
                 let empty = self.empty();
-                for &dir in directions::<V>() {
+                for dir in V::DIRECTIONS {
                     let back = dir.opposite();
                     for to in own.shift(dir) & empty {
                         if let Some(from) = to.neighbour(back) {
@@ -108,9 +102,9 @@ impl<V: Variant> Position<V> {
             Phase::Step => {
                 let own = self.owned[me];
                 let empty = self.empty();
-                directions::<V>()
-                    .iter()
-                    .map(|&d| (own.shift(d) & empty).len())
+                V::DIRECTIONS
+                    .into_iter()
+                    .map(|d| (own.shift(d) & empty).len())
                     .sum()
             }
         }
@@ -140,7 +134,7 @@ impl<V: Variant> Position<V> {
         let opp = self.owned[color.other()];
         let empty = self.empty();
         let mut from = Bitboard::EMPTY;
-        for &dir in directions::<V>() {
+        for dir in V::DIRECTIONS {
             let back = dir.opposite();
             from |= own & opp.shift(back) & empty.shift(back).shift(back);
         }
@@ -160,7 +154,7 @@ impl<V: Variant> Position<V> {
         let empty = self.empty();
         let mut allowed = empty;
         if self.is_first_move() {
-            allowed &= !Square::<V>::CENTRE.bit();
+            allowed &= !const { Square::<V>::CENTRE }.bit();
         }
         // R9.4: no entry where the opponent could capture it, unless it can already capture.
         if !self.can_capture(me.other()) {
@@ -210,21 +204,17 @@ pub fn attackable<V: Variant>(
     attackers: Bitboard<V>,
     empty: Bitboard<V>,
 ) -> Bitboard<V> {
-    let mut hit = Bitboard::EMPTY;
-    // One direction of each opposite pair: the first half of the board's directions are
-    // NumberUp, LetterDown (and BothUp on the hexagon).
-    for dir in [
-        Direction::NumberUp,
-        Direction::LetterDown,
-        Direction::BothUp,
-    ] {
-        if dir == Direction::BothUp && directions::<V>().len() == 4 {
-            continue;
-        }
+    // An attacker at s+dir with s-dir empty, or the mirror image, for one direction of each
+    // opposite pair (written out, so that every shift is by a constant).
+    #[inline(always)]
+    fn line<V: Variant>(attackers: Bitboard<V>, empty: Bitboard<V>, dir: Direction) -> Bitboard<V> {
         let back = dir.opposite();
-        // An attacker at s+dir with s-dir empty, or the mirror image.
-        hit |= attackers.shift(back) & empty.shift(dir);
-        hit |= attackers.shift(dir) & empty.shift(back);
+        (attackers.shift(back) & empty.shift(dir)) | (attackers.shift(dir) & empty.shift(back))
+    }
+    let mut hit = line(attackers, empty, Direction::NumberUp);
+    hit |= line(attackers, empty, Direction::LetterDown);
+    if const { V::GEOMETRY.directions.len() == 6 } {
+        hit |= line(attackers, empty, Direction::BothUp);
     }
     targets & hit
 }
@@ -243,7 +233,7 @@ fn extend_capture<V: Variant>(
     let opp = board.owned[me.other()];
     let occupied = board.occupied();
     let mut extended = false;
-    for &dir in directions::<V>() {
+    for dir in V::DIRECTIONS {
         if Some(dir.opposite()) == last {
             continue;
         }

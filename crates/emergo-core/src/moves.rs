@@ -64,7 +64,7 @@ impl<V: Variant> CapturePath<V> {
     pub(crate) fn push(self, dir: Direction) -> CapturePath<V> {
         debug_assert!((self.len as usize) < MAX_JUMPS);
         let code = dir as u32;
-        let dirs = if V::GEOMETRY.directions.len() == 4 {
+        let dirs = if const { V::GEOMETRY.directions.len() == 4 } {
             self.dirs | (code << (2 * self.len))
         } else {
             self.dirs + code * POW6[self.len as usize % POW6.len()]
@@ -79,7 +79,7 @@ impl<V: Variant> CapturePath<V> {
     /// The direction of jump `i`.
     #[inline(always)]
     fn direction(&self, i: u8) -> Direction {
-        if V::GEOMETRY.directions.len() == 4 {
+        if const { V::GEOMETRY.directions.len() == 4 } {
             Direction::from_index((self.dirs >> (2 * i)) as usize & 3)
         } else {
             Direction::from_index((self.dirs / POW6[i as usize % POW6.len()]) as usize % 6)

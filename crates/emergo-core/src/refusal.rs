@@ -5,7 +5,7 @@
 //! ban of R9.3, the entry condition of R9.4).
 
 use crate::board::{Square, SquareName};
-use crate::movegen::{attackable, directions};
+use crate::movegen::attackable;
 use crate::notation::MoveText;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -108,7 +108,7 @@ impl fmt::Display for Refusal {
 }
 
 fn adjacent<V: Variant>(a: Square<V>, b: Square<V>) -> bool {
-    directions::<V>().iter().any(|&d| a.neighbour(d) == Some(b))
+    V::DIRECTIONS.into_iter().any(|d| a.neighbour(d) == Some(b))
 }
 
 impl<V: Variant> Position<V> {

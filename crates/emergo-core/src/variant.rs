@@ -74,6 +74,11 @@ pub trait Variant:
     const GEOMETRY: &'static Geometry;
     /// One byte per cell number (`[u8; slots]`).
     type Cells: Cells;
+    /// The step directions as an array (`[Direction; 4]` or `[Direction; 6]`): a loop over it is
+    /// a loop over a constant array, which the compiler unrolls.
+    type Directions: Copy + IntoIterator<Item = Direction> + AsRef<[Direction]>;
+    /// The step directions, in the generator's order (the same as `GEOMETRY`'s).
+    const DIRECTIONS: Self::Directions;
 }
 
 /// Emergo on the 41 dark squares of a 9×9 checkerboard, 12 men a side (RULES.md). The default
@@ -101,18 +106,24 @@ impl Variant for Emergo {
     const KIND: VariantKind = VariantKind::Emergo;
     const GEOMETRY: &'static Geometry = &SQUARE_9;
     type Cells = [u8; 41];
+    type Directions = [Direction; 4];
+    const DIRECTIONS: [Direction; 4] = Direction::ALL;
 }
 
 impl Variant for Emergo7x7 {
     const KIND: VariantKind = VariantKind::Emergo7x7;
     const GEOMETRY: &'static Geometry = &SQUARE_7;
     type Cells = [u8; 25];
+    type Directions = [Direction; 4];
+    const DIRECTIONS: [Direction; 4] = Direction::ALL;
 }
 
 impl Variant for HexEmergo {
     const KIND: VariantKind = VariantKind::HexEmergo;
     const GEOMETRY: &'static Geometry = &HEX;
     type Cells = [u8; 55];
+    type Directions = [Direction; 6];
+    const DIRECTIONS: [Direction; 6] = Direction::HEX;
 }
 
 /// A board's description, computed at compile time from its R1: which cell numbers are cells,
