@@ -230,7 +230,7 @@ impl Geometry {
         while y <= width {
             let mut x = 1u8;
             while x <= width {
-                if (x + y) % 2 == 0 {
+                if (x + y).is_multiple_of(2) {
                     g.xy[i] = (x, y);
                     g.lines[i] = ((x + 2 * h - y) / 2, (x + y) / 2);
                     if g.lines[i].0 == h && g.lines[i].1 == h + 1 {

@@ -15,6 +15,9 @@ use crate::variant::Variant;
 /// Variations nest at most this deep whatever the limits say: the reader is recursive.
 pub(super) const MAX_NESTING: usize = 200;
 
+/// A line read: its moves, the comment before its first move (main line only), and how it ended.
+pub(super) type Line<'a, V> = (Vec<RecordMove<V>>, Option<String>, Ending<'a>);
+
 /// How a line of movetext ended.
 pub(super) enum Ending<'a> {
     /// The main line's result token, where it stands.
@@ -40,7 +43,7 @@ impl<'a> Parser<'a> {
         game: &mut Game<V>,
         depth: usize,
         open: (usize, usize),
-    ) -> Result<(Vec<RecordMove<V>>, Option<String>, Ending<'a>), RecordError> {
+    ) -> Result<Line<'a, V>, RecordError> {
         let mut moves: Vec<RecordMove<V>> = Vec::new();
         let mut opening_comment = None;
         loop {
