@@ -582,3 +582,44 @@ fn hex_game_refuses_an_illegal_move_with_the_position_unchanged() {
     assert_ne!(*game.position(), before);
     assert_eq!(game.ply(), 2);
 }
+
+/// N2 and records round-trip on every game of the data: each position's text reads back to it,
+/// and each game's record (with its `[Variant]` tag and result) reads back to the same record
+/// and replays to the same end.
+fn check_round_trips<V: Variant>(data: &str) {
+    for (line_no, line) in data.lines().enumerate() {
+        let moves = line.split('\t').next().expect("moves");
+        let mut game = Game::<V>::default();
+        for text in moves.split(' ').filter(|m| !m.is_empty()) {
+            game.play_text(text).expect("legal");
+        }
+        for p in game.positions() {
+            assert_eq!(p.to_string().parse::<Position<V>>().as_ref(), Ok(p));
+        }
+        let record = GameRecord::from_game(&game, &[("Event", "data")]);
+        assert_eq!(record.tag("Variant"), Some(V::KIND.tag()));
+        let text = record.to_string();
+        let back = GameRecord::<V>::parse(&text)
+            .unwrap_or_else(|e| panic!("game line {}: {e}\n{text}", line_no + 1));
+        assert_eq!(back, record, "game line {}", line_no + 1);
+        assert_eq!(record_variant(&text), Ok(V::KIND));
+        let replayed = back.to_game().expect("replays");
+        assert_eq!(
+            replayed.status(),
+            game.status(),
+            "game line {}",
+            line_no + 1
+        );
+        assert_eq!(replayed.moves(), game.moves());
+    }
+}
+
+#[test]
+fn hex_n2_and_records_round_trip_on_every_game_of_the_data() {
+    check_round_trips::<HexEmergo>(HEX_GAMES);
+}
+
+#[test]
+fn seven_n2_and_records_round_trip_on_every_game_of_the_data() {
+    check_round_trips::<Emergo7x7>(SEVEN_GAMES);
+}
