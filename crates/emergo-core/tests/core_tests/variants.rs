@@ -623,3 +623,28 @@ fn hex_n2_and_records_round_trip_on_every_game_of_the_data() {
 fn seven_n2_and_records_round_trip_on_every_game_of_the_data() {
     check_round_trips::<Emergo7x7>(SEVEN_GAMES);
 }
+
+/// The square board's Zobrist keys are those it had before the variants (its hashes, and so the
+/// search's transposition table and bench signature, did not change): two hashes taken at the
+/// last commit before the variants.
+#[test]
+fn square_board_hashes_are_those_before_the_variants() {
+    assert_eq!(Position::<Emergo>::start().hash(), 0xb4cc_2818_18cc_78a4);
+    let p = pos::<Emergo>("B:4:6:c4=WWWBBBBB,e5=B");
+    assert_eq!(p.hash(), 0x0d7f_4c1a_6521_4f50);
+    // The other boards draw their own keys for the cell numbers past the 41st.
+    assert_ne!(Position::<Emergo7x7>::start().hash(), 0);
+}
+
+#[test]
+fn hex_bitboards_draw_the_hexagon_row_7_on_top() {
+    let set: emergo_core::bitboard::Bitboard<HexEmergo> =
+        [sq("d4"), sq("g7"), sq("a1")].into_iter().collect();
+    let text = set.to_string();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[0].trim(), "X . . .");
+    assert_eq!(rows[3], ". . . X . . .");
+    assert_eq!(rows[6].trim(), ". . . X");
+    assert_eq!(Square::<HexEmergo>::from_xy(1, 1), None);
+}
