@@ -6,7 +6,7 @@ set -euo pipefail
 seconds=${1:-60}
 cd "$(dirname "$0")/../fuzz"
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
-for target in position_text move_text game_record legality import; do
+for target in position_text move_text game_record legality import variants; do
   echo "== $target ($seconds s)"
   RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- -max_total_time="$seconds" -max_len=4096 -timeout=2 2>&1 \
     | grep -E "^(#[0-9]+ *DONE|Done|==[0-9]+== ERROR|SUMMARY|stat::number_of_executed_units)" || true

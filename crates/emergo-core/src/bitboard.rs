@@ -1,63 +1,91 @@
-//! A set of squares as a 41-bit board (see the implementation note of `RULES.md`): set operations,
-//! one-step shifts in the four diagonal directions (R1), iteration and a drawing for debugging.
+//! A set of cells as a board of up to 64 bits (see the implementation note of `RULES.md` and
+//! [`crate::variant`]): set operations, one-step shifts in the board's directions (R1), iteration
+//! and a drawing for debugging.
 
-use crate::board::{Direction, Square, SQUARE_COUNT, SQUARE_XY};
+use crate::board::{Direction, Square};
+use crate::variant::{Emergo, Variant};
 use std::fmt;
+use std::marker::PhantomData;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-/// A set of squares: bit `i` stands for the square with index `i` (rank order, R1).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Bitboard(pub u64);
+/// A set of cells of the board `V`: bit `i` stands for the cell with number `i` (rank order on
+/// the square boards, R1).
+pub struct Bitboard<V = Emergo>(pub u64, PhantomData<V>);
 
-const fn file_mask(file: u8) -> u64 {
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < SQUARE_COUNT {
-        if SQUARE_XY[i].0 == file {
-            mask |= 1u64 << i;
-        }
-        i += 1;
+impl<V> Clone for Bitboard<V> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
     }
-    mask
+}
+impl<V> Copy for Bitboard<V> {}
+impl<V> PartialEq for Bitboard<V> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<V> Eq for Bitboard<V> {}
+impl<V> std::hash::Hash for Bitboard<V> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+impl<V> Default for Bitboard<V> {
+    fn default() -> Self {
+        Bitboard(0, PhantomData)
+    }
+}
+impl<V> PartialOrd for Bitboard<V> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<V> Ord for Bitboard<V> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
 }
 
-const ALL_BITS: u64 = (1u64 << SQUARE_COUNT) - 1;
-const FILE_1: u64 = file_mask(1);
-const FILE_9: u64 = file_mask(9);
+impl<V: Variant> Bitboard<V> {
+    /// No cell.
+    pub const EMPTY: Bitboard<V> = Bitboard(0, PhantomData);
+    /// Every cell of the board.
+    pub const ALL: Bitboard<V> = Bitboard(V::GEOMETRY.all, PhantomData);
 
-impl Bitboard {
-    /// No square.
-    pub const EMPTY: Bitboard = Bitboard(0);
-    /// All 41 squares.
-    pub const ALL: Bitboard = Bitboard(ALL_BITS);
+    /// The set whose bits are `bits` (bits that name no cell are the caller's to avoid).
+    #[inline(always)]
+    pub const fn from_bits(bits: u64) -> Bitboard<V> {
+        Bitboard(bits, PhantomData)
+    }
 
     /// The set holding only `sq`.
-    #[inline]
-    pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u64 << sq.index())
+    #[inline(always)]
+    pub const fn from_square(sq: Square<V>) -> Bitboard<V> {
+        Bitboard(1u64 << sq.index(), PhantomData)
     }
 
     /// Whether `sq` is in the set.
-    #[inline]
-    pub const fn contains(self, sq: Square) -> bool {
+    #[inline(always)]
+    pub const fn contains(self, sq: Square<V>) -> bool {
         self.0 & (1u64 << sq.index()) != 0
     }
 
-    /// Whether the set has no square.
-    #[inline]
+    /// Whether the set has no cell.
+    #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
-    /// The number of squares in the set.
-    #[inline]
+    /// The number of cells in the set.
+    #[inline(always)]
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
-    /// The square of lowest index, if any.
+    /// The cell of lowest number, if any.
     #[inline]
-    pub const fn first(self) -> Option<Square> {
+    pub const fn first(self) -> Option<Square<V>> {
         if self.0 == 0 {
             None
         } else {
@@ -65,118 +93,172 @@ impl Bitboard {
         }
     }
 
-    /// The squares one step away from the set in direction `dir` (those on the board).
+    /// The cells one step away from the set in direction `dir` (those on the board; none for a
+    /// direction the board does not have). One mask and one shift: each direction moves every
+    /// cell number by the same amount ([`crate::variant::Geometry`] checks it).
     #[inline(always)]
-    pub const fn shift(self, dir: Direction) -> Bitboard {
+    pub const fn shift(self, dir: Direction) -> Bitboard<V> {
+        // Each arm's mask and amount are constants of the board (inline `const` blocks), so a
+        // shift in a known direction is one AND and one shift, as it was before the variants.
         let bb = self.0;
-        Bitboard(match dir {
-            Direction::NumberUp => ((bb & !FILE_9) << 5) & ALL_BITS,
-            Direction::LetterDown => ((bb & !FILE_1) << 4) & ALL_BITS,
-            Direction::LetterUp => (bb & !FILE_9) >> 4,
-            Direction::NumberDown => (bb & !FILE_1) >> 5,
-        })
+        Bitboard(
+            match dir {
+                Direction::NumberUp => step(
+                    bb & const { V::GEOMETRY.shift_mask[0] },
+                    const { V::GEOMETRY.shift_by[0] },
+                ),
+                Direction::LetterDown => step(
+                    bb & const { V::GEOMETRY.shift_mask[1] },
+                    const { V::GEOMETRY.shift_by[1] },
+                ),
+                Direction::LetterUp => step(
+                    bb & const { V::GEOMETRY.shift_mask[2] },
+                    const { V::GEOMETRY.shift_by[2] },
+                ),
+                Direction::NumberDown => step(
+                    bb & const { V::GEOMETRY.shift_mask[3] },
+                    const { V::GEOMETRY.shift_by[3] },
+                ),
+                Direction::BothUp => step(
+                    bb & const { V::GEOMETRY.shift_mask[4] },
+                    const { V::GEOMETRY.shift_by[4] },
+                ),
+                Direction::BothDown => step(
+                    bb & const { V::GEOMETRY.shift_mask[5] },
+                    const { V::GEOMETRY.shift_by[5] },
+                ),
+            },
+            PhantomData,
+        )
     }
 
-    /// The squares of the set, lowest index first.
+    /// The cells of the set, lowest number first.
     #[inline]
-    pub const fn iter(self) -> Squares {
-        Squares(self.0)
+    pub const fn iter(self) -> Squares<V> {
+        Squares(self.0, PhantomData)
     }
 }
 
-impl BitAnd for Bitboard {
-    type Output = Bitboard;
-    #[inline(always)]
-    fn bitand(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & rhs.0)
+/// Shifts left by `by` when positive, right by `-by` otherwise.
+#[inline(always)]
+const fn step(bits: u64, by: i8) -> u64 {
+    if by >= 0 {
+        bits << by
+    } else {
+        bits >> -by
     }
 }
 
-impl BitOr for Bitboard {
-    type Output = Bitboard;
+impl<V: Variant> BitAnd for Bitboard<V> {
+    type Output = Bitboard<V>;
     #[inline(always)]
-    fn bitor(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 | rhs.0)
+    fn bitand(self, rhs: Bitboard<V>) -> Bitboard<V> {
+        Bitboard::from_bits(self.0 & rhs.0)
     }
 }
 
-impl BitXor for Bitboard {
-    type Output = Bitboard;
+impl<V: Variant> BitOr for Bitboard<V> {
+    type Output = Bitboard<V>;
     #[inline(always)]
-    fn bitxor(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 ^ rhs.0)
+    fn bitor(self, rhs: Bitboard<V>) -> Bitboard<V> {
+        Bitboard::from_bits(self.0 | rhs.0)
+    }
+}
+
+impl<V: Variant> BitXor for Bitboard<V> {
+    type Output = Bitboard<V>;
+    #[inline(always)]
+    fn bitxor(self, rhs: Bitboard<V>) -> Bitboard<V> {
+        Bitboard::from_bits(self.0 ^ rhs.0)
     }
 }
 
 /// The squares of the board not in the set.
-impl Not for Bitboard {
-    type Output = Bitboard;
+impl<V: Variant> Not for Bitboard<V> {
+    type Output = Bitboard<V>;
     #[inline(always)]
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0 & ALL_BITS)
+    fn not(self) -> Bitboard<V> {
+        Bitboard::from_bits(!self.0 & const { V::GEOMETRY.all })
     }
 }
 
 /// The squares of the left set not in the right one.
-impl Sub for Bitboard {
-    type Output = Bitboard;
+impl<V: Variant> Sub for Bitboard<V> {
+    type Output = Bitboard<V>;
     #[inline(always)]
-    fn sub(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & !rhs.0)
+    fn sub(self, rhs: Bitboard<V>) -> Bitboard<V> {
+        Bitboard::from_bits(self.0 & !rhs.0)
     }
 }
 
-impl BitAndAssign for Bitboard {
+impl<V: Variant> BitAndAssign for Bitboard<V> {
     #[inline(always)]
-    fn bitand_assign(&mut self, rhs: Bitboard) {
+    fn bitand_assign(&mut self, rhs: Bitboard<V>) {
         self.0 &= rhs.0;
     }
 }
 
-impl BitOrAssign for Bitboard {
+impl<V: Variant> BitOrAssign for Bitboard<V> {
     #[inline(always)]
-    fn bitor_assign(&mut self, rhs: Bitboard) {
+    fn bitor_assign(&mut self, rhs: Bitboard<V>) {
         self.0 |= rhs.0;
     }
 }
 
-impl BitXorAssign for Bitboard {
+impl<V: Variant> BitXorAssign for Bitboard<V> {
     #[inline(always)]
-    fn bitxor_assign(&mut self, rhs: Bitboard) {
+    fn bitxor_assign(&mut self, rhs: Bitboard<V>) {
         self.0 ^= rhs.0;
     }
 }
 
-impl From<Square> for Bitboard {
+impl<V: Variant> From<Square<V>> for Bitboard<V> {
     #[inline]
-    fn from(sq: Square) -> Bitboard {
+    fn from(sq: Square<V>) -> Bitboard<V> {
         Bitboard::from_square(sq)
     }
 }
 
-impl FromIterator<Square> for Bitboard {
-    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+impl<V: Variant> FromIterator<Square<V>> for Bitboard<V> {
+    fn from_iter<I: IntoIterator<Item = Square<V>>>(iter: I) -> Bitboard<V> {
         iter.into_iter()
             .fold(Bitboard::EMPTY, |bb, sq| bb | Bitboard::from(sq))
     }
 }
 
-impl IntoIterator for Bitboard {
-    type Item = Square;
-    type IntoIter = Squares;
+impl<V: Variant> IntoIterator for Bitboard<V> {
+    type Item = Square<V>;
+    type IntoIter = Squares<V>;
     #[inline]
-    fn into_iter(self) -> Squares {
+    fn into_iter(self) -> Squares<V> {
         self.iter()
     }
 }
 
-/// Drawn as the 9×9 checkerboard of R1 (rank 9 on top): `X` for a square in the set, `.` for a
-/// dark square not in it, a space for a light square.
-impl fmt::Display for Bitboard {
+/// Drawn as the checkerboard of R1 (top rank first) on the square boards: `X` for a square in
+/// the set, `.` for a dark square not in it, a space for a light square. The hexagon is drawn
+/// row by row, row 7 first, letters from right to left, indented to its shape.
+impl<V: Variant> fmt::Display for Bitboard<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for y in (1..=9u8).rev() {
-            let row: String = (1..=9u8)
-                .map(|x| match Square::from_xy(x, y) {
+        let width = V::GEOMETRY.width;
+        if width == 0 {
+            for n in (1..=7u8).rev() {
+                let cells: Vec<Square<V>> = (0..7u8)
+                    .rev()
+                    .filter_map(|l| Square::from_letter_number(l, n))
+                    .collect();
+                let indent = " ".repeat(7 - cells.len());
+                let row: Vec<&str> = cells
+                    .iter()
+                    .map(|&sq| if self.contains(sq) { "X" } else { "." })
+                    .collect();
+                writeln!(f, "{indent}{}", row.join(" "))?;
+            }
+            return Ok(());
+        }
+        for y in (1..=width).rev() {
+            let row: String = (1..=width)
+                .map(|x| match Square::<V>::from_xy(x, y) {
                     None => ' ',
                     Some(sq) if self.contains(sq) => 'X',
                     Some(_) => '.',
@@ -188,22 +270,33 @@ impl fmt::Display for Bitboard {
     }
 }
 
-/// Listed as square names: `Bitboard{e1, e5}`.
-impl fmt::Debug for Bitboard {
+/// Listed as cell names: `Bitboard{e1, e5}`.
+impl<V: Variant> fmt::Debug for Bitboard<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Bitboard")?;
         f.debug_set().entries(self.iter()).finish()
     }
 }
 
-/// The squares of a [`Bitboard`], lowest index first.
-#[derive(Clone, Debug)]
-pub struct Squares(u64);
+/// The cells of a [`Bitboard`], lowest number first.
+pub struct Squares<V = Emergo>(u64, PhantomData<V>);
 
-impl Iterator for Squares {
-    type Item = Square;
+impl<V> Clone for Squares<V> {
+    fn clone(&self) -> Self {
+        Squares(self.0, PhantomData)
+    }
+}
+
+impl<V> fmt::Debug for Squares<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Squares({:#x})", self.0)
+    }
+}
+
+impl<V: Variant> Iterator for Squares<V> {
+    type Item = Square<V>;
     #[inline]
-    fn next(&mut self) -> Option<Square> {
+    fn next(&mut self) -> Option<Square<V>> {
         if self.0 == 0 {
             return None;
         }
@@ -219,11 +312,12 @@ impl Iterator for Squares {
     }
 }
 
-impl ExactSizeIterator for Squares {}
+impl<V: Variant> ExactSizeIterator for Squares<V> {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Bitboard, Square};
 
     #[test]
     fn r1_set_operations_stay_on_the_41_squares() {

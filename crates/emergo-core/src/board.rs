@@ -1,37 +1,75 @@
-//! Geometry of the 41 squares (R1): square names and directions.
+//! Geometry of a board (R1 of each rules page): cell names and directions, read from the
+//! board's [`Variant`] description.
 //!
-//! Squares are numbered row by row over the dark squares of a 9×9 checkerboard (rank 1 first,
-//! files in order within a rank: 5 squares on odd ranks, 4 on even ranks). A diagonal step is then
-//! +5, +4, −4 or −5, so a set of squares is a [`Bitboard`] moved by shifts; only files 1 and 9 need
-//! masks.
+//! On the square 9×9 board squares are numbered row by row over the dark squares of the
+//! checkerboard (rank 1 first, files in order within a rank: 5 squares on odd ranks, 4 on even
+//! ranks). A diagonal step is then +5, +4, −4 or −5, so a set of squares is a [`Bitboard`] moved
+//! by shifts. The 7×7 board is numbered the same way; the hexagon as [`crate::variant`] says.
 
 use crate::bitboard::Bitboard;
+use crate::variant::{Emergo, Variant, NONE};
 use std::fmt;
+use std::marker::PhantomData;
 use std::str::FromStr;
 use thiserror::Error;
 
-/// Number of squares on the board.
+/// Number of squares on the square 9×9 board.
 pub const SQUARE_COUNT: usize = 41;
 
-/// One of the 41 squares, by its index in rank order (see the module docs).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+/// One cell of the board `V`, by its number (see the module docs).
+pub struct Square<V = Emergo>(u8, PhantomData<V>);
 
-/// A diagonal direction. `dir.opposite()` is the 180° turn (R7.1).
+impl<V> Clone for Square<V> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V> Copy for Square<V> {}
+impl<V> PartialEq for Square<V> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<V> Eq for Square<V> {}
+impl<V> std::hash::Hash for Square<V> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+impl<V> PartialOrd for Square<V> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<V> Ord for Square<V> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
+/// A direction of a step, by how it changes a cell's letter line `L` and number `N` (R1). The
+/// square boards step in the first four ([`Direction::ALL`]), the hexagon in all six
+/// ([`Direction::HEX`]). `dir.opposite()` is the 180° turn (R7.1).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
-    /// Checkerboard up-right: the number grows (`e4` → `e5`).
+    /// The number grows: `(0, +1)` (checkerboard up-right, `e4` → `e5`; hex `ne`).
     NumberUp = 0,
-    /// Checkerboard up-left: the letter falls (`e5` → `d5`).
+    /// The letter falls: `(−1, 0)` (checkerboard up-left, `e5` → `d5`; hex `e`).
     LetterDown = 1,
-    /// Checkerboard down-right: the letter grows (`e5` → `f5`).
+    /// The letter grows: `(+1, 0)` (checkerboard down-right, `e5` → `f5`; hex `w`).
     LetterUp = 2,
-    /// Checkerboard down-left: the number falls (`e5` → `e4`).
+    /// The number falls: `(0, −1)` (checkerboard down-left, `e5` → `e4`; hex `sw`).
     NumberDown = 3,
+    /// Both grow: `(+1, +1)` (hexagon only, `nw`: `d4` → `e5`).
+    BothUp = 4,
+    /// Both fall: `(−1, −1)` (hexagon only, `se`: `d4` → `c3`).
+    BothDown = 5,
 }
 
 impl Direction {
-    /// All four directions.
+    /// The four directions of the square boards.
     pub const ALL: [Direction; 4] = [
         Direction::NumberUp,
         Direction::LetterDown,
@@ -39,13 +77,23 @@ impl Direction {
         Direction::NumberDown,
     ];
 
-    /// The direction for a 2-bit code.
+    /// The six directions of the hexagon.
+    pub const HEX: [Direction; 6] = [
+        Direction::NumberUp,
+        Direction::LetterDown,
+        Direction::LetterUp,
+        Direction::NumberDown,
+        Direction::BothUp,
+        Direction::BothDown,
+    ];
+
+    /// The direction with this code (0..6; taken modulo 6).
     #[inline]
     pub const fn from_index(i: usize) -> Direction {
-        Direction::ALL[i & 3]
+        Direction::HEX[i % 6]
     }
 
-    /// The 2-bit code of this direction.
+    /// The code of this direction, 0..6 (the square boards' are 0..4).
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -54,177 +102,190 @@ impl Direction {
     /// The reverse direction.
     #[inline]
     pub const fn opposite(self) -> Direction {
-        Direction::ALL[3 - self as usize]
+        match self {
+            Direction::NumberUp => Direction::NumberDown,
+            Direction::LetterDown => Direction::LetterUp,
+            Direction::LetterUp => Direction::LetterDown,
+            Direction::NumberDown => Direction::NumberUp,
+            Direction::BothUp => Direction::BothDown,
+            Direction::BothDown => Direction::BothUp,
+        }
+    }
+
+    /// How a step changes `(L, N)`.
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Direction::NumberUp => (0, 1),
+            Direction::LetterDown => (-1, 0),
+            Direction::LetterUp => (1, 0),
+            Direction::NumberDown => (0, -1),
+            Direction::BothUp => (1, 1),
+            Direction::BothDown => (-1, -1),
+        }
     }
 }
 
-/// `(file, rank)` of each square, both 1..=9.
-pub(crate) const SQUARE_XY: [(u8, u8); SQUARE_COUNT] = {
-    let mut xy = [(0u8, 0u8); SQUARE_COUNT];
-    let mut i = 0;
-    let mut y = 1u8;
-    while y <= 9 {
-        let mut x = 1u8;
-        while x <= 9 {
-            if (x + y).is_multiple_of(2) {
-                xy[i] = (x, y);
-                i += 1;
-            }
-            x += 1;
-        }
-        y += 1;
-    }
-    xy
-};
+impl Square<Emergo> {
+    /// The centre of the square 9×9 board, `e5` (R9.3).
+    pub const E5: Square = Square(20, PhantomData);
+}
 
-const NEIGHBOURS: [[u8; 4]; SQUARE_COUNT] = {
-    let mut table = [[NONE; 4]; SQUARE_COUNT];
-    let mut s = 0;
-    while s < SQUARE_COUNT {
-        let mut d = 0;
-        while d < 4 {
-            let bb = Bitboard(1u64 << s).shift(Direction::ALL[d]).0;
-            if bb != 0 {
-                table[s][d] = bb.trailing_zeros() as u8;
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    table
-};
-const NONE: u8 = u8::MAX;
+impl<V: Variant> Square<V> {
+    /// The centre of the board (R9.3): `e5`, or `d4` on the 7×7 board and the hexagon.
+    pub const CENTRE: Square<V> = Square(V::GEOMETRY.centre, PhantomData);
 
-impl Square {
-    /// The centre, `e5` (R9.3).
-    pub const E5: Square = Square(20);
-
-    /// The square with this index (0..41).
+    /// The cell with this number, if the board has one.
     #[inline]
-    pub const fn new(index: usize) -> Option<Square> {
-        if index < SQUARE_COUNT {
-            Some(Square(index as u8))
+    pub const fn new(index: usize) -> Option<Square<V>> {
+        if index < V::GEOMETRY.slots && V::GEOMETRY.all & (1u64 << index) != 0 {
+            Some(Square(index as u8, PhantomData))
         } else {
             None
         }
     }
 
-    /// The square with this index, which the caller guarantees is below 41.
+    /// The cell with this number, which the caller guarantees is one of the board's.
     ///
     /// # Panics
-    /// In debug builds, when `index >= 41`.
-    #[inline]
-    pub const fn new_unchecked(index: usize) -> Square {
-        debug_assert!(index < SQUARE_COUNT);
-        Square(index as u8)
+    /// In debug builds, when it is not.
+    #[inline(always)]
+    pub const fn new_unchecked(index: usize) -> Square<V> {
+        debug_assert!(index < V::GEOMETRY.slots);
+        Square(index as u8, PhantomData)
     }
 
-    /// Index 0..41 in rank order.
-    #[inline]
+    /// The cell's number (0..41 in rank order on the square 9×9 board).
+    #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// This square as a one-square set.
-    #[inline]
-    pub const fn bit(self) -> Bitboard {
+    /// This cell as a one-cell set.
+    #[inline(always)]
+    pub const fn bit(self) -> Bitboard<V> {
         Bitboard::from_square(self)
     }
 
-    /// Every square, in index order.
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..SQUARE_COUNT).map(Square::new_unchecked)
+    /// Every cell, in number order.
+    pub fn all() -> impl Iterator<Item = Square<V>> {
+        Bitboard::<V>::ALL.into_iter()
     }
 
-    /// Checkerboard file and rank, both 1..=9 (file 1 on the left, rank 1 at the bottom).
+    /// Checkerboard file and rank (square boards; `(0, 0)` on the hexagon), from 1 (file 1 on
+    /// the left, rank 1 at the bottom).
     pub const fn xy(self) -> (u8, u8) {
-        SQUARE_XY[self.0 as usize]
+        V::GEOMETRY.xy[self.0 as usize]
     }
 
-    /// The square at checkerboard file `x`, rank `y`, if it is one of the 41.
-    pub fn from_xy(x: u8, y: u8) -> Option<Square> {
+    /// The square at checkerboard file `x`, rank `y`, if the board has one there (never on the
+    /// hexagon).
+    pub fn from_xy(x: u8, y: u8) -> Option<Square<V>> {
+        if x == 0 || y == 0 {
+            return None;
+        }
         Square::all().find(|s| s.xy() == (x, y))
     }
 
-    /// Letter line 0..=8 (`a`..`i`) and number line 1..=9 (R1).
+    /// Letter line (0 = `a`) and number (R1).
     pub const fn letter_number(self) -> (u8, u8) {
-        let (x, y) = self.xy();
-        ((x + 8 - y) / 2, (x + y) / 2)
+        V::GEOMETRY.lines[self.0 as usize]
     }
 
-    /// The square named by letter line `l` (0 = `a`) and number `n`, if it exists:
-    /// `|l − 4| + |n − 5| ≤ 4` (R1).
-    pub fn from_letter_number(l: u8, n: u8) -> Option<Square> {
-        if l > 8 || !(1..=9).contains(&n) || (l as i32 - 4).abs() + (n as i32 - 5).abs() > 4 {
-            return None;
-        }
-        let x = n + l - 4;
-        let y = n + 4 - l;
-        Square::from_xy(x, y)
+    /// The cell named by letter line `l` (0 = `a`) and number `n`, if it exists (R1).
+    pub fn from_letter_number(l: u8, n: u8) -> Option<Square<V>> {
+        Square::all().find(|s| s.letter_number() == (l, n))
     }
 
     /// The neighbour in direction `dir`, if it is on the board.
     #[inline(always)]
-    pub fn neighbour(self, dir: Direction) -> Option<Square> {
-        let n = NEIGHBOURS[self.0 as usize][dir as usize];
+    pub fn neighbour(self, dir: Direction) -> Option<Square<V>> {
+        let n = V::GEOMETRY.neighbours[self.0 as usize][dir as usize];
         if n == NONE {
             None
         } else {
-            Some(Square(n))
+            Some(Square(n, PhantomData))
         }
     }
 
-    /// Parses a square name such as `e5` (case-insensitive).
-    pub fn parse(text: &str) -> Option<Square> {
+    /// Parses a cell name such as `e5` (case-insensitive).
+    pub fn parse(text: &str) -> Option<Square<V>> {
         let mut chars = text.chars();
         let letter = chars.next()?.to_ascii_lowercase();
         let number = chars.next()?;
-        if chars.next().is_some() || !('a'..='i').contains(&letter) {
+        if chars.next().is_some() || !letter.is_ascii_lowercase() {
             return None;
         }
         let n = number.to_digit(10)? as u8;
         Square::from_letter_number(letter as u8 - b'a', n)
     }
 
-    /// The two-character name of this square.
+    /// The two-character name of this cell.
     pub fn name(self) -> [u8; 2] {
         let (l, n) = self.letter_number();
         [b'a' + l, b'0' + n]
     }
+
+    /// The name as a value without the board's type (for errors).
+    pub fn square_name(self) -> SquareName {
+        SquareName(self.name())
+    }
 }
 
-impl fmt::Display for Square {
+impl<V: Variant> fmt::Display for Square<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [l, n] = self.name();
         write!(f, "{}{}", l as char, n as char)
     }
 }
 
-/// A square name that names no square of the board (R1).
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(
-    "unknown square `{0}` (squares are a5, b4-b6, c3-c7, d2-d8, e1-e9, f2-f8, g3-g7, h4-h6, i5)"
-)]
-pub struct SquareError(pub String);
-
-/// Reads a square name such as `e5` (either case).
-impl FromStr for Square {
-    type Err = SquareError;
-
-    fn from_str(s: &str) -> Result<Square, SquareError> {
-        Square::parse(s).ok_or_else(|| SquareError(s.to_string()))
+impl<V: Variant> fmt::Debug for Square<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
-impl fmt::Debug for Square {
+/// A cell's name, kept by errors, which do not carry the board's type: `e5`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SquareName(pub [u8; 2]);
+
+impl fmt::Display for SquareName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.0[0] as char, self.0[1] as char)
+    }
+}
+
+impl fmt::Debug for SquareName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
+    }
+}
+
+/// A name that names no cell of the board (R1).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown square `{text}` (squares are {names})")]
+pub struct SquareError {
+    /// The text read.
+    pub text: String,
+    /// The board's cells, for a person.
+    pub names: &'static str,
+}
+
+/// Reads a cell name such as `e5` (either case).
+impl<V: Variant> FromStr for Square<V> {
+    type Err = SquareError;
+
+    fn from_str(s: &str) -> Result<Square<V>, SquareError> {
+        Square::parse(s).ok_or_else(|| SquareError {
+            text: s.to_string(),
+            names: V::GEOMETRY.names_text,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Square;
 
     #[test]
     fn r1_there_are_41_squares_with_the_designers_names() {

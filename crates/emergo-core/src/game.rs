@@ -5,6 +5,7 @@ use crate::moves::Move;
 use crate::notation::MoveError;
 use crate::position::{PlayError, Position};
 use crate::repetition::Repetitions;
+use crate::variant::{Emergo, Variant};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -150,7 +151,7 @@ pub enum Status {
 
 /// Why a game refused an action.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GameError {
+pub enum GameError<V: Variant = Emergo> {
     /// The game has ended; nothing more can be played or declared.
     #[error("the game is over ({0:?})")]
     Over(Status),
@@ -159,7 +160,7 @@ pub enum GameError {
     Move(#[from] MoveError),
     /// A move that is not legal in the current position (boxed: it holds the position).
     #[error(transparent)]
-    Illegal(Box<PlayError>),
+    Illegal(Box<PlayError<V>>),
     /// An ending that players cannot declare (only resignation and agreement, R10.4, and the
     /// endings of a clock: time, abort).
     #[error("{} ending in {} is not one players declare (R10.4: resignation wins, agreement draws; a clock's time wins or draws, an abort draws)", .reason.name(), .outcome.token())]
@@ -171,8 +172,8 @@ pub enum GameError {
     },
 }
 
-impl From<PlayError> for GameError {
-    fn from(e: PlayError) -> GameError {
+impl<V: Variant> From<PlayError<V>> for GameError<V> {
+    fn from(e: PlayError<V>) -> GameError<V> {
         GameError::Illegal(Box::new(e))
     }
 }
@@ -180,25 +181,25 @@ impl From<PlayError> for GameError {
 /// A game from some start: its positions and moves, with repetition detection (R10.3) and
 /// game-level endings (R10.4).
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<V: Variant = Emergo> {
     /// `positions[i]` stands before `moves[i]`; the last one is the current position.
-    positions: Vec<Position>,
-    moves: Vec<Move>,
+    positions: Vec<Position<V>>,
+    moves: Vec<Move<V>>,
     /// Every position counted for R10.3, in step with `positions`.
     history: Repetitions,
     /// A resignation or agreed draw, which no position shows.
     declared: Option<(Outcome, EndReason)>,
 }
 
-impl Default for Game {
+impl<V: Variant> Default for Game<V> {
     fn default() -> Self {
         Game::new(Position::start())
     }
 }
 
-impl Game {
+impl<V: Variant> Game<V> {
     /// A new game from `start`.
-    pub fn new(start: Position) -> Game {
+    pub fn new(start: Position<V>) -> Game<V> {
         Game {
             positions: vec![start],
             moves: Vec::new(),
@@ -208,22 +209,22 @@ impl Game {
     }
 
     /// The position the game started from.
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &Position<V> {
         &self.positions[0]
     }
 
     /// The current position.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &Position<V> {
         self.positions.last().unwrap_or(&self.positions[0])
     }
 
     /// The moves played so far.
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[Move<V>] {
         &self.moves
     }
 
     /// Every position of the game, the start first and the current last.
-    pub fn positions(&self) -> &[Position] {
+    pub fn positions(&self) -> &[Position<V>] {
         &self.positions
     }
 
@@ -277,7 +278,7 @@ impl Game {
     }
 
     /// Plays a legal move; refuses an illegal one or any move after the end, changing nothing.
-    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
+    pub fn play(&mut self, mv: Move<V>) -> Result<(), GameError<V>> {
         let status = self.status();
         if status != Status::Ongoing {
             return Err(GameError::Over(status));
@@ -290,7 +291,7 @@ impl Game {
     }
 
     /// Plays a move given in notation (N1).
-    pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
+    pub fn play_text(&mut self, text: &str) -> Result<Move<V>, GameError<V>> {
         let status = self.status();
         if status != Status::Ongoing {
             return Err(GameError::Over(status));
@@ -301,7 +302,7 @@ impl Game {
     }
 
     /// Takes back the last move (and any declared ending); `None` at the start.
-    pub fn undo(&mut self) -> Option<Move> {
+    pub fn undo(&mut self) -> Option<Move<V>> {
         self.declared = None;
         let mv = self.moves.pop()?;
         self.positions.pop();
@@ -310,12 +311,12 @@ impl Game {
     }
 
     /// R10.4: `color` resigns.
-    pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
+    pub fn resign(&mut self, color: Color) -> Result<(), GameError<V>> {
         self.declare(Outcome::Win(color.other()), EndReason::Resignation)
     }
 
     /// R10.4: the players agree to a draw.
-    pub fn agree_draw(&mut self) -> Result<(), GameError> {
+    pub fn agree_draw(&mut self) -> Result<(), GameError<V>> {
         self.declare(Outcome::Draw, EndReason::Agreement)
     }
 
@@ -323,7 +324,7 @@ impl Game {
     /// on time (a win, or a draw when the winner could not win), aborted (counted as a draw by
     /// nobody). The endings the rules decide (R10.1-R10.3) come from the position, never from a
     /// declaration.
-    pub fn declare(&mut self, outcome: Outcome, reason: EndReason) -> Result<(), GameError> {
+    pub fn declare(&mut self, outcome: Outcome, reason: EndReason) -> Result<(), GameError<V>> {
         let declarable = matches!(
             (outcome, reason),
             (Outcome::Win(_), EndReason::Resignation)

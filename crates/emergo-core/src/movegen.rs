@@ -6,28 +6,29 @@ use crate::color::Color;
 use crate::moves::{CapturePath, Move};
 use crate::phase::Phase;
 use crate::position::Position;
+use crate::variant::{Emergo, Variant};
 use std::ops::ControlFlow;
 
 /// The legal moves of a position. A plain vector: capture routes have no useful upper bound.
-pub type MoveList = Vec<Move>;
+pub type MoveList<V = Emergo> = Vec<Move<V>>;
 
-impl Position {
+impl<V: Variant> Position<V> {
     /// All legal moves (R5 precedence, [`Position::phase`]: captures of the greatest size, else
     /// entries, else steps).
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> MoveList<V> {
         let mut moves = MoveList::with_capacity(48);
         self.legal_moves_into(&mut moves);
         moves
     }
 
     /// Clears `moves` and fills it with the legal moves, reusing its allocation.
-    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+    pub fn legal_moves_into(&self, moves: &mut MoveList<V>) {
         moves.clear();
         self.for_each_legal_move(|m| moves.push(m));
     }
 
     /// Calls `f` with every legal move.
-    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
+    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move<V>)) {
         let _ = self.try_for_each_legal_move(|m| {
             f(m);
             ControlFlow::<()>::Continue(())
@@ -38,7 +39,7 @@ impl Position {
     /// generator stops at the first `Break`, so a search for one move ends where it is found.
     pub fn try_for_each_legal_move<B>(
         &self,
-        mut f: impl FnMut(Move) -> ControlFlow<B>,
+        mut f: impl FnMut(Move<V>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let me = self.turn;
         if self.is_lost() {
@@ -55,7 +56,7 @@ impl Position {
             Phase::Step => {
                 let own = self.owned[me];
                 let empty = self.empty();
-                for dir in Direction::ALL {
+                for dir in V::DIRECTIONS {
                     let back = dir.opposite();
                     for to in own.shift(dir) & empty {
                         if let Some(from) = to.neighbour(back) {
@@ -69,7 +70,7 @@ impl Position {
     }
 
     /// The first legal move for which `pred` holds, generating no further.
-    pub fn find_legal_move(&self, mut pred: impl FnMut(Move) -> bool) -> Option<Move> {
+    pub fn find_legal_move(&self, mut pred: impl FnMut(Move<V>) -> bool) -> Option<Move<V>> {
         match self.try_for_each_legal_move(|m| {
             if pred(m) {
                 ControlFlow::Break(m)
@@ -101,16 +102,16 @@ impl Position {
             Phase::Step => {
                 let own = self.owned[me];
                 let empty = self.empty();
-                Direction::ALL
-                    .iter()
-                    .map(|&d| (own.shift(d) & empty).len())
+                V::DIRECTIONS
+                    .into_iter()
+                    .map(|d| (own.shift(d) & empty).len())
                     .sum()
             }
         }
     }
 
     /// Whether `mv` is legal here. Decided by the generator alone, which stops at the match.
-    pub fn is_legal(&self, mv: Move) -> bool {
+    pub fn is_legal(&self, mv: Move<V>) -> bool {
         self.find_legal_move(|m| m == mv).is_some()
     }
 
@@ -128,31 +129,32 @@ impl Position {
     /// The squares of `color`'s columns that have a first jump available: an adjacent opponent
     /// column with an empty square beyond (R6).
     #[inline]
-    pub(crate) fn jumpers(&self, color: Color) -> Bitboard {
+    pub(crate) fn jumpers(&self, color: Color) -> Bitboard<V> {
         let own = self.owned[color];
         let opp = self.owned[color.other()];
         let empty = self.empty();
         let mut from = Bitboard::EMPTY;
-        for dir in Direction::ALL {
+        for dir in V::DIRECTIONS {
             let back = dir.opposite();
             from |= own & opp.shift(back) & empty.shift(back).shift(back);
         }
         from
     }
 
-    /// R9.3: White's very first move (the board empty, White to move), which may not be on e5.
+    /// R9.3: White's very first move (the board empty, White to move), which may not be on the
+    /// centre.
     pub(crate) fn is_first_move(&self) -> bool {
         self.turn == Color::White && self.empty() == Bitboard::ALL
     }
 
     /// The squares where the side to move may enter now (R9). Assumes it has men in hand and no
     /// capture.
-    pub(crate) fn entry_squares(&self) -> Bitboard {
+    pub(crate) fn entry_squares(&self) -> Bitboard<V> {
         let me = self.turn;
         let empty = self.empty();
         let mut allowed = empty;
         if self.is_first_move() {
-            allowed &= !Square::E5.bit();
+            allowed &= !const { Square::<V>::CENTRE }.bit();
         }
         // R9.4: no entry where the opponent could capture it, unless it can already capture.
         if !self.can_capture(me.other()) {
@@ -165,12 +167,12 @@ impl Position {
     /// breaks. (All routes are found before the first is given: R7.3 needs the greatest size.)
     fn try_for_each_capture<B>(
         &self,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+        f: &mut impl FnMut(Move<V>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let me = self.turn;
         let mut scratch = *self;
         let mut best = 0usize;
-        let mut routes: Vec<CapturePath> = Vec::new();
+        let mut routes: Vec<CapturePath<V>> = Vec::new();
         for from in self.jumpers(me) {
             // R7.2: the starting square is empty while the column moves.
             scratch.owned[me] &= !from.bit();
@@ -197,32 +199,41 @@ impl Position {
 /// side and the square on the opposite side is in `empty`. The move generator forbids entries
 /// there; the evaluation counts the columns so exposed.
 #[inline]
-pub fn attackable(targets: Bitboard, attackers: Bitboard, empty: Bitboard) -> Bitboard {
-    let mut hit = Bitboard::EMPTY;
-    for dir in [Direction::NumberUp, Direction::LetterDown] {
+pub fn attackable<V: Variant>(
+    targets: Bitboard<V>,
+    attackers: Bitboard<V>,
+    empty: Bitboard<V>,
+) -> Bitboard<V> {
+    // An attacker at s+dir with s-dir empty, or the mirror image, for one direction of each
+    // opposite pair (written out, so that every shift is by a constant).
+    #[inline(always)]
+    fn line<V: Variant>(attackers: Bitboard<V>, empty: Bitboard<V>, dir: Direction) -> Bitboard<V> {
         let back = dir.opposite();
-        // An attacker at s+dir with s-dir empty, or the mirror image.
-        hit |= attackers.shift(back) & empty.shift(dir);
-        hit |= attackers.shift(dir) & empty.shift(back);
+        (attackers.shift(back) & empty.shift(dir)) | (attackers.shift(dir) & empty.shift(back))
+    }
+    let mut hit = line(attackers, empty, Direction::NumberUp);
+    hit |= line(attackers, empty, Direction::LetterDown);
+    if const { V::GEOMETRY.directions.len() == 6 } {
+        hit |= line(attackers, empty, Direction::BothUp);
     }
     targets & hit
 }
 
 /// Depth-first search over jump sequences from `at`, with men taken at once (R7.2) and no 180°
 /// turn (R7.1). Keeps in `routes` the completed routes of the greatest length seen (R7.3).
-fn extend_capture(
-    board: &mut Position,
+fn extend_capture<V: Variant>(
+    board: &mut Position<V>,
     me: Color,
-    at: Square,
+    at: Square<V>,
     last: Option<Direction>,
-    path: CapturePath,
+    path: CapturePath<V>,
     best: &mut usize,
-    routes: &mut Vec<CapturePath>,
+    routes: &mut Vec<CapturePath<V>>,
 ) {
     let opp = board.owned[me.other()];
     let occupied = board.occupied();
     let mut extended = false;
-    for dir in Direction::ALL {
+    for dir in V::DIRECTIONS {
         if Some(dir.opposite()) == last {
             continue;
         }
@@ -256,8 +267,8 @@ fn extend_capture(
 
 /// R6 on the scratch board, without hash upkeep.
 #[inline(always)]
-fn take_top_man_fast(board: &mut Position, over: usize, me: Color) {
-    let bit = Bitboard(1u64 << over);
+fn take_top_man_fast<V: Variant>(board: &mut Position<V>, over: usize, me: Color) {
+    let bit = Bitboard::<V>::from_bits(1u64 << over);
     if board.men[over] > 1 {
         board.men[over] -= 1;
     } else if board.prisoners[over] > 0 {
@@ -277,7 +288,7 @@ mod tests {
 
     #[test]
     fn generation_stops_at_the_first_break() {
-        let pos = Position::start();
+        let pos = crate::Position::start();
         let mut seen = 0;
         let flow = pos.try_for_each_legal_move(|m| {
             seen += 1;

@@ -4,12 +4,14 @@
 //! into a [`Move`] by matching it against the legal moves, so a parser never produces an illegal
 //! move.
 
-use crate::board::{Square, SQUARE_COUNT};
+use crate::board::{Square, SquareName};
 use crate::color::{ByColor, Color};
 use crate::moves::Move;
 use crate::position::{Column, Position, PositionError, Setup, MEN_PER_SIDE};
 use crate::refusal::Refusal;
+use crate::variant::{Emergo, Variant, MAX_SLOTS};
 use std::fmt;
+use std::marker::PhantomData;
 use std::str::FromStr;
 use thiserror::Error;
 
@@ -23,12 +25,14 @@ pub enum MoveTextError {
     #[error("empty move text")]
     Empty,
     /// Two characters that name no square.
-    #[error("'{text}' at column {column} is not a square (squares are a5, b4..b6, ..., e1..e9, ..., i5)")]
+    #[error("'{text}' at column {column} is not a square (squares are {names})")]
     BadSquare {
         /// The characters read.
         text: String,
         /// Their 1-based column.
         column: usize,
+        /// The board's cells, for a person.
+        names: &'static str,
     },
     /// Something other than `-` or `x` after a square.
     #[error("expected '-' or 'x' between squares at column {column}")]
@@ -64,16 +68,17 @@ pub enum MoveError {
     },
 }
 
-/// Move text as written: the squares it names and whether it used `x` (N1). Not yet a move.
+/// Move text as written on the board `V`: the squares it names and whether it used `x` (N1).
+/// Not yet a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveText {
-    squares: Vec<Square>,
+pub struct MoveText<V: Variant = Emergo> {
+    squares: Vec<Square<V>>,
     capture_mark: bool,
 }
 
-impl MoveText {
+impl<V: Variant> MoveText<V> {
     /// The squares named, in order.
-    pub fn squares(&self) -> &[Square] {
+    pub fn squares(&self) -> &[Square<V>] {
         &self.squares
     }
 
@@ -84,7 +89,7 @@ impl MoveText {
 
     /// Whether `mv` is what this text describes: the same squares in the same order; text with
     /// `x` only describes captures. A step and a one-jump capture never share their squares.
-    pub fn matches(&self, mv: Move) -> bool {
+    pub fn matches(&self, mv: Move<V>) -> bool {
         match mv {
             Move::Enter(sq) => !self.capture_mark && self.squares == [sq],
             Move::Step { from, to } => !self.capture_mark && self.squares == [from, to],
@@ -100,11 +105,11 @@ impl MoveText {
     }
 }
 
-impl FromStr for MoveText {
+impl<V: Variant> FromStr for MoveText<V> {
     type Err = MoveTextError;
 
     /// Reads `e5`, `e4-e5`, `e4xc4xc6`, the designers' `e4-c4-c6`, in either case.
-    fn from_str(text: &str) -> Result<MoveText, MoveTextError> {
+    fn from_str(text: &str) -> Result<MoveText<V>, MoveTextError> {
         if text.is_empty() {
             return Err(MoveTextError::Empty);
         }
@@ -121,6 +126,7 @@ impl FromStr for MoveText {
             let square = Square::parse(piece).ok_or_else(|| MoveTextError::BadSquare {
                 text: text[i..].chars().take(2).collect(),
                 column: i + 1,
+                names: V::GEOMETRY.names_short,
             })?;
             squares.push(square);
             i = end;
@@ -139,10 +145,10 @@ impl FromStr for MoveText {
     }
 }
 
-impl Position {
+impl<V: Variant> Position<V> {
     /// Turns move text into the legal move it names (N1), or says why it cannot.
-    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let parsed: MoveText = text.parse().map_err(|source| MoveError::Syntax {
+    pub fn parse_move(&self, text: &str) -> Result<Move<V>, MoveError> {
+        let parsed: MoveText<V> = text.parse().map_err(|source| MoveError::Syntax {
             text: text.to_string(),
             source,
         })?;
@@ -178,7 +184,8 @@ pub enum PositionTextErrorKind {
     /// A required field is missing (named).
     #[error("missing {0}")]
     Missing(&'static str),
-    /// A count of men in hand that is not 0..=12.
+    /// A count of men in hand that is not 0..=12 (a count above the board's men is
+    /// [`PositionTextErrorKind::Impossible`]).
     #[error("'{0}' is not a number of men in hand from 0 to 12")]
     BadCount(String),
     /// A square name that names no square (R1).
@@ -189,16 +196,16 @@ pub enum PositionTextErrorKind {
     BadEntry(String),
     /// A square listed twice.
     #[error("square {0} is given twice")]
-    DuplicateSquare(Square),
+    DuplicateSquare(SquareName),
     /// A square with an empty stack.
     #[error("the stack on {0} is empty")]
-    EmptyStack(Square),
+    EmptyStack(SquareName),
     /// A stack letter other than `W` or `B`.
     #[error("'{0}' in a stack is not W or B")]
     BadStackLetter(char),
     /// A stack of more than two layers (R3).
     #[error("the stack on {0} has more than two layers (men of one colour over the other)")]
-    MoreThanTwoLayers(Square),
+    MoreThanTwoLayers(SquareName),
     /// Text after the board.
     #[error("unexpected text after the position: '{0}'")]
     Trailing(String),
@@ -207,8 +214,8 @@ pub enum PositionTextErrorKind {
     Impossible(PositionError),
 }
 
-/// Reads position text into an unvalidated setup (syntax, squares, stacks).
-pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
+/// Reads position text into an unvalidated setup on the board `V` (syntax, squares, stacks).
+pub fn parse_setup<V: Variant>(text: &str) -> Result<Setup<V>, PositionTextError> {
     let err = |column: usize, kind| PositionTextError { column, kind };
     if text.trim().is_empty() {
         return Err(err(1, PositionTextErrorKind::Empty));
@@ -250,11 +257,11 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
             }
         };
     }
-    let mut columns: [Option<Column>; SQUARE_COUNT] = [None; SQUARE_COUNT];
+    let mut columns: [Option<Column>; MAX_SLOTS] = [None; MAX_SLOTS];
     if let Some(&(col, board)) = fields.get(3) {
         let mut offset = col;
         for entry in board.split(',') {
-            columns_entry(entry, offset, &mut columns)?;
+            columns_entry::<V>(entry, offset, &mut columns)?;
             offset += entry.len() + 1;
         }
     }
@@ -268,14 +275,15 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
         turn,
         hand,
         columns,
+        variant: PhantomData,
     })
 }
 
 /// Reads one `<square>=<stack>` entry starting at byte `offset` of the text.
-fn columns_entry(
+fn columns_entry<V: Variant>(
     entry: &str,
     offset: usize,
-    columns: &mut [Option<Column>; SQUARE_COUNT],
+    columns: &mut [Option<Column>; MAX_SLOTS],
 ) -> Result<(), PositionTextError> {
     let err = |column: usize, kind| PositionTextError { column, kind };
     let Some((name, stack)) = entry.split_once('=') else {
@@ -284,7 +292,7 @@ fn columns_entry(
             PositionTextErrorKind::BadEntry(entry.to_string()),
         ));
     };
-    let square = Square::parse(name)
+    let square = Square::<V>::parse(name)
         .filter(|_| {
             name.bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
@@ -298,13 +306,16 @@ fn columns_entry(
     if columns[square.index()].is_some() {
         return Err(err(
             offset + 1,
-            PositionTextErrorKind::DuplicateSquare(square),
+            PositionTextErrorKind::DuplicateSquare(square.square_name()),
         ));
     }
     let stack_col = offset + name.len() + 2;
     let mut letters = stack.chars();
     let Some(first) = letters.next() else {
-        return Err(err(stack_col, PositionTextErrorKind::EmptyStack(square)));
+        return Err(err(
+            stack_col,
+            PositionTextErrorKind::EmptyStack(square.square_name()),
+        ));
     };
     let letter = |i: usize, c: char| {
         Color::from_letter(c)
@@ -322,15 +333,17 @@ fn columns_entry(
         } else {
             return Err(err(
                 stack_col + i + 1,
-                PositionTextErrorKind::MoreThanTwoLayers(square),
+                PositionTextErrorKind::MoreThanTwoLayers(square.square_name()),
             ));
         }
-        if men + prisoners > 2 * MEN_PER_SIDE as u32 {
+        let most = V::GEOMETRY.men;
+        if men + prisoners > 2 * most as u32 {
             return Err(err(
                 stack_col,
                 PositionTextErrorKind::Impossible(PositionError::TooManyMen {
                     color: owner,
                     count: men.max(prisoners),
+                    most,
                 }),
             ));
         }
@@ -343,11 +356,11 @@ fn columns_entry(
     Ok(())
 }
 
-impl FromStr for Position {
+impl<V: Variant> FromStr for Position<V> {
     type Err = PositionTextError;
 
     /// Reads and validates position text (N2).
-    fn from_str(text: &str) -> Result<Position, PositionTextError> {
+    fn from_str(text: &str) -> Result<Position<V>, PositionTextError> {
         let setup = parse_setup(text)?;
         Position::from_setup(&setup).map_err(|e| PositionTextError {
             column: 1,
@@ -357,15 +370,15 @@ impl FromStr for Position {
 }
 
 /// The squares in byte order of their names, as N2 lists them.
-fn squares_by_name() -> [Square; SQUARE_COUNT] {
-    let mut squares: [Square; SQUARE_COUNT] = std::array::from_fn(|i| {
-        Square::new(i).unwrap_or(Square::E5) // i < SQUARE_COUNT always
-    });
-    squares.sort_by_key(|s| s.name());
-    squares
+fn squares_by_name<V: Variant>() -> impl Iterator<Item = Square<V>> {
+    V::GEOMETRY
+        .by_name
+        .iter()
+        .take_while(|&&s| s != crate::variant::NONE)
+        .map(|&s| Square::new_unchecked(s as usize))
 }
 
-impl fmt::Display for Position {
+impl<V: Variant> fmt::Display for Position<V> {
     /// Position text (N2), squares in byte order of their names.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -376,7 +389,7 @@ impl fmt::Display for Position {
             self.hand(Color::Black)
         )?;
         let mut sep = ':';
-        for sq in squares_by_name() {
+        for sq in squares_by_name::<V>() {
             if let Some(col) = self.column(sq) {
                 write!(f, "{sep}{sq}=")?;
                 for _ in 0..col.men {

@@ -2,14 +2,15 @@
 
 use crate::movegen::MoveList;
 use crate::position::Position;
+use crate::variant::Variant;
 
 /// The number of leaf nodes `depth` moves from `pos`, counting the last ply in bulk.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    let mut buffers: Vec<MoveList> = (0..depth).map(|_| MoveList::with_capacity(48)).collect();
+pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
+    let mut buffers: Vec<MoveList<V>> = (0..depth).map(|_| MoveList::with_capacity(48)).collect();
     perft_with(pos, depth, &mut buffers)
 }
 
-fn perft_with(pos: &Position, depth: u32, buffers: &mut [MoveList]) -> u64 {
+fn perft_with<V: Variant>(pos: &Position<V>, depth: u32, buffers: &mut [MoveList<V>]) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves() as u64,
@@ -31,7 +32,7 @@ fn perft_with(pos: &Position, depth: u32, buffers: &mut [MoveList]) -> u64 {
 }
 
 /// Perft split by root move: `(move, count)` for every legal move.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(crate::Move, u64)> {
+pub fn divide<V: Variant>(pos: &Position<V>, depth: u32) -> Vec<(crate::moves::Move<V>, u64)> {
     if depth == 0 {
         return Vec::new();
     }

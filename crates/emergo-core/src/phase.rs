@@ -1,6 +1,7 @@
 //! Which kind of move the side to move must make (R5), derived once from the position.
 
 use crate::position::Position;
+use crate::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -53,7 +54,7 @@ impl FromStr for Phase {
     }
 }
 
-impl Position {
+impl<V: Variant> Position<V> {
     /// The kind of move the side to move must make (R5): capture if it can (R5.1), else enter
     /// if it has men in hand (R5.2), else step (R5.3). The move generator decides by this too.
     /// A position with no legal move still has a phase: the one whose moves are missing.

@@ -1,7 +1,10 @@
 //! Uniformly random games from the start, each played to its end by the rules (R10, threefold
 //! repetition included). The standard speed figure of game systems: random playouts per second.
 
-use crate::{ByColor, Move, Position, Repetitions};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::variant::{Emergo, Variant};
+use crate::{ByColor, Repetitions};
 
 /// Totals over a batch of games.
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,15 +61,15 @@ impl SplitMix {
 }
 
 /// Plays game number `index` of a run with `seed` and adds it to `totals`.
-fn play_one(
+fn play_one<V: Variant>(
     seed: u64,
     index: u64,
-    moves: &mut Vec<Move>,
+    moves: &mut Vec<Move<V>>,
     history: &mut Repetitions,
     totals: &mut Totals,
 ) {
     let mut rng = SplitMix(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let mut pos = Position::start();
+    let mut pos = Position::<V>::start();
     history.clear();
     history.push(&pos);
     totals.games += 1;
@@ -93,13 +96,18 @@ fn play_one(
     }
 }
 
-/// Plays games `range` of a run with `seed`.
+/// Plays games `range` of a run with `seed` on the square 9×9 board.
 pub fn play_games(seed: u64, range: std::ops::Range<u64>) -> Totals {
+    play_games_on::<Emergo>(seed, range)
+}
+
+/// Plays games `range` of a run with `seed` on the board `V`.
+pub fn play_games_on<V: Variant>(seed: u64, range: std::ops::Range<u64>) -> Totals {
     let mut totals = Totals::default();
     let mut moves = Vec::with_capacity(64);
     let mut history = Repetitions::new();
     for i in range {
-        play_one(seed, i, &mut moves, &mut history, &mut totals);
+        play_one::<V>(seed, i, &mut moves, &mut history, &mut totals);
     }
     totals
 }

@@ -2,14 +2,17 @@
 //! `Result`, played with [`Position::play_unchecked`] or [`Position::try_play`].
 
 use crate::bitboard::Bitboard;
-use crate::board::{Square, SQUARE_COUNT};
+use crate::board::{Square, SquareName};
 use crate::color::{ByColor, Color};
 use crate::moves::Move;
+use crate::variant::{Cells, Emergo, Variant, MAX_SLOTS};
 use crate::zobrist;
 use std::fmt;
+use std::marker::PhantomData;
 use thiserror::Error;
 
-/// The number of men each side has (R2).
+/// The number of men each side has on the square 9×9 board (R2); a board's own is
+/// [`Position::men_per_side`].
 pub const MEN_PER_SIDE: u8 = 12;
 
 /// A column (R3): `men ≥ 1` men of `owner` on top of `prisoners ≥ 0` men of the other colour.
@@ -40,30 +43,35 @@ impl Column {
     }
 }
 
-/// An unvalidated position: anything position text can say. Turn it into a [`Position`] with
-/// [`Position::from_setup`].
+/// An unvalidated position on the board `V`: anything position text can say. Turn it into a
+/// [`Position`] with [`Position::from_setup`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Setup {
+pub struct Setup<V = Emergo> {
     /// The side to move.
     pub turn: Color,
     /// Men in hand of each side.
     pub hand: ByColor<u8>,
-    /// The column on each square, indexed by `Square::index()`.
-    pub columns: [Option<Column>; SQUARE_COUNT],
+    /// The column on each cell, indexed by `Square::index()` (numbers that name no cell stay
+    /// empty).
+    pub columns: [Option<Column>; MAX_SLOTS],
+    /// The board.
+    pub variant: PhantomData<V>,
 }
 
-impl Setup {
-    /// The start: an empty board, 12 men in each hand, White to move (R2).
-    pub fn start() -> Setup {
+impl<V: Variant> Setup<V> {
+    /// The start: an empty board, all men in each hand, White to move (R2).
+    pub fn start() -> Setup<V> {
+        let men = V::GEOMETRY.men;
         Setup {
             turn: Color::White,
-            hand: ByColor::new(MEN_PER_SIDE, MEN_PER_SIDE),
-            columns: [None; SQUARE_COUNT],
+            hand: ByColor::new(men, men),
+            columns: [None; MAX_SLOTS],
+            variant: PhantomData,
         }
     }
 }
 
-impl Default for Setup {
+impl<V: Variant> Default for Setup<V> {
     fn default() -> Self {
         Setup::start()
     }
@@ -72,19 +80,22 @@ impl Default for Setup {
 /// Why a [`Setup`] is not a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionError {
-    #[error("{color} has {count} men (board and hand); at most 12")]
-    /// More than 12 men of a colour, on the board and in hand together (R2).
+    #[error("{color} has {count} men (board and hand); at most {most}")]
+    /// More men of a colour than a side has (12, or 8 on the 7×7 board), on the board and in
+    /// hand together (R2).
     TooManyMen {
         /// The colour.
         color: Color,
         /// How many men it has.
         count: u32,
+        /// How many a side has.
+        most: u8,
     },
     #[error("the column on {square} has no men on top")]
     /// A column with no man of its owner on top (R3).
     EmptyColumn {
         /// Where the column is.
-        square: Square,
+        square: SquareName,
     },
 }
 
@@ -92,28 +103,36 @@ pub enum PositionError {
 /// position back unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{mv} is not a legal move in {position}")]
-pub struct PlayError {
+pub struct PlayError<V: Variant = Emergo> {
     /// The move refused.
-    pub mv: Move,
+    pub mv: Move<V>,
     /// The position, as it was.
-    pub position: Position,
+    pub position: Position<V>,
 }
 
-/// A legal Emergo position: columns, men in hand, side to move and its Zobrist hash.
-#[derive(Copy, Clone)]
-pub struct Position {
+/// A legal Emergo position on the board `V`: columns, men in hand, side to move and its Zobrist
+/// hash.
+pub struct Position<V: Variant = Emergo> {
     /// Squares whose column is owned by each colour.
-    pub(crate) owned: ByColor<Bitboard>,
+    pub(crate) owned: ByColor<Bitboard<V>>,
     /// Men of the owner's colour on each square (0 where empty).
-    pub(crate) men: [u8; SQUARE_COUNT],
+    pub(crate) men: V::Cells,
     /// Prisoners under the owner's men on each square.
-    pub(crate) prisoners: [u8; SQUARE_COUNT],
+    pub(crate) prisoners: V::Cells,
     pub(crate) hand: ByColor<u8>,
     pub(crate) turn: Color,
     pub(crate) hash: u64,
 }
 
-impl PartialEq for Position {
+impl<V: Variant> Clone for Position<V> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V: Variant> Copy for Position<V> {}
+
+impl<V: Variant> PartialEq for Position<V> {
     fn eq(&self, other: &Self) -> bool {
         self.owned == other.owned
             && self.men == other.men
@@ -122,42 +141,67 @@ impl PartialEq for Position {
             && self.turn == other.turn
     }
 }
-impl Eq for Position {}
+impl<V: Variant> Eq for Position<V> {}
 
-impl std::hash::Hash for Position {
+impl<V: Variant> std::hash::Hash for Position<V> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
     }
 }
 
-impl Default for Position {
+impl<V: Variant> Default for Position<V> {
     fn default() -> Self {
         Position::start()
     }
 }
 
-impl Position {
-    /// The start position `W:12:12` (R2).
-    pub fn start() -> Position {
-        Position::from_setup(&Setup::start()).expect("the start is a legal position")
+impl<V: Variant> Position<V> {
+    /// The start position `W:12:12` (`W:8:8` on the 7×7 board) (R2).
+    pub fn start() -> Position<V> {
+        let men = V::GEOMETRY.men;
+        let hand = ByColor::new(men, men);
+        let mut pos = Position {
+            owned: ByColor::default(),
+            men: V::Cells::ZERO,
+            prisoners: V::Cells::ZERO,
+            hand,
+            turn: Color::White,
+            hash: 0,
+        };
+        pos.hash = pos.hash_from_scratch();
+        pos
     }
 
-    /// Validates a setup: at most 12 men of each colour on the board and in hand, every column
-    /// with at least one man on top (N2).
-    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+    /// The men each side has on this board (R2): 12, or 8 on the 7×7 board.
+    #[inline]
+    pub const fn men_per_side() -> u8 {
+        V::GEOMETRY.men
+    }
+
+    /// Which board this position is on.
+    #[inline]
+    pub const fn variant(&self) -> crate::VariantKind {
+        V::KIND
+    }
+
+    /// Validates a setup: at most the side's men (R2) of each colour on the board and in hand,
+    /// every column with at least one man on top (N2).
+    pub fn from_setup(setup: &Setup<V>) -> Result<Position<V>, PositionError> {
         let mut count = setup.hand.map(u32::from);
         let mut pos = Position {
             owned: ByColor::default(),
-            men: [0; SQUARE_COUNT],
-            prisoners: [0; SQUARE_COUNT],
+            men: V::Cells::ZERO,
+            prisoners: V::Cells::ZERO,
             hand: setup.hand,
             turn: setup.turn,
             hash: 0,
         };
-        for sq in Square::all() {
+        for sq in Square::<V>::all() {
             if let Some(col) = setup.columns[sq.index()] {
                 if col.men == 0 {
-                    return Err(PositionError::EmptyColumn { square: sq });
+                    return Err(PositionError::EmptyColumn {
+                        square: sq.square_name(),
+                    });
                 }
                 count[col.owner] += col.men as u32;
                 count[col.owner.other()] += col.prisoners as u32;
@@ -166,11 +210,13 @@ impl Position {
                 pos.prisoners[sq.index()] = col.prisoners;
             }
         }
+        let most = V::GEOMETRY.men;
         for color in Color::ALL {
-            if count[color] > MEN_PER_SIDE as u32 {
+            if count[color] > most as u32 {
                 return Err(PositionError::TooManyMen {
                     color,
                     count: count[color],
+                    most,
                 });
             }
         }
@@ -179,15 +225,16 @@ impl Position {
     }
 
     /// The setup this position was made from.
-    pub fn to_setup(&self) -> Setup {
-        let mut columns = [None; SQUARE_COUNT];
-        for sq in Square::all() {
+    pub fn to_setup(&self) -> Setup<V> {
+        let mut columns = [None; MAX_SLOTS];
+        for sq in Square::<V>::all() {
             columns[sq.index()] = self.column(sq);
         }
         Setup {
             turn: self.turn,
             hand: self.hand,
             columns,
+            variant: PhantomData,
         }
     }
 
@@ -205,7 +252,7 @@ impl Position {
 
     /// The column on `sq`, if any.
     #[inline]
-    pub fn column(&self, sq: Square) -> Option<Column> {
+    pub fn column(&self, sq: Square<V>) -> Option<Column> {
         let i = sq.index();
         let owner = if self.owned.white.contains(sq) {
             Color::White
@@ -223,24 +270,24 @@ impl Position {
 
     /// Squares whose column `color` owns.
     #[inline]
-    pub fn owned(&self, color: Color) -> Bitboard {
+    pub fn owned(&self, color: Color) -> Bitboard<V> {
         self.owned[color]
     }
 
     /// Squares with no column.
     #[inline]
-    pub fn empty(&self) -> Bitboard {
+    pub fn empty(&self) -> Bitboard<V> {
         !self.occupied()
     }
 
     /// Squares with a column.
     #[inline]
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard<V> {
         self.owned.white | self.owned.black
     }
 
     /// Every column with its square, in square index order.
-    pub fn columns(&self) -> impl Iterator<Item = (Square, Column)> + '_ {
+    pub fn columns(&self) -> impl Iterator<Item = (Square<V>, Column)> + '_ {
         self.occupied()
             .into_iter()
             .map(move |sq| (sq, self.column(sq).expect("occupied square")))
@@ -303,7 +350,7 @@ impl Position {
 
     /// Plays a move, which the caller guarantees is in [`Position::legal_moves`]. An illegal
     /// move leaves the position in an unspecified (but memory-safe) state.
-    pub fn play_unchecked(&mut self, mv: Move) {
+    pub fn play_unchecked(&mut self, mv: Move<V>) {
         let me = self.turn;
         match mv {
             Move::Enter(sq) => {
@@ -331,7 +378,7 @@ impl Position {
 
     /// Plays `mv` if it is legal; otherwise leaves the position unchanged and says why.
     #[allow(clippy::result_large_err)]
-    pub fn try_play(&mut self, mv: Move) -> Result<(), PlayError> {
+    pub fn try_play(&mut self, mv: Move<V>) -> Result<(), PlayError<V>> {
         if self.is_legal(mv) {
             self.play_unchecked(mv);
             Ok(())
@@ -346,7 +393,7 @@ impl Position {
     /// The position after `mv`, or the error holding this position untouched.
     // The position is handed back by value on purpose (as shakmaty does): it is small and `Copy`.
     #[allow(clippy::result_large_err)]
-    pub fn play(mut self, mv: Move) -> Result<Position, PlayError> {
+    pub fn play(mut self, mv: Move<V>) -> Result<Position<V>, PlayError<V>> {
         self.try_play(mv)?;
         Ok(self)
     }
@@ -376,7 +423,7 @@ impl Position {
 
     #[inline]
     fn raw_column(&self, sq: usize) -> Option<(Color, u8, u8)> {
-        let bit = Bitboard(1u64 << sq);
+        let bit = Bitboard::<V>::from_bits(1u64 << sq);
         let owner = if !(self.owned.white & bit).is_empty() {
             Color::White
         } else if !(self.owned.black & bit).is_empty() {
@@ -393,7 +440,7 @@ impl Position {
         if let Some((owner, men, prisoners)) = self.raw_column(sq) {
             self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
         }
-        let bit = Bitboard(1u64 << sq);
+        let bit = Bitboard::<V>::from_bits(1u64 << sq);
         self.owned.white &= !bit;
         self.owned.black &= !bit;
         match column {
@@ -418,7 +465,7 @@ impl Position {
     }
 }
 
-impl fmt::Debug for Position {
+impl<V: Variant> fmt::Debug for Position<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({self})")
     }

@@ -14,6 +14,12 @@
 //! A game that ended by a declaration (resignation, agreement, time, abort) has a
 //! `[Termination "resignation"]` tag (its reason's name).
 //!
+//! A game on another board than the square 9×9 one has a `[Variant "HexEmergo"]` tag (or
+//! `"Emergo 7x7"`; `"Emergo"`, the square board, is what a record without the tag is). A record
+//! is read for one board (`GameRecord::<V>::parse`); a `[Variant]` tag that names another board
+//! is refused before any move is read, with the board it names in [`RecordError::variant`], and
+//! [`record_variant`] reads the tag alone, for a reader that lets the record choose its board.
+//!
 //! A move may be followed by a comment and by variations, PGN's RAV: `1. d3 (1. d6 e1) 1... a5`
 //! gives `1. d6 e1` as another line in place of `1. d3`, read from the position before `d3`.
 //! Variations nest; the main line is what replays the game.
@@ -31,6 +37,7 @@ use crate::game::{EndReason, Game, Outcome, Status};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::refusal::Refusal;
+use crate::variant::{Emergo, Variant, VariantKind};
 use movetext::{write_line, Ending};
 use std::collections::HashSet;
 use std::fmt::{self, Write as _};
@@ -39,19 +46,19 @@ use thiserror::Error;
 /// One move of a record, with the comment and the variations that follow it: a tree of lines
 /// whose main line is the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordMove {
+pub struct RecordMove<V: Variant = Emergo> {
     /// The move.
-    pub mv: Move,
+    pub mv: Move<V>,
     /// The comment written after it, without its braces.
     pub comment: Option<String>,
     /// Other lines played instead of this move, each from the position before it (each
     /// non-empty; an empty one is not written).
-    pub variations: Vec<Vec<RecordMove>>,
+    pub variations: Vec<Vec<RecordMove<V>>>,
 }
 
-impl RecordMove {
+impl<V: Variant> RecordMove<V> {
     /// A move without comment or variations.
-    pub fn new(mv: Move) -> RecordMove {
+    pub fn new(mv: Move<V>) -> RecordMove<V> {
         RecordMove {
             mv,
             comment: None,
@@ -62,13 +69,13 @@ impl RecordMove {
 
 /// A game record: tags in their order, the start, the moves, the result token.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// Tag pairs in order, `Position` and `Result` included.
+pub struct GameRecord<V: Variant = Emergo> {
+    /// Tag pairs in order, `Position`, `Variant` and `Result` included.
     pub tags: Vec<(String, String)>,
     /// A comment before the first move.
     pub opening_comment: Option<String>,
     /// The moves in order.
-    pub moves: Vec<RecordMove>,
+    pub moves: Vec<RecordMove<V>>,
     /// The result: `None` for `*` (unfinished or unknown).
     pub result: Option<Outcome>,
 }
@@ -86,6 +93,9 @@ pub struct RecordError {
     /// The rule a move of the record breaks, when that is what is wrong (so that a reader can
     /// say it in its own words and language).
     pub refusal: Option<Refusal>,
+    /// The board the record's `[Variant]` tag names, when the record was read for another
+    /// board (so that a reader can read it again on its own board).
+    pub variant: Option<VariantKind>,
 }
 
 /// Where in a record a problem is.
@@ -186,7 +196,7 @@ impl RecordLimit {
     }
 }
 
-impl GameRecord {
+impl<V: Variant> GameRecord<V> {
     /// The value of a tag.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -205,14 +215,21 @@ impl GameRecord {
 
     /// The start position: the `Position` or `FEN` tag (N2 text or `startpos`), or the start of
     /// the game. Both tags may be given if they agree.
-    pub fn start(&self) -> Result<Position, RecordError> {
+    pub fn start(&self) -> Result<Position<V>, RecordError> {
         let error = |message| RecordError {
             at: RecordPlace::Text { line: 1, column: 1 },
             message,
             limit: None,
             refusal: None,
+            variant: None,
         };
-        let mut start: Option<(&str, &str, Position)> = None;
+        if let Some(tag) = self.tag(VARIANT_TAG) {
+            variant_tag::<V>(tag).map_err(|(message, variant)| RecordError {
+                variant,
+                ..error(message)
+            })?;
+        }
+        let mut start: Option<(&str, &str, Position<V>)> = None;
         for name in START_TAGS {
             let Some(text) = self.tag(name) else {
                 continue;
@@ -229,9 +246,10 @@ impl GameRecord {
         Ok(start.map_or_else(Position::start, |(_, _, position)| position))
     }
 
-    /// A record of `game` with the given tags (Event, White, ...). `Position` (with `SetUp` and
-    /// `FEN`), `Result` and `Termination` are set from the game.
-    pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
+    /// A record of `game` with the given tags (Event, White, ...). `Variant` (on the boards other
+    /// than the square 9×9 one), `Position` (with `SetUp` and `FEN`), `Result` and `Termination`
+    /// are set from the game.
+    pub fn from_game(game: &Game<V>, tags: &[(&str, &str)]) -> GameRecord<V> {
         let mut record = GameRecord {
             tags: tags
                 .iter()
@@ -241,6 +259,9 @@ impl GameRecord {
             moves: game.moves().iter().map(|&mv| RecordMove::new(mv)).collect(),
             result: None,
         };
+        if V::KIND != VariantKind::Emergo {
+            record.set_tag(VARIANT_TAG, V::KIND.tag());
+        }
         if *game.start() != Position::start() {
             let text = game.start().to_string();
             record.set_tag("Position", &text);
@@ -261,7 +282,7 @@ impl GameRecord {
     /// the ending R10.4 gives it: a win by resignation, a draw by agreement (whatever the
     /// `Termination` tag says, since records from elsewhere name time forfeits, adjudications
     /// and the like, or nothing).
-    pub fn to_game(&self) -> Result<Game, RecordError> {
+    pub fn to_game(&self) -> Result<Game<V>, RecordError> {
         let mut game = Game::new(self.start()?);
         for (i, m) in self.moves.iter().enumerate() {
             game.play(m.mv).map_err(|e| RecordError {
@@ -269,6 +290,7 @@ impl GameRecord {
                 message: format!("move {}: {e}", m.mv),
                 limit: None,
                 refusal: None,
+                variant: None,
             })?;
         }
         if let Some(outcome) = self.result {
@@ -282,6 +304,7 @@ impl GameRecord {
                     message: format!("result {outcome}: {e}"),
                     limit: None,
                     refusal: None,
+                    variant: None,
                 })?;
             }
         }
@@ -289,13 +312,52 @@ impl GameRecord {
     }
 
     /// Reads a record. Moves are checked against the rules as they are read.
-    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+    pub fn parse(text: &str) -> Result<GameRecord<V>, RecordError> {
         Parser::new(text, RecordLimits::NONE).record()
     }
 
     /// Reads a record within `limits`; going over one is an error that names it.
-    pub fn parse_within(text: &str, limits: RecordLimits) -> Result<GameRecord, RecordError> {
+    pub fn parse_within(text: &str, limits: RecordLimits) -> Result<GameRecord<V>, RecordError> {
         Parser::new(text, limits).record()
+    }
+}
+
+/// The board a record is for: its `[Variant]` tag's (absent: the square 9×9 board), read from
+/// the tags alone. The record is then read with `GameRecord::<V>::parse` for that board (see
+/// [`with_variant!`](crate::with_variant)).
+pub fn record_variant(text: &str) -> Result<VariantKind, RecordError> {
+    let mut parser = Parser::new(text, RecordLimits::NONE);
+    let tags = parser.tags()?;
+    match tags.iter().find(|t| t.name == VARIANT_TAG) {
+        None => Ok(VariantKind::Emergo),
+        Some(t) => VariantKind::from_tag(&t.value)
+            .ok_or_else(|| parser.error(t.line, t.column, unknown_variant(&t.value))),
+    }
+}
+
+/// The tag that names the board.
+const VARIANT_TAG: &str = "Variant";
+
+fn unknown_variant(value: &str) -> String {
+    format!(
+        "unknown variant \"{value}\" in the Variant tag (expected Emergo, Emergo 7x7 or HexEmergo)"
+    )
+}
+
+/// Checks a `[Variant]` tag's value against the board `V` being read: the message, and the
+/// board it names when it names another.
+fn variant_tag<V: Variant>(value: &str) -> Result<(), (String, Option<VariantKind>)> {
+    match VariantKind::from_tag(value) {
+        None => Err((unknown_variant(value), None)),
+        Some(kind) if kind != V::KIND => Err((
+            format!(
+                "this record is a game of {}, not of {}: its moves are on another board",
+                kind.tag(),
+                V::KIND.tag()
+            ),
+            Some(kind),
+        )),
+        Some(_) => Ok(()),
     }
 }
 
@@ -303,7 +365,7 @@ impl GameRecord {
 const START_TAGS: [&str; 2] = ["Position", "FEN"];
 
 /// The start position a `Position` or `FEN` tag gives: N2 text, or `startpos`.
-fn start_tag(name: &str, text: &str) -> Result<Position, String> {
+fn start_tag<V: Variant>(name: &str, text: &str) -> Result<Position<V>, String> {
     if text.trim() == "startpos" {
         return Ok(Position::start());
     }
@@ -342,7 +404,7 @@ fn comment_text(comment: &str) -> String {
     out
 }
 
-impl fmt::Display for GameRecord {
+impl<V: Variant> fmt::Display for GameRecord<V> {
     /// Writes the record: tags, a blank line, movetext wrapped at 80 columns, the result.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (k, v) in &self.tags {
@@ -400,6 +462,7 @@ impl<'a> Parser<'a> {
             message: message.into(),
             limit: None,
             refusal: None,
+            variant: None,
         }
     }
 
@@ -443,9 +506,9 @@ impl<'a> Parser<'a> {
         self.chars.peek().map_or(self.text.len(), |&(i, _)| i)
     }
 
-    fn record(mut self) -> Result<GameRecord, RecordError> {
-        let mut tags: Vec<(String, String)> = Vec::new();
-        let mut start: Option<(String, String, Position)> = None;
+    /// The tag pairs at the top of a record, each with where it stands.
+    fn tags(&mut self) -> Result<Vec<TagAt>, RecordError> {
+        let mut tags: Vec<TagAt> = Vec::new();
         let mut names = HashSet::new();
         self.skip_space();
         while self.peek() == Some('[') {
@@ -457,20 +520,43 @@ impl<'a> Parser<'a> {
             if !names.insert(name.clone()) {
                 return Err(self.error(line, column, format!("tag {name} is given twice")));
             }
-            if START_TAGS.contains(&name.as_str()) {
-                let position = start_tag(&name, &value).map_err(|e| self.error(line, column, e))?;
-                match &start {
-                    Some((first, first_text, first_position)) if *first_position != position => {
-                        let message = conflict(first, first_text, &name, &value);
-                        return Err(self.error(line, column, message));
-                    }
-                    Some(_) => {}
-                    None => start = Some((name.clone(), value.clone(), position)),
-                }
-            }
-            tags.push((name, value));
+            tags.push(TagAt {
+                name,
+                value,
+                line,
+                column,
+            });
             self.skip_space();
         }
+        Ok(tags)
+    }
+
+    fn record<V: Variant>(mut self) -> Result<GameRecord<V>, RecordError> {
+        let tags = self.tags()?;
+        // The board first: a start position or a move of another board would say less.
+        if let Some(t) = tags.iter().find(|t| t.name == VARIANT_TAG) {
+            variant_tag::<V>(&t.value).map_err(|(message, variant)| RecordError {
+                variant,
+                ..self.error(t.line, t.column, message)
+            })?;
+        }
+        let mut start: Option<(&str, &str, Position<V>)> = None;
+        for t in tags
+            .iter()
+            .filter(|t| START_TAGS.contains(&t.name.as_str()))
+        {
+            let position =
+                start_tag(&t.name, &t.value).map_err(|e| self.error(t.line, t.column, e))?;
+            match &start {
+                Some((first, first_text, first_position)) if *first_position != position => {
+                    let message = conflict(first, first_text, &t.name, &t.value);
+                    return Err(self.error(t.line, t.column, message));
+                }
+                Some(_) => {}
+                None => start = Some((&t.name, &t.value, position)),
+            }
+        }
+        let tags = tags.into_iter().map(|t| (t.name, t.value)).collect();
         let mut record = GameRecord {
             tags,
             opening_comment: None,
@@ -689,8 +775,16 @@ pub fn split_records(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
+/// A tag pair read, with its line and column.
+struct TagAt {
+    name: String,
+    value: String,
+    line: usize,
+    column: usize,
+}
+
 /// Writes a record of `game` as text (a convenience over [`GameRecord::from_game`]).
-pub fn write_game(game: &Game, tags: &[(&str, &str)]) -> String {
+pub fn write_game<V: Variant>(game: &Game<V>, tags: &[(&str, &str)]) -> String {
     let mut out = String::new();
     let _ = write!(out, "{}", GameRecord::from_game(game, tags));
     out

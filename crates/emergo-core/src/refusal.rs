@@ -4,8 +4,12 @@
 //! the generator found no match, from the same building blocks (the phase of R5, the first-move
 //! ban of R9.3, the entry condition of R9.4).
 
+use crate::board::{Square, SquareName};
 use crate::movegen::attackable;
-use crate::{Color, Direction, MoveText, Phase, Position, Square};
+use crate::notation::MoveText;
+use crate::position::Position;
+use crate::variant::Variant;
+use crate::{Color, Phase};
 use std::fmt;
 
 /// The rule that move text breaks in a position.
@@ -26,8 +30,12 @@ pub enum Refusal {
     NoMenInHand,
     /// R5: nothing can be captured here.
     NoCaptureAvailable,
-    /// R9.3: White's very first move may not be on e5.
-    FirstEntryOnCentre,
+    /// R9.3: White's very first move may not be on the centre (`e5`; `d4` on the 7×7 board and
+    /// the hexagon).
+    FirstEntryOnCentre {
+        /// The centre's name.
+        centre: SquareName,
+    },
     /// R9.1, R8: the square is not empty.
     SquareTaken,
     /// R9.4: the entered column could be captured at once.
@@ -48,7 +56,7 @@ impl Refusal {
             Refusal::MustEnter => "must_enter",
             Refusal::NoMenInHand => "no_men_in_hand",
             Refusal::NoCaptureAvailable => "no_capture_available",
-            Refusal::FirstEntryOnCentre => "first_entry_on_centre",
+            Refusal::FirstEntryOnCentre { .. } => "first_entry_on_centre",
             Refusal::SquareTaken => "square_taken",
             Refusal::EntryCapturable => "entry_capturable",
             Refusal::NotYourColumn => "not_your_column",
@@ -65,7 +73,7 @@ impl Refusal {
             Refusal::MustEnter => "R5.2",
             Refusal::NoMenInHand => "R5.3",
             Refusal::NoCaptureAvailable => "R5",
-            Refusal::FirstEntryOnCentre => "R9.3",
+            Refusal::FirstEntryOnCentre { .. } => "R9.3",
             Refusal::SquareTaken => "R8, R9.1",
             Refusal::EntryCapturable => "R9.4",
             Refusal::NotYourColumn | Refusal::NotAdjacent => "R8",
@@ -85,9 +93,10 @@ impl fmt::Display for Refusal {
             Refusal::MustEnter => f.write_str("with men in hand, a man must be entered (R5.2)"),
             Refusal::NoMenInHand => f.write_str("there are no men in hand left to enter (R5.3)"),
             Refusal::NoCaptureAvailable => f.write_str("there is nothing to capture (R5)"),
-            Refusal::FirstEntryOnCentre => {
-                f.write_str("White's first man may not be entered on the centre, e5 (R9.3)")
-            }
+            Refusal::FirstEntryOnCentre { centre } => write!(
+                f,
+                "White's first man may not be entered on the centre, {centre} (R9.3)"
+            ),
             Refusal::SquareTaken => f.write_str("that square is not empty (R8, R9.1)"),
             Refusal::EntryCapturable => f.write_str(
                 "a man entered there could be captured at once, and entering into a capture is not allowed (R9.4)",
@@ -98,13 +107,13 @@ impl fmt::Display for Refusal {
     }
 }
 
-fn adjacent(a: Square, b: Square) -> bool {
-    Direction::ALL.iter().any(|&d| a.neighbour(d) == Some(b))
+fn adjacent<V: Variant>(a: Square<V>, b: Square<V>) -> bool {
+    V::DIRECTIONS.into_iter().any(|d| a.neighbour(d) == Some(b))
 }
 
-impl Position {
+impl<V: Variant> Position<V> {
     /// Why `text` names no legal move here, or `None` when it does name one.
-    pub fn refusal(&self, text: &MoveText) -> Option<Refusal> {
+    pub fn refusal(&self, text: &MoveText<V>) -> Option<Refusal> {
         if self.find_legal_move(|m| text.matches(m)).is_some() {
             return None;
         }
@@ -112,7 +121,7 @@ impl Position {
     }
 
     /// The rule broken by `text`, which the caller already found to match no legal move.
-    pub(crate) fn refusal_of_unmatched(&self, text: &MoveText) -> Refusal {
+    pub(crate) fn refusal_of_unmatched(&self, text: &MoveText<V>) -> Refusal {
         let squares = text.squares();
         let me: Color = self.turn();
         let capture_text = text.says_capture()
@@ -137,8 +146,10 @@ impl Position {
                 let sq = squares[0];
                 if !self.empty().contains(sq) {
                     Refusal::SquareTaken
-                } else if sq == Square::E5 && self.is_first_move() {
-                    Refusal::FirstEntryOnCentre
+                } else if sq == Square::CENTRE && self.is_first_move() {
+                    Refusal::FirstEntryOnCentre {
+                        centre: sq.square_name(),
+                    }
                 } else {
                     // An empty square that R9.3 allows is refused only by the entry condition.
                     debug_assert!(
@@ -170,13 +181,18 @@ mod tests {
     use super::*;
 
     fn why(position: &str, text: &str) -> Option<Refusal> {
-        let pos: Position = position.parse().unwrap();
+        let pos: crate::Position = position.parse().unwrap();
         pos.refusal(&text.parse().unwrap())
     }
 
     #[test]
     fn r9_3_white_may_not_open_on_e5() {
-        assert_eq!(why("W:12:12", "e5"), Some(Refusal::FirstEntryOnCentre));
+        assert_eq!(
+            why("W:12:12", "e5"),
+            Some(Refusal::FirstEntryOnCentre {
+                centre: SquareName(*b"e5")
+            })
+        );
         assert_eq!(why("W:12:12", "d3"), None);
     }
 

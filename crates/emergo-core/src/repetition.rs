@@ -3,6 +3,7 @@
 
 use crate::color::Color;
 use crate::position::Position;
+use crate::variant::Variant;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
@@ -17,7 +18,7 @@ pub struct RepetitionKey {
 impl RepetitionKey {
     /// The key of `pos`.
     #[inline]
-    pub fn of(pos: &Position) -> RepetitionKey {
+    pub fn of<V: Variant>(pos: &Position<V>) -> RepetitionKey {
         RepetitionKey {
             hash: pos.hash(),
             hands: (pos.hand(Color::White) as u16) << 8 | pos.hand(Color::Black) as u16,
@@ -78,7 +79,7 @@ impl Repetitions {
     }
 
     /// A history holding `positions` in order.
-    pub fn of<'a>(positions: impl IntoIterator<Item = &'a Position>) -> Repetitions {
+    pub fn of<'a, V: Variant>(positions: impl IntoIterator<Item = &'a Position<V>>) -> Repetitions {
         let mut history = Repetitions::new();
         for pos in positions {
             history.push(pos);
@@ -89,7 +90,7 @@ impl Repetitions {
     /// Adds the position reached (after a move, or the start); returns how often it has now
     /// occurred, itself included.
     #[inline]
-    pub fn push(&mut self, pos: &Position) -> u32 {
+    pub fn push<V: Variant>(&mut self, pos: &Position<V>) -> u32 {
         self.push_key(RepetitionKey::of(pos))
     }
 
@@ -164,7 +165,7 @@ mod tests {
 
     #[test]
     fn r10_3_a_third_occurrence_is_counted_and_taken_back() {
-        let p: Position = "W:0:0:a5=W,i5=B".parse().expect("position");
+        let p: crate::Position = "W:0:0:a5=W,i5=B".parse().expect("position");
         let mut history = Repetitions::of([&p]);
         let mut pos = p;
         for (i, m) in ["a5-b5", "i5-h5", "b5-a5", "h5-i5"]

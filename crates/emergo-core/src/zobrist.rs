@@ -1,9 +1,13 @@
 //! Zobrist keys. A position's hash is the XOR of one key per column (its square, owner and height,
 //! and its prisoners), one per hand size, and one for Black to move. `Position` keeps it up to date
-//! as squares change; `Position::hash_from_scratch` recomputes it.
+//! as squares change; `Position::hash_from_scratch` recomputes it. The keys of the 9×9 board's
+//! 41 squares, the hands and the side to move are drawn first, in the order they always were
+//! (so its hashes, and the search's node counts, did not change with the variants); the keys of
+//! the other cell numbers (up to 64) are drawn after them.
 
 use crate::board::SQUARE_COUNT;
 use crate::color::Color;
+use crate::variant::MAX_SLOTS;
 
 /// Heights and hand sizes run 0..=12 (R2: 12 men a side).
 const SIZES: usize = 13;
@@ -17,22 +21,39 @@ const fn splitmix(state: u64) -> (u64, u64) {
 }
 
 struct Keys {
-    men: [[[u64; SIZES]; 2]; SQUARE_COUNT],
-    prisoners: [[u64; SIZES]; SQUARE_COUNT],
+    men: [[[u64; SIZES]; 2]; MAX_SLOTS],
+    prisoners: [[u64; SIZES]; MAX_SLOTS],
     hand: [[u64; SIZES]; 2],
     black_to_move: u64,
 }
 
 const KEYS: Keys = {
     let mut keys = Keys {
-        men: [[[0; SIZES]; 2]; SQUARE_COUNT],
-        prisoners: [[0; SIZES]; SQUARE_COUNT],
+        men: [[[0; SIZES]; 2]; MAX_SLOTS],
+        prisoners: [[0; SIZES]; MAX_SLOTS],
         hand: [[0; SIZES]; 2],
         black_to_move: 0,
     };
     let mut state = 0x454D_4552_474F_2121u64; // "EMERGO!!"
     let mut s = 0;
-    while s < SQUARE_COUNT {
+    while s < MAX_SLOTS {
+        if s == SQUARE_COUNT {
+            // The hands and the side to move come after the 9×9 board's squares.
+            let mut c = 0;
+            while c < 2 {
+                let mut n = 0;
+                while n < SIZES {
+                    let (next, key) = splitmix(state);
+                    state = next;
+                    keys.hand[c][n] = key;
+                    n += 1;
+                }
+                c += 1;
+            }
+            let (next, key) = splitmix(state);
+            state = next;
+            keys.black_to_move = key;
+        }
         let mut n = 0;
         while n < SIZES {
             let mut c = 0;
@@ -51,18 +72,6 @@ const KEYS: Keys = {
         }
         s += 1;
     }
-    let mut c = 0;
-    while c < 2 {
-        let mut n = 0;
-        while n < SIZES {
-            let (next, key) = splitmix(state);
-            state = next;
-            keys.hand[c][n] = key;
-            n += 1;
-        }
-        c += 1;
-    }
-    keys.black_to_move = splitmix(state).1;
     keys
 };
 

@@ -119,7 +119,7 @@ const EDGE: Bitboard = {
         inner &= all.shift(d.opposite()).shift(d).0;
         i += 1;
     }
-    Bitboard(all.0 & !inner)
+    Bitboard::from_bits(all.0 & !inner)
 };
 
 /// Squares with at least one empty neighbour.

@@ -1,19 +1,27 @@
-//! `emergo apply [--position <POS>] <MOVE>...`: plays the moves and prints the position text.
+//! `emergo apply [--variant V] [--position <POS>] <MOVE>...`: plays the moves and prints the
+//! position text.
 
-use super::{moves::sorted_moves, parse_position, Exit};
+use super::{moves::sorted_moves, position_or_start, Exit, VariantArg};
+use emergo_core::{with_variant, Variant};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Position text (N2); the start by default.
-    #[arg(long, default_value = "W:12:12", allow_hyphen_values = true)]
-    position: String,
+    #[arg(long, allow_hyphen_values = true)]
+    position: Option<String>,
     /// Moves in notation (N1), played in order.
     #[arg(required = true, allow_hyphen_values = true)]
     moves: Vec<String>,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut pos = parse_position(&args.position)?;
+    with_variant!(args.variant.variant, V => run_on::<V>(&args))
+}
+
+fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
+    let mut pos = position_or_start::<V>(args.position.as_deref())?;
     for (i, text) in args.moves.iter().enumerate() {
         match pos.parse_move(text) {
             Ok(mv) => pos.play_unchecked(mv),

@@ -17,7 +17,7 @@ pub mod ugi;
 pub mod worker;
 
 use anyhow::Context;
-use emergo_core::Position;
+use emergo_core::{position, Position, Variant, VariantKind};
 
 /// An error that ends the program with a given exit code.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +29,26 @@ pub struct Exit {
 
 /// Reads a `--position` value (N2 text).
 pub fn parse_position(text: &str) -> anyhow::Result<Position> {
-    text.parse::<Position>()
-        .with_context(|| format!("cannot read position '{text}'"))
+    parse_position_on(text)
+}
+
+/// Reads a `--position` value (N2 text) on the board `V`.
+pub fn parse_position_on<V: Variant>(text: &str) -> anyhow::Result<position::Position<V>> {
+    text.parse::<position::Position<V>>()
+        .with_context(|| format!("cannot read position '{text}' ({} board)", V::KIND))
+}
+
+/// A `--position` value on the board `V`, or the board's start when there is none.
+pub fn position_or_start<V: Variant>(text: Option<&str>) -> anyhow::Result<position::Position<V>> {
+    text.map_or_else(|| Ok(position::Position::start()), parse_position_on)
+}
+
+/// The `--variant` option of the rules verbs: the board, `emergo` (the square 9×9 one) by
+/// default. A position text does not say its board, so a verb that reads one takes this beside
+/// it.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct VariantArg {
+    /// The board: emergo (the square 9×9 board), 7x7 or hex (HexEmergo).
+    #[arg(long, default_value = "emergo")]
+    pub variant: VariantKind,
 }

@@ -1,32 +1,41 @@
-//! `emergo moves [--position <POS>]` and `emergo moves --batch`: legal moves in byte order.
+//! `emergo moves [--variant V] [--position <POS>]` and `emergo moves --batch`: legal moves in
+//! byte order.
 
-use super::{parse_position, Exit};
+use super::{position_or_start, Exit, VariantArg};
 use anyhow::Context;
-use emergo_core::{Move, Position};
+use emergo_core::moves::Move;
+use emergo_core::position::Position;
+use emergo_core::{with_variant, Variant};
 use std::io::{BufRead, Write};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Position text (N2); the start by default.
-    #[arg(long, default_value = "W:12:12", conflicts_with = "batch")]
-    position: String,
+    #[arg(long, conflicts_with = "batch")]
+    position: Option<String>,
     /// Read position texts from stdin, one per line; write one line of moves per position.
     #[arg(long)]
     batch: bool,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 /// The legal moves of `pos` as text, sorted in byte order.
-pub fn sorted_moves(pos: &Position) -> Vec<String> {
+pub fn sorted_moves<V: Variant>(pos: &Position<V>) -> Vec<String> {
     let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
     moves.sort();
     moves
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    with_variant!(args.variant.variant, V => run_on::<V>(&args))
+}
+
+fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if !args.batch {
-        let pos = parse_position(&args.position)?;
+        let pos = position_or_start::<V>(args.position.as_deref())?;
         for m in sorted_moves(&pos) {
             writeln!(out, "{m}")?;
         }
@@ -35,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.with_context(|| format!("reading line {}", i + 1))?;
         let text = line.trim_end_matches('\r');
-        match text.parse::<Position>() {
+        match text.parse::<Position<V>>() {
             Ok(pos) => writeln!(out, "{}", sorted_moves(&pos).join(" "))?,
             Err(e) => {
                 out.flush()?;

@@ -1,22 +1,29 @@
-//! `emergo perft <DEPTH> [--position <POS>] [--divide]`: leaf counts, the count as the last line.
+//! `emergo perft <DEPTH> [--variant V] [--position <POS>] [--divide]`: leaf counts, the count as
+//! the last line.
 
-use super::parse_position;
-use emergo_core::perft;
+use super::{position_or_start, VariantArg};
+use emergo_core::{perft, with_variant, Variant};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of moves (plies) to look ahead.
     depth: u32,
     /// Position text (N2); the start by default.
-    #[arg(long, default_value = "W:12:12")]
-    position: String,
+    #[arg(long)]
+    position: Option<String>,
     /// Print `<move> <count>` for every root move first, in byte order of the moves.
     #[arg(long)]
     divide: bool,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let pos = parse_position(&args.position)?;
+    with_variant!(args.variant.variant, V => run_on::<V>(&args))
+}
+
+fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
+    let pos = position_or_start::<V>(args.position.as_deref())?;
     if args.divide {
         let mut lines: Vec<(String, u64)> = perft::divide(&pos, args.depth)
             .into_iter()

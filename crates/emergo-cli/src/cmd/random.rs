@@ -1,7 +1,10 @@
-//! `emergo random --games N --seed S [--threads T]`: uniformly random games from the start, each
-//! to its end by the rules (R10, threefold repetition included); our standard speed figure.
+//! `emergo random --games N --seed S [--threads T] [--variant V]`: uniformly random games from
+//! the start, each to its end by the rules (R10, threefold repetition included); our standard
+//! speed figure.
 
-use emergo_core::playout::{play_games, Totals};
+use super::VariantArg;
+use emergo_core::playout::{play_games_on, Totals};
+use emergo_core::with_variant;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -15,6 +18,8 @@ pub struct Args {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -25,7 +30,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|t| {
                 let lo = args.games * t / threads;
                 let hi = args.games * (t + 1) / threads;
-                scope.spawn(move || play_games(args.seed, lo..hi))
+                let seed = args.seed;
+                scope.spawn(move || {
+                    with_variant!(args.variant.variant, V => play_games_on::<V>(seed, lo..hi))
+                })
             })
             .collect();
         handles

@@ -1,60 +1,60 @@
-//! `emergo show [--position <POS>]`: the board drawn the way the designers draw it.
+//! `emergo show [--variant V] [--position <POS>]`: the board drawn the way the designers draw it.
 
-use super::parse_position;
-use emergo_core::{Color, Game, Phase, Position, Square, Status};
+use super::{position_or_start, VariantArg};
+use emergo_core::board::Square;
+use emergo_core::game::Game;
+use emergo_core::position::Position;
+use emergo_core::{with_variant, Color, Phase, Status, Variant, VariantKind};
 use std::fmt::Write as _;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Position text (N2); the start by default.
-    #[arg(long, default_value = "W:12:12")]
-    position: String,
+    #[arg(long)]
+    position: Option<String>,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let pos = parse_position(&args.position)?;
-    print!("{}", draw(&pos));
+    with_variant!(args.variant.variant, V => {
+        let pos = position_or_start::<V>(args.position.as_deref())?;
+        print!("{}", draw(&pos));
+    });
     Ok(())
 }
 
 /// Width of one checkerboard cell in characters.
 const CELL: usize = 6;
 
-/// Draws `pos` as a 9×9 checkerboard (e1 bottom-left, a5 top-left, e9 top-right, i5
-/// bottom-right, R1). An empty dark square shows its name; a column shows its owner and height,
-/// then `/` and its prisoners when it holds any (`W3/5`: three White men over five Black). Light
-/// squares are shaded. Below: the men in hand, a pending shadowpiece, the side to move, the
-/// phase (`Phase: capture`, `Phase: enter` or `Phase: step`, R5, then an explanation).
-pub fn draw(pos: &Position) -> String {
-    let mut out = String::new();
-    let rule = format!("   +{}+\n", "-".repeat(9 * CELL));
-    // Letters a–i run along the lines going down-right; numbers along the lines going up-right.
-    let _ = writeln!(
-        out,
-        "   letters a-i: a5 (top-left) to i5 (bottom-right); numbers 1-9: e1 (bottom-left) to e9 (top-right)"
-    );
-    out.push_str(&rule);
-    for y in (1..=9u8).rev() {
-        out.push_str("   |");
-        for x in 1..=9u8 {
-            let cell = match Square::from_xy(x, y) {
-                None => ":".repeat(CELL),
-                Some(sq) => match pos.column(sq) {
-                    None => format!("{:^CELL$}", sq.to_string()),
-                    Some(col) => {
-                        let mut label = format!("{}{}", col.owner.letter(), col.men);
-                        if col.prisoners > 0 {
-                            let _ = write!(label, "/{}", col.prisoners);
-                        }
-                        format!("{label:^CELL$}")
-                    }
-                },
-            };
-            out.push_str(&cell);
+/// What a cell shows: its name when empty, else its owner and height, then `/` and its
+/// prisoners when it holds any (`W3/5`: three White men over five Black), centred in `CELL`.
+fn label<V: Variant>(pos: &Position<V>, sq: Square<V>) -> String {
+    match pos.column(sq) {
+        None => format!("{:^CELL$}", sq.to_string()),
+        Some(col) => {
+            let mut label = format!("{}{}", col.owner.letter(), col.men);
+            if col.prisoners > 0 {
+                let _ = write!(label, "/{}", col.prisoners);
+            }
+            format!("{label:^CELL$}")
         }
-        out.push_str("|\n");
     }
-    out.push_str(&rule);
+}
+
+/// Draws `pos` the designers' way, then says what the position is. The square boards as a
+/// checkerboard (9×9: e1 bottom-left, a5 top-left, e9 top-right, i5 bottom-right, R1; 7×7: d1,
+/// a4, d7, g4), light squares shaded; the hexagon row by row, row 7 at the top and row 1 at the
+/// bottom, the letters of a row running from right to left (RULES-hex.md R1). Below: the men in
+/// hand, a pending shadowpiece, the side to move, the phase (`Phase: capture`, `Phase: enter` or
+/// `Phase: step`, R5, then an explanation).
+pub fn draw<V: Variant>(pos: &Position<V>) -> String {
+    let mut out = String::new();
+    if V::KIND == VariantKind::HexEmergo {
+        draw_hexagon(pos, &mut out);
+    } else {
+        draw_checkerboard(pos, &mut out);
+    }
     let _ = writeln!(
         out,
         "In hand: White {}, Black {}",
@@ -90,6 +90,56 @@ pub fn draw(pos: &Position) -> String {
     let _ = writeln!(out, "Phase: {phase} ({})", explain(phase));
     let _ = writeln!(out, "Position: {pos}");
     out
+}
+
+/// The square boards: ranks from the top, files from the left, light squares shaded.
+fn draw_checkerboard<V: Variant>(pos: &Position<V>, out: &mut String) {
+    let width = Square::<V>::all().map(|s| s.xy().0).max().unwrap_or(9);
+    let name = |x: u8, y: u8| Square::<V>::from_xy(x, y).map_or(String::new(), |s| s.to_string());
+    let (last_letter, mid) = ((b'a' + width - 1) as char, width.div_ceil(2));
+    // Letters run along the lines going down-right; numbers along the lines going up-right.
+    let _ = writeln!(
+        out,
+        "   letters a-{last_letter}: {} (top-left) to {} (bottom-right); numbers 1-{width}: {} (bottom-left) to {} (top-right)",
+        name(1, width),
+        name(width, 1),
+        name(1, 1),
+        name(width, width),
+    );
+    debug_assert_eq!(name(mid, mid), Square::<V>::CENTRE.to_string());
+    let rule = format!("   +{}+\n", "-".repeat(width as usize * CELL));
+    out.push_str(&rule);
+    for y in (1..=width).rev() {
+        out.push_str("   |");
+        for x in 1..=width {
+            let cell = match Square::<V>::from_xy(x, y) {
+                None => ":".repeat(CELL),
+                Some(sq) => label(pos, sq),
+            };
+            out.push_str(&cell);
+        }
+        out.push_str("|\n");
+    }
+    out.push_str(&rule);
+}
+
+/// The hexagon: row 7 at the top, each row's cells from its highest letter on the left to its
+/// lowest on the right, each row shifted half a cell from the next, so that a cell's six
+/// neighbours stand around it.
+fn draw_hexagon<V: Variant>(pos: &Position<V>, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "   rows 1-7 from the bottom; in a row the letters run from right to left (row 4: g4 ... a4)"
+    );
+    for n in (1..=7u8).rev() {
+        let cells: Vec<Square<V>> = (0..7u8)
+            .rev()
+            .filter_map(|l| Square::from_letter_number(l, n))
+            .collect();
+        let indent = " ".repeat(3 + (7 - cells.len()) * CELL / 2);
+        let row: String = cells.iter().map(|&sq| label(pos, sq)).collect();
+        let _ = writeln!(out, "{indent}{}", row.trim_end());
+    }
 }
 
 /// Why the side to move is in `phase` (R5), for people.

@@ -23,13 +23,14 @@ pub fn emergo_with_input(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run emergo");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
+    // Written from a thread: an input larger than a pipe's buffer would otherwise wait for
+    // output that nobody reads yet.
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write stdin");
+    output
 }
 
 pub fn stdout(o: &Output) -> String {

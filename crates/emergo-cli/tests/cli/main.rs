@@ -15,3 +15,4 @@ mod cluster;
 mod match_play;
 mod serve_kill;
 mod ugi;
+mod variants;

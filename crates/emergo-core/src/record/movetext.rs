@@ -10,9 +10,13 @@ use crate::game::{Game, Outcome};
 use crate::moves::Move;
 use crate::notation::{MoveError, MoveTextError};
 use crate::position::Position;
+use crate::variant::Variant;
 
 /// Variations nest at most this deep whatever the limits say: the reader is recursive.
 pub(super) const MAX_NESTING: usize = 200;
+
+/// A line read: its moves, the comment before its first move (main line only), and how it ended.
+pub(super) type Line<'a, V> = (Vec<RecordMove<V>>, Option<String>, Ending<'a>);
 
 /// How a line of movetext ended.
 pub(super) enum Ending<'a> {
@@ -34,13 +38,13 @@ impl<'a> Parser<'a> {
     /// Reads a line of moves played on from `game`: the main line at `depth` 0 (up to its result
     /// token), or a variation nested `depth` deep whose `(` stands at `open` (up to its `)`).
     /// Returns the moves, the comment before the first move (main line only), and the ending.
-    pub(super) fn line(
+    pub(super) fn line<V: Variant>(
         &mut self,
-        game: &mut Game,
+        game: &mut Game<V>,
         depth: usize,
         open: (usize, usize),
-    ) -> Result<(Vec<RecordMove>, Option<String>, Ending<'a>), RecordError> {
-        let mut moves: Vec<RecordMove> = Vec::new();
+    ) -> Result<Line<'a, V>, RecordError> {
+        let mut moves: Vec<RecordMove<V>> = Vec::new();
         let mut opening_comment = None;
         loop {
             self.skip_space();
@@ -139,13 +143,13 @@ impl<'a> Parser<'a> {
 
     /// Plays the move `token` in `game`, or says for a person what is wrong with it: its move
     /// number, the word, why, and a few of the legal moves.
-    fn play(
+    fn play<V: Variant>(
         &self,
-        game: &mut Game,
+        game: &mut Game<V>,
         token: &str,
         line: usize,
         column: usize,
-    ) -> Result<Move, RecordError> {
+    ) -> Result<Move<V>, RecordError> {
         let position = *game.position();
         let at = move_label(game.ply(), game.start().turn(), token);
         if game.is_over() {
@@ -158,11 +162,9 @@ impl<'a> Parser<'a> {
             };
             let why = match e {
                 MoveError::Syntax {
-                    source: MoveTextError::BadSquare { text, .. },
+                    source: MoveTextError::BadSquare { text, names, .. },
                     ..
-                } => format!(
-                    "'{text}' is not a square (squares are a5, b4..b6, ..., e1..e9, ..., i5)"
-                ),
+                } => format!("'{text}' is not a square (squares are {names})"),
                 MoveError::Syntax { source, .. } => format!("this is not a move: {source}"),
                 MoveError::NoLegalMatch { reason, .. } => {
                     format!("this is not a legal move here: {reason}")
@@ -197,7 +199,7 @@ fn move_label(ply: usize, first: Color, token: &str) -> String {
 }
 
 /// A few of the legal moves, for a person: `the legal moves here are d3, d4, ... (40 in all)`.
-fn some_legal_moves(position: &Position) -> String {
+fn some_legal_moves<V: Variant>(position: &Position<V>) -> String {
     let mut legal: Vec<String> = position.legal_moves().iter().map(Move::to_string).collect();
     legal.sort();
     match legal.len() {
@@ -212,9 +214,9 @@ fn some_legal_moves(position: &Position) -> String {
 
 /// Appends the tokens of `moves` to `tokens`, the first move played by `turn` in move `number`:
 /// move numbers, moves, comments in braces, variations in parentheses.
-pub(super) fn write_line(
+pub(super) fn write_line<V: Variant>(
     tokens: &mut Vec<String>,
-    moves: &[RecordMove],
+    moves: &[RecordMove<V>],
     mut turn: Color,
     mut number: usize,
 ) {

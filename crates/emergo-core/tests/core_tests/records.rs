@@ -508,7 +508,12 @@ fn a_move_written_against_its_number_reads_as_the_move() {
 #[test]
 fn r9_3_a_refused_entry_on_the_centre_names_its_rule_for_a_reader() {
     let err = GameRecord::parse("1. e5").unwrap_err();
-    assert_eq!(err.refusal, Some(emergo_core::Refusal::FirstEntryOnCentre));
+    assert_eq!(
+        err.refusal,
+        Some(emergo_core::Refusal::FirstEntryOnCentre {
+            centre: emergo_core::SquareName(*b"e5")
+        })
+    );
     assert_eq!(
         err.refusal.map(|r| (r.name(), r.rule())),
         Some(("first_entry_on_centre", "R9.3"))

@@ -442,7 +442,8 @@ fn n2_bad_position_text_says_what_is_wrong_and_where() {
         err.kind,
         PositionTextErrorKind::Impossible(PositionError::TooManyMen {
             color: Color::White,
-            count: 16
+            count: 16,
+            most: 12
         })
     ));
 }

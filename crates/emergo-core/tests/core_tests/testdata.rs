@@ -158,7 +158,7 @@ fn r9_a_refused_move_always_names_its_rule() {
                             assert!(
                                 matches!(
                                     why,
-                                    Refusal::FirstEntryOnCentre | Refusal::EntryCapturable
+                                    Refusal::FirstEntryOnCentre { .. } | Refusal::EntryCapturable
                                 ),
                                 "{text} {candidate}: {why}"
                             );

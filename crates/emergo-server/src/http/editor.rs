@@ -92,7 +92,7 @@ fn problem(e: &emergo_core::PositionTextError) -> serde_json::Map<String, serde_
         K::BadStackLetter(c) => ("bad_stack_letter", json!({ "text": c.to_string() })),
         K::MoreThanTwoLayers(sq) => ("more_than_two_layers", json!({ "square": sq.to_string() })),
         K::Trailing(text) => ("trailing", json!({ "text": text })),
-        K::Impossible(PositionError::TooManyMen { color, count }) => (
+        K::Impossible(PositionError::TooManyMen { color, count, .. }) => (
             "too_many_men",
             json!({ "color": color.name(), "count": count }),
         ),
