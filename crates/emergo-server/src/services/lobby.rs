@@ -18,6 +18,7 @@ use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use emergo_platform::domain::limits::Limits;
 use emergo_platform::domain::model::unix_now;
+use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::time_control::TimeControl;
 use emergo_platform::store::accounts::{RatingRow, SeekRow};
 use governor::DefaultKeyedRateLimiter;
@@ -168,7 +169,7 @@ impl SeekView {
             id: row.id.clone(),
             owner: row.owner.clone(),
             rating: rating.rating.round(),
-            provisional: rating.rd >= 110.0,
+            provisional: rating.rd >= LEADERBOARD_RD,
             time: row.time_control.clone(),
             category: category.map(|c| c.name()),
             rated: row.rated,
