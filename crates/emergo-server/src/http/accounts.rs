@@ -2,8 +2,11 @@
 
 use crate::http::extract::Body;
 use crate::http::session::{clear_cookie, set_cookie, SessionCookie, SignedIn};
-use crate::services::accounts::players::ratings_json;
-use crate::services::accounts::*;
+use crate::services::accounts::players::{ratings_view, RatingView};
+use crate::services::accounts::{
+    check_name, check_password, dummy_hash, hash_password, name_key, name_taken, password_matches,
+    Accounts, Attempt, Job, MAX_PASSWORD,
+};
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::services::lobby::Lobby;
@@ -15,7 +18,8 @@ use emergo_platform::domain::limits::ClientAddr;
 use emergo_platform::domain::model::{hash_secret, now_text, random_text};
 use emergo_platform::store::accounts::AccountRow;
 use emergo_platform::store::StoreError;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Deserialize)]
@@ -26,16 +30,20 @@ pub struct Credentials {
 
 /// The answer of sign-up, login and `GET /api/me`: the name, when the account was made and its
 /// ratings.
-async fn me_json(
-    state: &AppState,
-    account: &AccountRow,
-) -> Result<serde_json::Value, ServiceError> {
+#[derive(Debug, Serialize)]
+pub struct MeView {
+    name: String,
+    created_at: String,
+    ratings: BTreeMap<String, RatingView>,
+}
+
+async fn me_view(state: &AppState, account: &AccountRow) -> Result<MeView, ServiceError> {
     let ratings = state.store.ratings_of(account.id).await?;
-    Ok(serde_json::json!({
-        "name": account.name,
-        "created_at": account.created_at,
-        "ratings": ratings_json(&ratings),
-    }))
+    Ok(MeView {
+        name: account.name.clone(),
+        created_at: account.created_at.clone(),
+        ratings: ratings_view(&ratings),
+    })
 }
 
 /// Starts a session for `account`: the answer with its cookie.
@@ -50,7 +58,7 @@ async fn start_session(
         .store
         .insert_session(&hash_secret(&token), account.id, &now_text())
         .await?;
-    let body = me_json(state, account).await?;
+    let body = me_view(state, account).await?;
     let cookie = set_cookie(&token, accounts.secure());
     Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
 }
@@ -165,12 +173,12 @@ pub async fn log_out(
 pub async fn me(
     State(state): State<AppState>,
     cookie: SessionCookie,
-) -> Result<Json<serde_json::Value>, ServiceError> {
+) -> Result<Json<Option<MeView>>, ServiceError> {
     let Some(session) = cookie.account(&state).await? else {
-        return Ok(Json(serde_json::Value::Null));
+        return Ok(Json(None));
     };
     crate::services::lobby::owner_is_around(&state, session.account.id).await;
-    Ok(Json(me_json(&state, &session.account).await?))
+    Ok(Json(Some(me_view(&state, &session.account).await?)))
 }
 
 #[derive(Deserialize)]

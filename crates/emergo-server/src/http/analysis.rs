@@ -4,7 +4,11 @@ use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::services::permits::Permit;
-use crate::services::study::analysis::*;
+use crate::services::study::analysis::{
+    analyse, engine, number_in, parse_position, pool_error, quota, read_request, refusal, Analyses,
+    AnalysisQuery, AnalysisView, Engine, Event, Run, StopOnDrop, Wanted, DEFAULT_LINES, DEFAULT_MS,
+    MAX_INCOMING, MAX_LINES, MAX_MS, REFUSALS_EVERY, SEND_TIMEOUT, SOCKET_BURST, SOCKET_PER_SECOND,
+};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};

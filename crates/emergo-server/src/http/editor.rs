@@ -73,40 +73,86 @@ pub fn check(text: &str) -> Result<PositionView, ServiceError> {
 
 /// What is wrong with position text, as fields for a page to phrase (docs/api.md): `problem`
 /// (the kind), `column`, and what the kind names (`text`, `square`, `color`, `count`).
-fn problem(e: &emergo_core::PositionTextError) -> serde_json::Map<String, serde_json::Value> {
-    use emergo_core::notation::PositionTextErrorKind as K;
-    use emergo_core::PositionError;
-    use serde_json::json;
-    let (kind, more) = match &e.kind {
-        K::Empty => ("empty", json!({})),
-        K::BadSide(text) => ("bad_side", json!({ "text": text })),
-        K::Missing(what) => (
-            "missing",
-            json!({ "color": if what.starts_with("White") { "white" } else { "black" } }),
-        ),
-        K::BadCount(text) => ("bad_count", json!({ "text": text })),
-        K::UnknownSquare(text) => ("unknown_square", json!({ "text": text })),
-        K::BadEntry(text) => ("bad_entry", json!({ "text": text })),
-        K::DuplicateSquare(sq) => ("duplicate_square", json!({ "square": sq.to_string() })),
-        K::EmptyStack(sq) => ("empty_stack", json!({ "square": sq.to_string() })),
-        K::BadStackLetter(c) => ("bad_stack_letter", json!({ "text": c.to_string() })),
-        K::MoreThanTwoLayers(sq) => ("more_than_two_layers", json!({ "square": sq.to_string() })),
-        K::Trailing(text) => ("trailing", json!({ "text": text })),
-        K::Impossible(PositionError::TooManyMen { color, count, .. }) => (
-            "too_many_men",
-            json!({ "color": color.name(), "count": count }),
-        ),
-        K::Impossible(PositionError::EmptyColumn { square }) => {
-            ("empty_column", json!({ "square": square.to_string() }))
+#[derive(Debug, Serialize)]
+struct Problem<'a> {
+    #[serde(flatten)]
+    kind: ProblemKind<'a>,
+    /// 1-based character column where the problem starts.
+    column: usize,
+}
+
+/// The kind of a problem (`"problem"`) and what it names.
+#[derive(Debug, Serialize)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+enum ProblemKind<'a> {
+    Empty,
+    BadSide { text: &'a str },
+    Missing { color: &'static str },
+    BadCount { text: &'a str },
+    UnknownSquare { text: &'a str },
+    BadEntry { text: &'a str },
+    DuplicateSquare { square: String },
+    EmptyStack { square: String },
+    BadStackLetter { text: String },
+    MoreThanTwoLayers { square: String },
+    Trailing { text: &'a str },
+    TooManyMen { color: &'static str, count: u32 },
+    EmptyColumn { square: String },
+}
+
+impl<'a> ProblemKind<'a> {
+    fn of(kind: &'a emergo_core::notation::PositionTextErrorKind) -> ProblemKind<'a> {
+        use emergo_core::notation::PositionTextErrorKind as K;
+        use emergo_core::PositionError;
+        match kind {
+            K::Empty => ProblemKind::Empty,
+            K::BadSide(text) => ProblemKind::BadSide { text },
+            K::Missing(what) => ProblemKind::Missing {
+                color: if what.starts_with("White") {
+                    "white"
+                } else {
+                    "black"
+                },
+            },
+            K::BadCount(text) => ProblemKind::BadCount { text },
+            K::UnknownSquare(text) => ProblemKind::UnknownSquare { text },
+            K::BadEntry(text) => ProblemKind::BadEntry { text },
+            K::DuplicateSquare(sq) => ProblemKind::DuplicateSquare {
+                square: sq.to_string(),
+            },
+            K::EmptyStack(sq) => ProblemKind::EmptyStack {
+                square: sq.to_string(),
+            },
+            K::BadStackLetter(c) => ProblemKind::BadStackLetter {
+                text: c.to_string(),
+            },
+            K::MoreThanTwoLayers(sq) => ProblemKind::MoreThanTwoLayers {
+                square: sq.to_string(),
+            },
+            K::Trailing(text) => ProblemKind::Trailing { text },
+            K::Impossible(PositionError::TooManyMen { color, count, .. }) => {
+                ProblemKind::TooManyMen {
+                    color: color.name(),
+                    count: *count,
+                }
+            }
+            K::Impossible(PositionError::EmptyColumn { square }) => ProblemKind::EmptyColumn {
+                square: square.to_string(),
+            },
         }
-    };
-    let mut fields = serde_json::Map::new();
-    fields.insert("problem".into(), kind.into());
-    fields.insert("column".into(), e.column.into());
-    if let serde_json::Value::Object(more) = more {
-        fields.extend(more);
     }
-    fields
+}
+
+/// The fields of `e`'s problem, for the error's body.
+fn problem(e: &emergo_core::PositionTextError) -> serde_json::Map<String, serde_json::Value> {
+    let problem = Problem {
+        kind: ProblemKind::of(&e.kind),
+        column: e.column,
+    };
+    match serde_json::to_value(problem) {
+        Ok(serde_json::Value::Object(fields)) => fields,
+        _ => serde_json::Map::new(),
+    }
 }
 
 /// `GET /api/position?position=<N2>`.

@@ -3,10 +3,10 @@
 use crate::http::extract::{Body, GameId};
 use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::error::ServiceError;
-use crate::services::games::chat::*;
-use crate::services::games::rematch::*;
+use crate::services::games::chat::{clean, publish, MessageView, Room, Speaker, MAX_PER_GAME};
+use crate::services::games::rematch::{join, make, rematch_seat, Action};
 use crate::services::games::view::{GameView, SeatGrant};
-use crate::services::games::watching::*;
+use crate::services::games::watching::{make_list, WatchListView, LIST_EVERY};
 use crate::services::games::{AppState, Change, GameSlot};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -17,8 +17,7 @@ use emergo_platform::domain::limits::ClientAddr;
 use emergo_platform::domain::model::{hash_secret, new_token, now_text, Mode};
 use emergo_platform::store::chat::{NewChat, NewReport};
 use emergo_platform::store::StoreError;
-use serde::Deserialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// `POST /api/games/{id}/seat`: a new token for the seat the session's account holds (the old
@@ -118,6 +117,12 @@ pub struct ChatBody {
     text: String,
 }
 
+/// The answer of `POST /api/games/{id}/chat`: the message as stored.
+#[derive(Debug, Serialize)]
+pub struct Said {
+    message: MessageView,
+}
+
 /// `POST /api/games/{id}/chat`: writes a message (201 with it).
 pub async fn post(
     State(state): State<AppState>,
@@ -125,7 +130,7 @@ pub async fn post(
     Path(id): Path<String>,
     cookie: SessionCookie,
     Body(body): Body<ChatBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ServiceError> {
+) -> Result<(StatusCode, Json<Said>), ServiceError> {
     let slot = state.slot(&id).await?;
     let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
     match (body.room, who.seat) {
@@ -175,13 +180,22 @@ pub async fn post(
     publish(&slot, row.clone());
     Ok((
         StatusCode::CREATED,
-        Json(serde_json::json!({ "message": MessageView::of(row) })),
+        Json(Said {
+            message: MessageView::of(row),
+        }),
     ))
 }
 
 #[derive(Deserialize)]
 pub struct ReportBody {
     token: Option<String>,
+}
+
+/// The answer of a report: `{"reported": true, "message": <id>}`.
+#[derive(Debug, Serialize)]
+pub struct Reported {
+    reported: bool,
+    message: i64,
 }
 
 /// `POST /api/games/{id}/chat/{message}/report`: reports a message of the other side (or of
@@ -192,7 +206,7 @@ pub async fn report(
     Path((id, message)): Path<(String, String)>,
     cookie: SessionCookie,
     Body(body): Body<ReportBody>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ServiceError> {
+) -> Result<(StatusCode, Json<Reported>), ServiceError> {
     let slot = state.slot(&id).await?;
     let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
     if who.seat.is_none() && who.account.is_none() {
@@ -250,13 +264,16 @@ pub async fn report(
     }
     Ok((
         StatusCode::CREATED,
-        Json(serde_json::json!({ "reported": true, "message": row.id })),
+        Json(Reported {
+            reported: true,
+            message: row.id,
+        }),
     ))
 }
 
 /// `GET /api/watch`: the ongoing games between two accounts with a move (or a start) in the
 /// last hour, the highest rated first (the mean of the two ratings in the game's category).
-pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, ServiceError> {
+pub async fn list(State(state): State<AppState>) -> Result<Json<WatchListView>, ServiceError> {
     if let Some((at, value)) = &*state.watch_list.0.lock().unwrap_or_else(|e| e.into_inner()) {
         if at.elapsed() < LIST_EVERY {
             return Ok(Json(value.clone()));

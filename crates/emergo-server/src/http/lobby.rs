@@ -8,7 +8,11 @@ use crate::services::accounts::name_key;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, LiveGame};
-use crate::services::lobby::*;
+use crate::services::lobby::{
+    find, owner_is_around, seek_view, seek_views, time_control, Lobby, LobbyEvent, SeekColor,
+    SeekView, CHALLENGES_PER_ACCOUNT, CORRESPONDENCE_SEEK_SECS, LISTED_CHALLENGES, LISTED_SEEKS,
+    SEEKS_PER_ACCOUNT, SEEK_GRACE_SECS,
+};
 use crate::services::notify::Notify;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
@@ -28,8 +32,7 @@ use emergo_platform::domain::time_control::TimeControl;
 use emergo_platform::store::accounts::{NewSeek, SeekRow};
 use emergo_platform::store::notifications::NewNote;
 use emergo_platform::store::StoreError;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 #[derive(Deserialize)]
@@ -50,7 +53,7 @@ pub async fn create(
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     SignedIn(session): SignedIn,
     Body(body): Body<SeekBody>,
-) -> Result<(StatusCode, Json<Value>), ServiceError> {
+) -> Result<(StatusCode, Json<SeekView>), ServiceError> {
     let tc = time_control(&body.time)?;
     let account = session.account;
     if let Err(wait) = lobby.seeks_rate.check_key(&account.id) {
@@ -131,7 +134,14 @@ pub async fn create(
         .seek(&seek.id)
         .await?
         .ok_or_else(|| ServiceError::internal("a stored seek is missing"))?;
-    Ok((StatusCode::CREATED, Json(seek_json(&state, &row).await)))
+    Ok((StatusCode::CREATED, Json(seek_view(&state, &row).await)))
+}
+
+/// The answer of `GET /api/seeks`.
+#[derive(Debug, Serialize)]
+pub struct SeekList {
+    seeks: Vec<SeekView>,
+    challenges: Vec<SeekView>,
 }
 
 /// `GET /api/seeks`: `"seeks"`, the newest open public seeks and the caller's own, oldest
@@ -139,7 +149,7 @@ pub async fn create(
 pub async fn list(
     State(state): State<AppState>,
     cookie: SessionCookie,
-) -> Result<Json<Value>, ServiceError> {
+) -> Result<Json<SeekList>, ServiceError> {
     let viewer = cookie.account(&state).await?.map(|s| s.account.id);
     let now = unix_now();
     let mut public = state.store.open_seeks(now, LISTED_SEEKS).await?;
@@ -159,9 +169,10 @@ pub async fn list(
     };
     oldest_first(&mut public);
     oldest_first(&mut challenges);
-    let seeks = seeks_json(&state, &public).await;
-    let listed = seeks_json(&state, &challenges).await;
-    Ok(Json(json!({ "seeks": seeks, "challenges": listed })))
+    Ok(Json(SeekList {
+        seeks: seek_views(&state, &public).await,
+        challenges: seek_views(&state, &challenges).await,
+    }))
 }
 
 /// `GET /api/seeks/{id}`: `"game"` names the game once the seek is taken.
@@ -169,14 +180,14 @@ pub async fn show(
     State(state): State<AppState>,
     cookie: SessionCookie,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ServiceError> {
+) -> Result<Json<SeekView>, ServiceError> {
     let row = find(&state, &id).await?;
     if let Some(session) = cookie.account(&state).await? {
         if session.account.id == row.account_id {
             owner_is_around(&state, row.account_id).await;
         }
     }
-    Ok(Json(seek_json(&state, &row).await))
+    Ok(Json(seek_view(&state, &row).await))
 }
 
 /// `DELETE /api/seeks/{id}`: the owner withdraws it (or the challenged player declines).

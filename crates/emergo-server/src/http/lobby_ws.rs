@@ -3,12 +3,11 @@
 
 use crate::services::games::AppState;
 use crate::services::lobby::{owner_is_around, Lobby, LobbyEvent, LOBBY_TICK};
-use crate::services::notify::{self, Subscription};
+use crate::services::notify::{self, NoteMessage, Subscription};
 use crate::services::permits::Permit;
 use axum::extract::ws::{Message, WebSocket};
 use emergo_platform::domain::model::unix_now;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -19,6 +18,30 @@ pub const PING_TICKS: u32 = 6;
 /// Seeks taken that a socket remembers having told (they come by two ways).
 pub const TOLD_MAX: usize = 64;
 
+/// A message of the lobby's socket: the lobby's own, or the notifications'.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Outgoing {
+    Lobby(LobbyMessage),
+    Note(NoteMessage),
+}
+
+/// The lobby's own messages.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum LobbyMessage {
+    /// `{"type": "seeks"}`: read the list of seeks again.
+    Seeks,
+    /// `{"type": "taken", "seek", "game"}`: a seek of the account was taken.
+    Taken { seek: String, game: String },
+}
+
+impl Outgoing {
+    fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
 impl Follower {
     /// Sends a message; false when the client is gone or read nothing for the write timeout.
     pub async fn send(&mut self, message: Message) -> bool {
@@ -26,7 +49,7 @@ impl Follower {
         matches!(sent.await, Ok(Ok(())))
     }
 
-    pub fn taken(&mut self, seek: String, game: String) -> Option<Value> {
+    fn taken(&mut self, seek: String, game: String) -> Option<Outgoing> {
         if self.told.contains(&seek) {
             return None;
         }
@@ -34,7 +57,7 @@ impl Follower {
             self.told.remove(0);
         }
         self.told.push(seek.clone());
-        Some(json!({"type": "taken", "seek": seek, "game": game}))
+        Some(Outgoing::Lobby(LobbyMessage::Taken { seek, game }))
     }
 
     pub async fn follow(mut self, mut notes: Option<Subscription>, _permit: Permit) {
@@ -45,18 +68,20 @@ impl Follower {
         let opened = unix_now() - 1;
         if self.lobby
             && !self
-                .send(Message::Text(json!({"type": "seeks"}).to_string().into()))
+                .send(Message::Text(
+                    Outgoing::Lobby(LobbyMessage::Seeks).text().into(),
+                ))
                 .await
         {
             return;
         }
         loop {
-            let mut out: Vec<Value> = Vec::new();
+            let mut out: Vec<Outgoing> = Vec::new();
             tokio::select! {
                 event = events.recv() => match event {
                     Ok(LobbyEvent::SeeksChanged) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         if self.lobby {
-                            out.push(json!({"type": "seeks"}));
+                            out.push(Outgoing::Lobby(LobbyMessage::Seeks));
                         }
                     }
                     Ok(LobbyEvent::Taken { account: owner, seek, game }) => {
@@ -72,10 +97,10 @@ impl Follower {
                         None => std::future::pending().await,
                     }
                 } => match note {
-                    Ok(event) => out.extend(event.messages()),
+                    Ok(event) => out.extend(event.messages().into_iter().map(Outgoing::Note)),
                     // Fell behind: one message says it all.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        out.extend(notify::Event::Changed.messages());
+                        out.extend(notify::Event::Changed.messages().into_iter().map(Outgoing::Note));
                     }
                     Err(broadcast::error::RecvError::Closed) => notes = None,
                 },
@@ -100,7 +125,7 @@ impl Follower {
                     Some(Ok(Message::Text(text))) => {
                         if let Ok(switch) = serde_json::from_str::<LobbySwitch>(text.as_str()) {
                             if switch.lobby && !self.lobby {
-                                out.push(json!({"type": "seeks"}));
+                                out.push(Outgoing::Lobby(LobbyMessage::Seeks));
                                 if let Some(id) = self.account {
                                     owner_is_around(&self.state, id).await;
                                 }
@@ -116,7 +141,7 @@ impl Follower {
                 }
             }
             for message in out {
-                if !self.send(Message::Text(message.to_string().into())).await {
+                if !self.send(Message::Text(message.text().into())).await {
                     return;
                 }
             }

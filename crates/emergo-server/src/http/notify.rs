@@ -8,22 +8,39 @@ use crate::services::notify::{NoteView, Notify, PER_ACCOUNT, READ_IDS_MAX};
 use axum::extract::State;
 use axum::Json;
 use emergo_platform::store::notifications::ReadWhich;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+
+/// The answer of `GET /api/notifications`.
+#[derive(Debug, Serialize)]
+pub struct NoteList {
+    notifications: Vec<NoteView>,
+    unread: usize,
+}
+
+/// The answer of `POST /api/notifications/read`: how many were marked read, how many are
+/// still unread.
+#[derive(Debug, Serialize)]
+pub struct ReadCounts {
+    read: u64,
+    unread: usize,
+}
 
 /// `GET /api/notifications`: the session's notifications, newest first, and how many are
 /// unread.
 pub async fn list(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
-) -> Result<Json<Value>, ServiceError> {
+) -> Result<Json<NoteList>, ServiceError> {
     let rows = state
         .store
         .notes_of(session.account.id, PER_ACCOUNT as u32)
         .await?;
     let notes: Vec<NoteView> = rows.into_iter().map(NoteView::of).collect();
     let unread = notes.iter().filter(|n| !n.read).count();
-    Ok(Json(json!({"notifications": notes, "unread": unread})))
+    Ok(Json(NoteList {
+        notifications: notes,
+        unread,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -41,7 +58,7 @@ pub async fn read(
     State(notes): State<Notify>,
     SignedIn(session): SignedIn,
     Body(body): Body<ReadBody>,
-) -> Result<Json<Value>, ServiceError> {
+) -> Result<Json<ReadCounts>, ServiceError> {
     let account = session.account.id;
     let which = match (&body.ids, body.all) {
         (None, true) => ReadWhich::All,
@@ -66,5 +83,5 @@ pub async fn read(
         .iter()
         .filter(|n| n.read_at.is_none())
         .count();
-    Ok(Json(json!({"read": read, "unread": unread})))
+    Ok(Json(ReadCounts { read, unread }))
 }

@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use emergo_platform::domain::metrics::*;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use serde::Serialize;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -124,14 +125,23 @@ pub async fn metrics_page(State(state): State<AppState>) -> Response {
     }
 }
 
+/// The answer of a healthy `GET /healthz`.
+#[derive(Serialize)]
+struct Health {
+    status: &'static str,
+    database: &'static str,
+}
+
 /// `GET /healthz`: 200 `{"status": "ok", "database": "sqlite"|"postgres"}` when the database
 /// answers within 2 s, else 503 `database_unavailable`.
 pub async fn healthz(State(state): State<AppState>) -> Result<Response, ApiError> {
     let database = state.store.backend();
     match tokio::time::timeout(HEALTH_TIMEOUT, state.store.ping()).await {
-        Ok(Ok(())) => {
-            Ok(Json(serde_json::json!({"status": "ok", "database": database})).into_response())
-        }
+        Ok(Ok(())) => Ok(Json(Health {
+            status: "ok",
+            database,
+        })
+        .into_response()),
         Ok(Err(err)) => Err(match ApiError::from(err) {
             unavailable @ ApiError::Service(ServiceError::DatabaseUnavailable(_)) => unavailable,
             other => {

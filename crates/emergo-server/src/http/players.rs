@@ -3,7 +3,8 @@
 use crate::http::error::ApiError;
 use crate::services::accounts::name_key;
 use crate::services::accounts::players::{
-    best_json, games_json, performance_json, ratings_json, stats_json, PERFORMANCE_READ,
+    best_view, game_lines, performance_view, ratings_view, stats_view, BestLine, GameLine,
+    PerformanceLine, RatingView, StatsLine, PERFORMANCE_READ,
 };
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
@@ -13,14 +14,56 @@ use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::rating::Rating;
 use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::time_control::Category;
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A player's page (`GET /api/players/{name}`).
+#[derive(Debug, Serialize)]
+pub struct PlayerPage {
+    name: String,
+    created_at: String,
+    ratings: BTreeMap<String, RatingView>,
+    /// Per category, the rating after each rated game, oldest first.
+    history: BTreeMap<String, Vec<HistoryPoint>>,
+    stats: BTreeMap<&'static str, StatsLine>,
+    best: BTreeMap<String, BestLine>,
+    performance: BTreeMap<String, PerformanceLine>,
+    /// The games of `games` that go on.
+    playing: Vec<GameLine>,
+    games: Vec<GameLine>,
+}
+
+/// A point of a rating's history: after which game, when, the rating and RD to two places.
+#[derive(Debug, Serialize)]
+pub struct HistoryPoint {
+    game: String,
+    at: String,
+    rating: f64,
+    rd: f64,
+}
+
+/// `GET /api/leaderboard`: the category and its best players.
+#[derive(Debug, Serialize)]
+pub struct Leaderboard {
+    category: &'static str,
+    players: Vec<LeaderboardLine>,
+}
+
+/// A line of the leaderboard: rank (from 1), name, rating and RD to two places, games.
+#[derive(Debug, Serialize)]
+pub struct LeaderboardLine {
+    rank: usize,
+    name: String,
+    rating: f64,
+    rd: f64,
+    games: i64,
+}
 
 /// `GET /api/players/{name}`.
 pub async fn player(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, ServiceError> {
+) -> Result<Json<PlayerPage>, ServiceError> {
     let not_found = || ServiceError::NotFound(format!("there is no player {}", echo(&name)));
     if name.len() > 20 {
         return Err(not_found());
@@ -32,38 +75,36 @@ pub async fn player(
         .ok_or_else(not_found)?;
     let ratings = state.store.ratings_of(account.id).await?;
     let history = state.store.history_of(account.id, 1000).await?;
-    let mut by_category = Map::new();
+    let mut history_view: BTreeMap<String, Vec<HistoryPoint>> = BTreeMap::new();
     for h in &history {
-        let points = by_category
+        history_view
             .entry(h.category.clone())
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(points) = points {
-            points.push(json!({
-                "game": h.game_id,
-                "at": h.at,
-                "rating": (h.rating * 100.0).round() / 100.0,
-                "rd": (h.rd * 100.0).round() / 100.0,
-            }));
-        }
+            .or_default()
+            .push(HistoryPoint {
+                game: h.game_id.clone(),
+                at: h.at.clone(),
+                rating: (h.rating * 100.0).round() / 100.0,
+                rd: (h.rd * 100.0).round() / 100.0,
+            });
     }
-    let games = games_json(&state.store, account.id, false, 100).await?;
+    let games = game_lines(&state.store, account.id, false, 100).await?;
     let counts = state.store.result_counts(account.id).await?;
     let rated = state
         .store
         .rated_results(account.id, PERFORMANCE_READ)
         .await?;
-    let playing: Vec<&Value> = games.iter().filter(|g| g["status"] == "ongoing").collect();
-    Ok(Json(json!({
-        "name": account.name,
-        "created_at": account.created_at,
-        "ratings": ratings_json(&ratings),
-        "history": by_category,
-        "stats": stats_json(&counts),
-        "best": best_json(&history),
-        "performance": performance_json(&rated),
-        "playing": playing,
-        "games": games,
-    })))
+    let playing = games.iter().filter(|g| g.ongoing()).cloned().collect();
+    Ok(Json(PlayerPage {
+        name: account.name,
+        created_at: account.created_at,
+        ratings: ratings_view(&ratings),
+        history: history_view,
+        stats: stats_view(&counts),
+        best: best_view(&history),
+        performance: performance_view(&rated),
+        playing,
+        games,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -76,7 +117,7 @@ pub struct LeaderboardQuery {
 pub async fn leaderboard(
     State(state): State<AppState>,
     query: Result<Query<LeaderboardQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Leaderboard>, ApiError> {
     let Query(query) = query?;
     let text = query.category.unwrap_or_else(|| "blitz".to_string());
     let category: Category = text
@@ -94,20 +135,19 @@ pub async fn leaderboard(
         .collect();
     lines.sort_by(|a, b| b.1.rating.total_cmp(&a.1.rating));
     lines.truncate(100);
-    let players: Vec<Value> = lines
+    let players = lines
         .into_iter()
         .enumerate()
-        .map(|(i, (name, r, games))| {
-            json!({
-                "rank": i + 1,
-                "name": name,
-                "rating": (r.rating * 100.0).round() / 100.0,
-                "rd": (r.rd * 100.0).round() / 100.0,
-                "games": games,
-            })
+        .map(|(i, (name, r, games))| LeaderboardLine {
+            rank: i + 1,
+            name,
+            rating: (r.rating * 100.0).round() / 100.0,
+            rd: (r.rd * 100.0).round() / 100.0,
+            games,
         })
         .collect();
-    Ok(Json(
-        json!({"category": category.name(), "players": players}),
-    ))
+    Ok(Json(Leaderboard {
+        category: category.name(),
+        players,
+    }))
 }

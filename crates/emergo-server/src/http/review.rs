@@ -3,7 +3,9 @@
 use crate::http::extract::GameId;
 use crate::services::error::ServiceError;
 use crate::services::games::AppState;
-use crate::services::study::review::*;
+use crate::services::study::review::{
+    done, launch, reviewable, stored, waiting, ReviewAnswer, Reviews, MAX_REVIEW_PLIES,
+};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::{Extension, Json};

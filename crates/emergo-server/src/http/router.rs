@@ -30,7 +30,7 @@ use emergo_platform::domain::model::{
 };
 use emergo_platform::store::StatusFilter;
 use emergo_worker::pool;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -349,10 +349,16 @@ struct ListQuery {
     limit: Option<i64>,
 }
 
+/// The answer of `GET /api/games`.
+#[derive(Serialize)]
+struct GameList {
+    games: Vec<GameSummary>,
+}
+
 async fn list(
     State(state): State<AppState>,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<GameList>, ApiError> {
     let Query(query) = query?;
     let filter = match query.status {
         None | Some(ListStatus::All) => StatusFilter::All,
@@ -369,8 +375,8 @@ async fn list(
         }
     };
     let rows = state.store.list(filter, limit).await?;
-    let games: Vec<GameSummary> = rows.into_iter().map(GameSummary::of).collect();
-    Ok(Json(serde_json::json!({ "games": games })))
+    let games = rows.into_iter().map(GameSummary::of).collect();
+    Ok(Json(GameList { games }))
 }
 
 async fn show(
@@ -473,13 +479,21 @@ async fn takeback(
     Ok(delta(&live, usize::MAX))
 }
 
+/// The answer of a hint: the move, and the engine's score of it for the side to move.
+#[derive(Serialize)]
+struct Hint {
+    #[serde(rename = "move")]
+    mv: String,
+    score: i32,
+}
+
 async fn hint(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<Hint>, ApiError> {
     let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let game = {
@@ -525,9 +539,10 @@ async fn hint(
             other => ServiceError::internal(other),
         })?;
     let (mv, score) = analysis.ok_or_else(|| ServiceError::internal("no move to hint"))?;
-    Ok(Json(
-        serde_json::json!({"move": mv.to_string(), "score": score}),
-    ))
+    Ok(Json(Hint {
+        mv: mv.to_string(),
+        score,
+    }))
 }
 
 async fn resign(

@@ -18,11 +18,11 @@ use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
 use emergo_platform::domain::limits::Limits;
 use emergo_platform::domain::model::unix_now;
+use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::time_control::TimeControl;
 use emergo_platform::store::accounts::{RatingRow, SeekRow};
 use governor::DefaultKeyedRateLimiter;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
@@ -133,18 +133,66 @@ pub fn time_control(text: &str) -> Result<TimeControl, ServiceError> {
         .map_err(|e| ServiceError::BadRequest(format!("time {}: {e}", echo(text))))
 }
 
+/// A seek (or a challenge) as the API shows it, with its owner's current rating in the seek's
+/// category.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeekView {
+    id: String,
+    owner: String,
+    /// Rounded to a whole number (written as a float, `1500.0`).
+    rating: f64,
+    provisional: bool,
+    /// The time control, `"3+2"`, `"corr:3"`.
+    time: String,
+    category: Option<&'static str>,
+    rated: bool,
+    /// `white`, `black` or `random`: the owner's.
+    color: String,
+    /// The challenged account's name; `null` for a public seek.
+    opponent: Option<String>,
+    /// The game, once taken.
+    game: Option<String>,
+    created_at: String,
+}
+
+impl SeekView {
+    /// The view of `row`, its owner's rating read from `ratings`.
+    pub fn with(row: &SeekRow, ratings: &[RatingRow]) -> SeekView {
+        let tc = row.time_control.parse::<TimeControl>().ok();
+        let category = tc.map(TimeControl::category);
+        let now = unix_now();
+        let rating = category
+            .and_then(|c| ratings.iter().find(|r| r.category == c.name()))
+            .map(|r| r.rating_at(now))
+            .unwrap_or_default();
+        SeekView {
+            id: row.id.clone(),
+            owner: row.owner.clone(),
+            rating: rating.rating.round(),
+            provisional: rating.rd >= LEADERBOARD_RD,
+            time: row.time_control.clone(),
+            category: category.map(|c| c.name()),
+            rated: row.rated,
+            color: row.color.clone(),
+            opponent: row.opponent.clone(),
+            game: row.game_id.clone(),
+            created_at: row.created_at.clone(),
+        }
+    }
+}
+
 /// A seek as the API shows it, with its owner's current rating in the seek's category.
-pub async fn seek_json(state: &AppState, row: &SeekRow) -> Value {
+pub async fn seek_view(state: &AppState, row: &SeekRow) -> SeekView {
     let ratings = state
         .store
         .ratings_of(row.account_id)
         .await
         .unwrap_or_default();
-    seek_json_with(row, &ratings)
+    SeekView::with(row, &ratings)
 }
 
 /// Seeks as the API shows them, each owner's ratings read once.
-pub async fn seeks_json(state: &AppState, rows: &[SeekRow]) -> Vec<Value> {
+pub async fn seek_views(state: &AppState, rows: &[SeekRow]) -> Vec<SeekView> {
     let mut ratings: std::collections::HashMap<i64, Vec<RatingRow>> = Default::default();
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
@@ -153,32 +201,9 @@ pub async fn seeks_json(state: &AppState, rows: &[SeekRow]) -> Vec<Value> {
             slot.insert(read.unwrap_or_default());
         }
         let theirs = ratings.get(&row.account_id).map_or(&[][..], Vec::as_slice);
-        out.push(seek_json_with(row, theirs));
+        out.push(SeekView::with(row, theirs));
     }
     out
-}
-
-pub fn seek_json_with(row: &SeekRow, ratings: &[RatingRow]) -> Value {
-    let tc = row.time_control.parse::<TimeControl>().ok();
-    let category = tc.map(TimeControl::category);
-    let now = unix_now();
-    let rating = category
-        .and_then(|c| ratings.iter().find(|r| r.category == c.name()))
-        .map(|r| r.rating_at(now))
-        .unwrap_or_default();
-    json!({
-        "id": row.id,
-        "owner": row.owner,
-        "rating": rating.rating.round(),
-        "provisional": rating.rd >= 110.0,
-        "time": row.time_control,
-        "category": category.map(|c| c.name()),
-        "rated": row.rated,
-        "color": row.color,
-        "opponent": row.opponent,
-        "game": row.game_id,
-        "created_at": row.created_at,
-    })
 }
 
 pub async fn find(state: &AppState, id: &str) -> Result<SeekRow, ServiceError> {

@@ -22,7 +22,6 @@ use emergo_platform::store::notifications::{NewNote, NoteRow, ReadWhich};
 use emergo_platform::store::Store;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
@@ -87,19 +86,35 @@ pub enum Event {
     Changed,
 }
 
+/// A WebSocket message of the notifications (the lobby's socket, src/http/lobby_ws.rs).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub(crate) enum NoteMessage {
+    /// `{"type": "notification", "notification": {...}}`: a new notification.
+    Notification { notification: NoteView },
+    /// `{"type": "turn", "game"}`: it is the account's turn in a correspondence game.
+    Turn { game: Option<String> },
+    /// `{"type": "notifications"}`: read the list again.
+    Notifications,
+}
+
 impl Event {
     /// The WebSocket messages of the event: `{"type": "notification", "notification": ...}`
     /// (and, for a turn, the lobby's `{"type": "turn", "game"}`), or `{"type": "notifications"}`.
-    pub fn messages(&self) -> Vec<Value> {
+    pub(crate) fn messages(&self) -> Vec<NoteMessage> {
         match self {
             Event::New(note) => {
-                let mut out = vec![json!({"type": "notification", "notification": &**note})];
+                let mut out = vec![NoteMessage::Notification {
+                    notification: NoteView::clone(note),
+                }];
                 if note.kind == "turn" {
-                    out.push(json!({"type": "turn", "game": note.game}));
+                    out.push(NoteMessage::Turn {
+                        game: note.game.clone(),
+                    });
                 }
                 out
             }
-            Event::Changed => vec![json!({"type": "notifications"})],
+            Event::Changed => vec![NoteMessage::Notifications],
         }
     }
 

@@ -814,7 +814,7 @@ async fn a_rematch_between_accounts_is_made_with_the_sessions_alone() {
 
 /// Runs one statement on the test server's database (`?` placeholders, made `$n` on
 /// PostgreSQL), binding text values.
-async fn sql(s: &TestServer, statement: &str, binds: &[&str]) {
+pub(crate) async fn sql(s: &TestServer, statement: &str, binds: &[&str]) {
     use emergo_platform::store::Store;
     match &s.server.state().store {
         Store::Sqlite(db) => {

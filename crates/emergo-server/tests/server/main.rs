@@ -35,3 +35,4 @@ mod rematch;
 mod social;
 mod store;
 mod study_api;
+mod views;

@@ -12,32 +12,81 @@ use emergo_core::Color;
 use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::time_control::Category;
-use emergo_platform::store::accounts::RatingRow;
+use emergo_platform::store::accounts::{
+    HistoryRow, PlayerGameRow, RatedResultRow, RatingRow, ResultCountRow,
+};
 use emergo_platform::store::Store;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
-/// `{"blitz": {"rating", "rd", "volatility", "games"}, ...}` of an account's rated categories.
-pub fn ratings_json(rows: &[RatingRow]) -> Value {
-    let now = unix_now();
-    let mut map = Map::new();
-    for row in rows {
-        map.insert(row.category.clone(), rating_json(row, now));
-    }
-    Value::Object(map)
+/// An account's rating in one category as the pages show it (rating and RD to two places,
+/// the RD grown since the last game).
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingView {
+    rating: f64,
+    rd: f64,
+    volatility: f64,
+    games: i64,
 }
 
-fn rating_json(row: &RatingRow, now: i64) -> Value {
+/// `{"blitz": {"rating", "rd", "volatility", "games"}, ...}` of an account's rated categories,
+/// in the order of their names.
+pub fn ratings_view(rows: &[RatingRow]) -> BTreeMap<String, RatingView> {
+    let now = unix_now();
+    rows.iter()
+        .map(|row| (row.category.clone(), rating_view(row, now)))
+        .collect()
+}
+
+fn rating_view(row: &RatingRow, now: i64) -> RatingView {
     let r = row.rating_at(now);
-    json!({
-        "rating": (r.rating * 100.0).round() / 100.0,
-        "rd": (r.rd * 100.0).round() / 100.0,
-        "volatility": (r.volatility * 1e6).round() / 1e6,
-        "games": row.games,
-    })
+    RatingView {
+        rating: (r.rating * 100.0).round() / 100.0,
+        rd: (r.rd * 100.0).round() / 100.0,
+        volatility: (r.volatility * 1e6).round() / 1e6,
+        games: row.games,
+    }
+}
+
+/// A game of an account as a line of its page: its colour, the opponent, the result from its
+/// side.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameLine {
+    id: String,
+    color: &'static str,
+    /// `null` for an anonymous opponent.
+    opponent: Option<Opponent>,
+    ply: i64,
+    /// `ongoing` or `finished`.
+    status: &'static str,
+    /// `null` while it goes on, and for an aborted game.
+    result: Option<String>,
+    reason: Option<String>,
+    /// The category of a rated game.
+    rated: Option<String>,
+    time_control: Option<String>,
+    your_turn: bool,
+    created_at: String,
+    updated_at: String,
+}
+
+impl GameLine {
+    /// Whether the game goes on.
+    pub fn ongoing(&self) -> bool {
+        self.status == "ongoing"
+    }
+}
+
+/// The opponent of a game line: an account's name, or `{"deleted": true}`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Opponent {
+    Name(String),
+    Deleted { deleted: bool },
 }
 
 /// The player's side of a game line: colour, opponent, result from the player's side.
-fn game_line(row: &emergo_platform::store::accounts::PlayerGameRow, account_id: i64) -> Value {
+fn game_line(row: &PlayerGameRow, account_id: i64) -> GameLine {
     let color = if row.white_account == Some(account_id) {
         Color::White
     } else {
@@ -48,9 +97,9 @@ fn game_line(row: &emergo_platform::store::accounts::PlayerGameRow, account_id: 
         Color::Black => (row.white_account, &row.white_name),
     };
     let opponent = match opponent {
-        (Some(_), Some(name)) => json!(name),
-        (Some(_), None) => json!({"deleted": true}),
-        (None, _) => Value::Null,
+        (Some(_), Some(name)) => Some(Opponent::Name(name.clone())),
+        (Some(_), None) => Some(Opponent::Deleted { deleted: true }),
+        (None, _) => None,
     };
     // Games between accounts start from the start position: White moves at even plies.
     let turn = if row.ply % 2 == 0 {
@@ -58,29 +107,33 @@ fn game_line(row: &emergo_platform::store::accounts::PlayerGameRow, account_id: 
     } else {
         Color::Black
     };
-    json!({
-        "id": row.id,
-        "color": color.name(),
-        "opponent": opponent,
-        "ply": row.ply,
-        "status": if row.result.is_some() { "finished" } else { "ongoing" },
-        "result": emergo_platform::store::shown_result(row.result.as_deref(), row.reason.as_deref()),
-        "reason": row.reason,
-        "rated": row.rated,
-        "time_control": row.time_control,
-        "your_turn": row.result.is_none() && turn == color,
-        "created_at": row.created_at,
-        "updated_at": row.updated_at,
-    })
+    GameLine {
+        id: row.id.clone(),
+        color: color.name(),
+        opponent,
+        ply: row.ply,
+        status: if row.result.is_some() {
+            "finished"
+        } else {
+            "ongoing"
+        },
+        result: emergo_platform::store::shown_result(row.result.clone(), row.reason.as_deref()),
+        reason: row.reason.clone(),
+        rated: row.rated.clone(),
+        time_control: row.time_control.clone(),
+        your_turn: row.result.is_none() && turn == color,
+        created_at: row.created_at.clone(),
+        updated_at: row.updated_at.clone(),
+    }
 }
 
 /// The games of an account as lines of a list.
-pub async fn games_json(
+pub async fn game_lines(
     store: &Store,
     account_id: i64,
     ongoing_only: bool,
     limit: u32,
-) -> Result<Vec<Value>, ServiceError> {
+) -> Result<Vec<GameLine>, ServiceError> {
     let rows = store.games_of(account_id, ongoing_only, limit).await?;
     Ok(rows.iter().map(|r| game_line(r, account_id)).collect())
 }
@@ -98,10 +151,20 @@ fn category_of_row(rated: Option<&str>, time_control: Option<&str>) -> Option<Ca
     })
 }
 
+/// One category of `"stats"`: finished games, wins, draws, losses, and how many were rated.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct StatsLine {
+    games: i64,
+    wins: i64,
+    draws: i64,
+    losses: i64,
+    rated: i64,
+}
+
 /// `"stats"` of a player page (issue 18): per category, the finished games (rated and casual;
 /// aborted ones do not count) with their wins, draws and losses, and how many were rated.
-pub fn stats_json(counts: &[emergo_platform::store::accounts::ResultCountRow]) -> Value {
-    let mut map = Map::new();
+pub fn stats_view(counts: &[ResultCountRow]) -> BTreeMap<&'static str, StatsLine> {
+    let mut map: BTreeMap<&'static str, StatsLine> = BTreeMap::new();
     for row in counts {
         if row.reason.as_deref() == Some(emergo_core::EndReason::Aborted.name()) {
             continue;
@@ -110,48 +173,51 @@ pub fn stats_json(counts: &[emergo_platform::store::accounts::ResultCountRow]) -
         else {
             continue;
         };
-        let entry = map
-            .entry(category.name())
-            .or_insert_with(|| json!({"games": 0, "wins": 0, "draws": 0, "losses": 0, "rated": 0}));
-        let key = match (row.result.as_deref(), row.as_white == 1) {
-            (Some("1/2-1/2"), _) => "draws",
-            (Some("1-0"), true) | (Some("0-1"), false) => "wins",
-            _ => "losses",
-        };
-        for (field, n) in [("games", row.n), (key, row.n)] {
-            entry[field] = json!(entry[field].as_i64().unwrap_or(0) + n);
+        let entry = map.entry(category.name()).or_default();
+        entry.games += row.n;
+        match (row.result.as_deref(), row.as_white == 1) {
+            (Some("1/2-1/2"), _) => entry.draws += row.n,
+            (Some("1-0"), true) | (Some("0-1"), false) => entry.wins += row.n,
+            _ => entry.losses += row.n,
         }
         if row.rated.is_some() {
-            entry["rated"] = json!(entry["rated"].as_i64().unwrap_or(0) + row.n);
+            entry.rated += row.n;
         }
     }
-    Value::Object(map)
+    map
+}
+
+/// One category of `"best"`: the highest rating after a rated game, when, in which game, and
+/// whether it was provisional then.
+#[derive(Clone, Debug, Serialize)]
+pub struct BestLine {
+    rating: i64,
+    at: String,
+    game: String,
+    provisional: bool,
 }
 
 /// `"best"` of a player page: per category, the highest rating after a rated game, when, and
 /// whether it was provisional then.
-pub fn best_json(history: &[emergo_platform::store::accounts::HistoryRow]) -> Value {
-    let mut best: std::collections::BTreeMap<&str, &emergo_platform::store::accounts::HistoryRow> =
-        Default::default();
+pub fn best_view(history: &[HistoryRow]) -> BTreeMap<String, BestLine> {
+    let mut best: BTreeMap<&str, &HistoryRow> = BTreeMap::new();
     for row in history {
         let entry = best.entry(row.category.as_str()).or_insert(row);
         if row.rating > entry.rating {
             *entry = row;
         }
     }
-    let map: Map<String, Value> = best
-        .into_iter()
+    best.into_iter()
         .map(|(category, row)| {
-            let line = json!({
-                "rating": row.rating.round() as i64,
-                "at": row.at,
-                "game": row.game_id,
-                "provisional": row.rd >= LEADERBOARD_RD,
-            });
+            let line = BestLine {
+                rating: row.rating.round() as i64,
+                at: row.at.clone(),
+                game: row.game_id.clone(),
+                provisional: row.rd >= LEADERBOARD_RD,
+            };
             (category.to_string(), line)
         })
-        .collect();
-    Value::Object(map)
+        .collect()
 }
 
 /// The rated games a performance is figured over, per category (the newest).
@@ -160,11 +226,22 @@ pub const PERFORMANCE_GAMES: usize = 20;
 /// Rated games read for the performances (the newest, of every category).
 pub const PERFORMANCE_READ: u32 = 200;
 
+/// One category of `"performance"`: the performance rating, and the games it is figured over
+/// with their wins, draws and losses.
+#[derive(Clone, Debug, Serialize)]
+pub struct PerformanceLine {
+    rating: i64,
+    games: i64,
+    wins: i64,
+    draws: i64,
+    losses: i64,
+}
+
 /// `"performance"` of a player page: per category, the performance rating of the last
 /// [`PERFORMANCE_GAMES`] rated games that counted: the mean of the opponents' ratings as
 /// each game began, plus 400 × (wins − losses) / games (the linear performance rating).
-pub fn performance_json(rows: &[emergo_platform::store::accounts::RatedResultRow]) -> Value {
-    let mut per: std::collections::BTreeMap<&str, (f64, i64, i64, i64, i64)> = Default::default();
+pub fn performance_view(rows: &[RatedResultRow]) -> BTreeMap<String, PerformanceLine> {
+    let mut per: BTreeMap<&str, (f64, i64, i64, i64, i64)> = BTreeMap::new();
     for row in rows {
         let Some(opponent) = row.opponent_before else {
             continue;
@@ -181,21 +258,18 @@ pub fn performance_json(rows: &[emergo_platform::store::accounts::RatedResultRow
             _ => entry.4 += 1,
         }
     }
-    let map: Map<String, Value> = per
-        .into_iter()
+    per.into_iter()
         .map(|(category, (sum, n, wins, draws, losses))| {
-            let rating = performance(sum / n as f64, n, wins, losses);
-            let line = json!({
-                "rating": rating,
-                "games": n,
-                "wins": wins,
-                "draws": draws,
-                "losses": losses,
-            });
+            let line = PerformanceLine {
+                rating: performance(sum / n as f64, n, wins, losses),
+                games: n,
+                wins,
+                draws,
+                losses,
+            };
             (category.to_string(), line)
         })
-        .collect();
-    Value::Object(map)
+        .collect()
 }
 
 /// The linear performance rating of `games` games against opponents rated `mean` on average.

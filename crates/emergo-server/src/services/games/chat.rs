@@ -99,17 +99,24 @@ impl MessageView {
     }
 }
 
+/// The WebSocket message `{"type": "chat", "room", "history", "messages": [...]}`.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "chat")]
+struct ChatMessage {
+    room: Room,
+    history: bool,
+    messages: Vec<MessageView>,
+}
+
 /// The WebSocket message of `messages` of `room`: a new one, or (`history`) the last ones a
 /// socket gets when it opens or proves its seat.
 pub fn push_text(room: Room, messages: Vec<ChatRow>, history: bool) -> Utf8Bytes {
-    let messages: Vec<MessageView> = messages.into_iter().map(MessageView::of).collect();
-    let value = serde_json::json!({
-        "type": "chat",
-        "room": room.name(),
-        "history": history,
-        "messages": messages,
-    });
-    Utf8Bytes::from(value.to_string())
+    let message = ChatMessage {
+        room,
+        history,
+        messages: messages.into_iter().map(MessageView::of).collect(),
+    };
+    Utf8Bytes::from(serde_json::to_string(&message).unwrap_or_default())
 }
 
 /// Sends a stored message to the game's WebSockets (of this instance).

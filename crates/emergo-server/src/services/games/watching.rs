@@ -10,7 +10,7 @@ use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::rating::START_RATING;
 use emergo_platform::domain::time_control::{Category, TimeControl};
 use emergo_platform::store::accounts::RatingRow;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -117,9 +117,43 @@ pub const LIST_EVERY: Duration = Duration::from_secs(2);
 
 /// The latest list made, with when.
 #[derive(Default)]
-pub struct WatchList(pub Mutex<Option<(Instant, Value)>>);
+pub struct WatchList(pub Mutex<Option<(Instant, WatchListView)>>);
 
-pub async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
+/// `GET /api/watch`: the games being played now, the highest rated first.
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchListView {
+    games: Vec<WatchedGame>,
+}
+
+/// A game of the watch list.
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchedGame {
+    id: String,
+    white: WatchedPlayer,
+    black: WatchedPlayer,
+    /// The category of a rated game; `null` for a casual one.
+    rated: Option<String>,
+    /// The category the ratings shown are of (a casual game's from its time control).
+    category: Option<&'static str>,
+    time_control: Option<String>,
+    ply: i64,
+    /// The watchers on this instance.
+    watchers: usize,
+    created_at: String,
+    updated_at: String,
+}
+
+/// A player of a watched game: the name (`null` once the account is deleted), the rating in
+/// the game's category (whole), whether it is provisional.
+#[derive(Clone, Debug, Serialize)]
+pub struct WatchedPlayer {
+    name: Option<String>,
+    deleted: bool,
+    rating: i64,
+    provisional: bool,
+}
+
+pub async fn make_list(state: &AppState) -> Result<WatchListView, ServiceError> {
     let now = unix_now();
     let since = emergo_platform::domain::model::format_unix_time(now - PLAYED_WITHIN_SECS);
     let rows = state.store.watch_games(&since, READ_GAMES).await?;
@@ -157,33 +191,31 @@ pub async fn make_list(state: &AppState) -> Result<Value, ServiceError> {
         let white = side(row.white_account, row.white_name.clone());
         let black = side(row.black_account, row.black_name.clone());
         let mean = (white.1 + black.1) / 2.0;
-        let player = |(name, rating, rd): (Option<String>, f64, f64)| {
-            json!({
-                "name": name,
-                "deleted": name.is_none(),
-                "rating": rating.round() as i64,
-                "provisional": rd >= emergo_platform::domain::rating::LEADERBOARD_RD,
-            })
+        let player = |(name, rating, rd): (Option<String>, f64, f64)| WatchedPlayer {
+            deleted: name.is_none(),
+            name,
+            rating: rating.round() as i64,
+            provisional: rd >= emergo_platform::domain::rating::LEADERBOARD_RD,
         };
         let watchers = state.cached_slot(&row.id).map_or(0, |s| s.watchers.count());
         lines.push((
             mean,
-            json!({
-                "id": row.id,
-                "white": player(white),
-                "black": player(black),
-                "rated": row.rated,
-                "category": category.map(Category::name),
-                "time_control": row.time_control,
-                "ply": row.ply,
-                "watchers": watchers,
-                "created_at": row.created_at,
-                "updated_at": row.updated_at,
-            }),
+            WatchedGame {
+                id: row.id,
+                white: player(white),
+                black: player(black),
+                rated: row.rated,
+                category: category.map(Category::name),
+                time_control: row.time_control,
+                ply: row.ply,
+                watchers,
+                created_at: row.created_at,
+                updated_at: row.updated_at,
+            },
         ));
     }
     lines.sort_by(|a, b| b.0.total_cmp(&a.0));
     lines.truncate(LISTED);
-    let games: Vec<Value> = lines.into_iter().map(|(_, line)| line).collect();
-    Ok(json!({ "games": games }))
+    let games = lines.into_iter().map(|(_, line)| line).collect();
+    Ok(WatchListView { games })
 }
