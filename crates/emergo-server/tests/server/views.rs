@@ -86,6 +86,27 @@ async fn next_of(socket: &mut Socket, kind: &str) -> Value {
     }
 }
 
+/// The first text message of each type of `kinds`, in whichever order they come, within 10 s
+/// (messages of other types are skipped).
+async fn next_of_each<const N: usize>(socket: &mut Socket, kinds: [&str; N]) -> [Value; N] {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let mut found: [Option<Value>; N] = std::array::from_fn(|_| None);
+    while found.iter().any(Option::is_none) {
+        let msg = tokio::time::timeout_at(deadline, socket.next())
+            .await
+            .unwrap_or_else(|_| panic!("not every one of {kinds:?} within 10 s: {found:?}"))
+            .expect("the socket is open")
+            .expect("a good frame");
+        if let Message::Text(text) = msg {
+            let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
+            if let Some(k) = kinds.iter().position(|k| value["type"] == *k) {
+                found[k].get_or_insert(value);
+            }
+        }
+    }
+    found.map(|v| v.expect("every kind was found"))
+}
+
 /// A game line of a player page (`games`, `playing`), with the opponent's shape.
 fn game_line(opponent: Value, result: &str, reason: &str, rated: &str) -> Value {
     json!({
@@ -337,12 +358,14 @@ async fn item1_seeks_notifications_and_lobby_messages_keep_their_json_shape() {
         .await;
     assert_eq!(status, StatusCode::CREATED, "{grant}");
     let game = id_of(&grant);
+    // The two come by two channels, in either order.
+    let [taken, started] = next_of_each(&mut lobby, ["taken", "notification"]).await;
     assert_shape(
-        &next_of(&mut lobby, "taken").await,
+        &taken,
         json!({"type": "string", "seek": "string", "game": "string"}),
     );
     assert_shape(
-        &next_of(&mut lobby, "notification").await,
+        &started,
         json!({"type": "string", "notification": note_shape("string", "string", "null")}),
     );
     let (status, taken) = s.get(&format!("/api/seeks/{seek}")).await;
