@@ -1,7 +1,7 @@
 //! The chat's part of the database (issue 18, src/services/games/chat.rs): messages of the two rooms of a game
 //! and reports of messages. Each method written once for both backends (see the module text of
 //! store/mod.rs); on PostgreSQL a stored message wakes the other instances
-//! (`NOTIFY emergo_chat, '<game id> <message id> <instance>'`, src/services/games/fanout.rs), whose WebSockets
+//! (`NOTIFY emergo_chat, '<game id> <message id> <instance>'`, emergo-server's src/services/fanout.rs), whose WebSockets
 //! then send it too.
 
 use super::{Backend, Store, StoreError};

@@ -17,7 +17,7 @@ use std::time::Duration;
 /// The channel of the wake-ups.
 pub const CHANNEL: &str = "emergo_games";
 
-/// The channel of the chat's wake-ups (`<game id> <message id> <instance>`, src/services/games/fanout.rs).
+/// The channel of the chat's wake-ups (`<game id> <message id> <instance>`, emergo-server's src/services/fanout.rs).
 pub const CHAT_CHANNEL: &str = "emergo_chat";
 
 /// How long a request waits for a connection before it fails (with the database down, a

@@ -15,7 +15,7 @@
 //! message is stored, then sent over the game's WebSockets (one shared text; the players' room
 //! only to sockets that proved a seat, see src/http/ws.rs); a socket gets the last [`HISTORY`] of each
 //! room it may read when it opens (or proves its seat). With PostgreSQL, a message stored by one
-//! instance reaches the WebSockets of the others through a wake-up (src/services/games/fanout.rs).
+//! instance reaches the WebSockets of the others through a wake-up (src/services/fanout.rs).
 //!
 //! A message of the other side (or of another spectator) can be reported: the report is a row of
 //! `chat_reports` (who, what, when, from where), read with SQL (docs/api.md, "Chat").
