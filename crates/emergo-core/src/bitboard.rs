@@ -2,7 +2,8 @@
 //! [`crate::variant`]): set operations, one-step shifts in the board's directions (R1), iteration
 //! and a drawing for debugging.
 
-use crate::board::{Direction, Square};
+use crate::board::Square;
+use crate::variant::Direction;
 use crate::variant::{Emergo, Variant};
 use std::fmt;
 use std::marker::PhantomData;

@@ -7,6 +7,7 @@
 //! by shifts. The 7×7 board is numbered the same way; the hexagon as [`crate::variant`] says.
 
 use crate::bitboard::Bitboard;
+pub use crate::variant::Direction;
 use crate::variant::{Emergo, Variant, NONE};
 use std::fmt;
 use std::marker::PhantomData;
@@ -46,82 +47,6 @@ impl<V> PartialOrd for Square<V> {
 impl<V> Ord for Square<V> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.cmp(&other.0)
-    }
-}
-
-/// A direction of a step, by how it changes a cell's letter line `L` and number `N` (R1). The
-/// square boards step in the first four ([`Direction::ALL`]), the hexagon in all six
-/// ([`Direction::HEX`]). `dir.opposite()` is the 180° turn (R7.1).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// The number grows: `(0, +1)` (checkerboard up-right, `e4` → `e5`; hex `ne`).
-    NumberUp = 0,
-    /// The letter falls: `(−1, 0)` (checkerboard up-left, `e5` → `d5`; hex `e`).
-    LetterDown = 1,
-    /// The letter grows: `(+1, 0)` (checkerboard down-right, `e5` → `f5`; hex `w`).
-    LetterUp = 2,
-    /// The number falls: `(0, −1)` (checkerboard down-left, `e5` → `e4`; hex `sw`).
-    NumberDown = 3,
-    /// Both grow: `(+1, +1)` (hexagon only, `nw`: `d4` → `e5`).
-    BothUp = 4,
-    /// Both fall: `(−1, −1)` (hexagon only, `se`: `d4` → `c3`).
-    BothDown = 5,
-}
-
-impl Direction {
-    /// The four directions of the square boards.
-    pub const ALL: [Direction; 4] = [
-        Direction::NumberUp,
-        Direction::LetterDown,
-        Direction::LetterUp,
-        Direction::NumberDown,
-    ];
-
-    /// The six directions of the hexagon.
-    pub const HEX: [Direction; 6] = [
-        Direction::NumberUp,
-        Direction::LetterDown,
-        Direction::LetterUp,
-        Direction::NumberDown,
-        Direction::BothUp,
-        Direction::BothDown,
-    ];
-
-    /// The direction with this code (0..6; taken modulo 6).
-    #[inline]
-    pub const fn from_index(i: usize) -> Direction {
-        Direction::HEX[i % 6]
-    }
-
-    /// The code of this direction, 0..6 (the square boards' are 0..4).
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The reverse direction.
-    #[inline]
-    pub const fn opposite(self) -> Direction {
-        match self {
-            Direction::NumberUp => Direction::NumberDown,
-            Direction::LetterDown => Direction::LetterUp,
-            Direction::LetterUp => Direction::LetterDown,
-            Direction::NumberDown => Direction::NumberUp,
-            Direction::BothUp => Direction::BothDown,
-            Direction::BothDown => Direction::BothUp,
-        }
-    }
-
-    /// How a step changes `(L, N)`.
-    pub const fn delta(self) -> (i8, i8) {
-        match self {
-            Direction::NumberUp => (0, 1),
-            Direction::LetterDown => (-1, 0),
-            Direction::LetterUp => (1, 0),
-            Direction::NumberDown => (0, -1),
-            Direction::BothUp => (1, 1),
-            Direction::BothDown => (-1, -1),
-        }
     }
 }
 
