@@ -16,6 +16,25 @@ pub const DEFAULT_MOVETIME: std::time::Duration = std::time::Duration::from_secs
 /// The default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
 
+/// The table a level's search can fill: two entries (16 bytes each) per node of the level's
+/// node cap, rounded up to a power of two in MB, never more than [`DEFAULT_HASH_MB`]; the
+/// default for a level without a cap. Filling a 16 MB table for a 2,000-node search took two
+/// thirds of the engine threads' time in the 1,000-game load test (issue 17): a fresh table is
+/// zeroed before every move the server's engine plays.
+fn hash_mb_for(level: Level) -> usize {
+    match level.settings().nodes {
+        None => DEFAULT_HASH_MB,
+        Some(nodes) => {
+            let bytes = nodes.saturating_mul(2 * 16);
+            let mb = bytes.div_ceil(1024 * 1024).max(1);
+            usize::try_from(mb)
+                .unwrap_or(usize::MAX)
+                .next_power_of_two()
+                .min(DEFAULT_HASH_MB)
+        }
+    }
+}
+
 /// Iterative-deepening alpha-beta with the Emergo evaluation. Level 10 is full strength within
 /// the limits; lower levels cap depth and nodes and choose at random among near-best moves.
 pub struct AlphaBetaPlayer {
@@ -27,9 +46,10 @@ pub struct AlphaBetaPlayer {
 }
 
 impl AlphaBetaPlayer {
-    /// A player at `level`.
+    /// A player at `level`, with a transposition table sized for the level (the default for
+    /// full strength; a level with a node cap gets what its cap can fill).
     pub fn new(level: Level) -> AlphaBetaPlayer {
-        AlphaBetaPlayer::with_hash(level, DEFAULT_HASH_MB)
+        AlphaBetaPlayer::with_hash(level, hash_mb_for(level))
     }
 
     /// A player at `level` with a transposition table of about `megabytes` MB, allocated once
@@ -203,5 +223,33 @@ impl Player for AlphaBetaPlayer {
             }
         }
         choice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capped_level_gets_the_table_its_node_cap_can_fill() {
+        let sizes: Vec<usize> = Level::all()
+            .map(|l| AlphaBetaPlayer::new(l).hash_mb())
+            .collect();
+        assert_eq!(sizes[0], 1, "level 1 searches 2,000 nodes");
+        assert_eq!(
+            sizes[4], 2,
+            "level 5 searches 60,000 nodes: 1.9 MB of entries"
+        );
+        assert_eq!(*sizes.last().unwrap(), DEFAULT_HASH_MB, "full strength");
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+        for level in Level::all() {
+            if let Some(nodes) = level.settings().nodes {
+                let entries = AlphaBetaPlayer::new(level).hash_mb() as u64 * 1024 * 1024 / 16;
+                assert!(
+                    entries >= nodes.min(DEFAULT_HASH_MB as u64 * 1024 * 1024 / 16),
+                    "level {level:?}: {entries} entries for {nodes} nodes"
+                );
+            }
+        }
     }
 }

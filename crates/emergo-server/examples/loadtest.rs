@@ -264,6 +264,8 @@ fn spawn_server(
 #[derive(Default)]
 struct Tally {
     person_latency: Vec<Duration>,
+    /// When each person's move was sent, from the run's start, beside its latency.
+    person_timeline: Vec<(Duration, Duration)>,
     /// A person's move: its answer from one instance → the WebSocket message on another.
     delivery: Vec<Duration>,
     /// The same, from the move's request (what the watcher waits for).
@@ -607,6 +609,7 @@ async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()
         // White's instance, Black's, and the watcher's: all different with 3 instances.
         let n = urls.len();
         let ctx = GameCtx {
+            start,
             from,
             client,
             bases: [
@@ -698,6 +701,26 @@ async fn run(args: Args, urls: Vec<String>, pids: Vec<u32>) -> anyhow::Result<()
         ms(percentile(&lat, 0.99)),
         ms(lat.last().copied())
     );
+    // The same by 5 s window of the run: the first games' start (sign-ups, 2,000 connections
+    // opened at once) is told apart from the steady state.
+    let mut windows: BTreeMap<u64, Vec<Duration>> = BTreeMap::new();
+    for &(at, latency) in &t.person_timeline {
+        windows.entry(at.as_secs() / 5).or_default().push(latency);
+    }
+    let by_window: Vec<String> = windows
+        .into_iter()
+        .map(|(w, mut l)| {
+            l.sort();
+            format!(
+                "{}-{} s: {} moves, p99 {}",
+                w * 5,
+                w * 5 + 5,
+                l.len(),
+                ms(percentile(&l, 0.99))
+            )
+        })
+        .collect();
+    println!("  by window: {}", by_window.join("; "));
     println!(
         "delivery, a move's answer on one instance to the WebSocket message on {}: median {}, p99 {}, max {} ({} moves); from the move's request: median {}, p99 {}",
         if t.delivery_same_instance > 0 { "the same or another" } else { "another" },
@@ -872,6 +895,7 @@ async fn ws_from(from: IpAddr, url: &str) -> Result<Socket, String> {
 }
 
 struct GameCtx {
+    start: Instant,
     from: IpAddr,
     client: reqwest::Client,
     /// The instances of White, of Black and of the game's WebSocket.
@@ -1056,6 +1080,8 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         {
             let mut t = ctx.tally.lock().expect("tally");
             t.person_latency.push(latency);
+            t.person_timeline
+                .push((sent.duration_since(ctx.start), latency));
             t.person_moves += 1;
             join_moves(&mut moves, &answer);
             t.acknowledged.insert(id.clone(), moves.clone());
