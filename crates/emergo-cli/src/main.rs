@@ -6,6 +6,11 @@ use std::process::ExitCode;
 mod cmd;
 mod process;
 
+/// mimalloc, not the system's allocator: in the 1,000-game load test glibc's malloc and its
+/// free-list consolidation took a quarter of the server's runtime threads (issue 17; docs/web.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Emergo: rules, engine and web app. Every verb is listed below; `emergo <verb> --help` says
 /// more.
 #[derive(Parser)]

@@ -199,8 +199,7 @@ impl Engine {
     }
 
     fn fresh_player(&self) -> AlphaBetaPlayer {
-        let mut p = AlphaBetaPlayer::new(self.level);
-        p.set_hash_mb(self.hash_mb);
+        let mut p = AlphaBetaPlayer::with_hash(self.level, self.hash_mb);
         p.set_threads(self.threads);
         p.set_multipv(self.multipv);
         p

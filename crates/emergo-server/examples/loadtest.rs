@@ -49,6 +49,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
+/// The allocator of `emergo serve` (crates/emergo-cli/src/main.rs), for the server started here.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser, Debug, Clone)]
 struct Args {
     /// Games played at once.
@@ -909,6 +913,14 @@ struct GameCtx {
     rng: Rng,
 }
 
+/// Keeps a game's sockets open until every game has stopped playing (the longest think past
+/// the deadline, and a second): 2,000 sockets closed at the deadline while the last moves are
+/// in flight measured the teardown of this load generator's one thread, not the server.
+async fn linger(ctx: &GameCtx) {
+    let all_stopped = ctx.deadline + Duration::from_millis(2 * ctx.think_ms + 1000);
+    tokio::time::sleep_until(all_stopped.into()).await;
+}
+
 /// Plays games one after another until the deadline.
 async fn play_games(mut ctx: GameCtx) {
     while Instant::now() < ctx.deadline {
@@ -1017,6 +1029,7 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         }
         let ply = game["ply"].as_u64().unwrap_or(0) as usize;
         if Instant::now() >= ctx.deadline {
+            linger(ctx).await;
             return Ok(());
         }
         let turn = if game["turn"] == "white" { 0 } else { 1 };
@@ -1060,6 +1073,10 @@ async fn play_one(ctx: &mut GameCtx) -> Result<(), String> {
         }
         let think = ctx.rng.below(2 * ctx.think_ms + 1);
         tokio::time::sleep(Duration::from_millis(think)).await;
+        if Instant::now() >= ctx.deadline {
+            linger(ctx).await;
+            return Ok(());
+        }
         let legal = game["legal_moves"].as_array().cloned().unwrap_or_default();
         if legal.is_empty() {
             return Err(format!("game {id}: ongoing with no legal move"));

@@ -3,8 +3,8 @@
 
 use super::rows::{self, GameRow, MoveRow, SummaryDbRow, GAME_COLUMNS, SUMMARY_COLUMNS};
 use super::{
-    conflict_on_unique, status_columns, Args, Backend, ClockColumns, Conn, MoveWrite, StatusFilter,
-    Store, StoreError, StoredGame, SummaryRow,
+    conflict_on_unique, status_columns, Args, Backend, ClockColumns, Conn, MoveWrite, SeatWrite,
+    StatusFilter, Store, StoreError, StoredGame, SummaryRow,
 };
 use crate::domain::model::GameMeta;
 use emergo_core::{Color, Game, Status};
@@ -15,12 +15,7 @@ impl Store {
     /// Stores a new game with its moves (none, or those of an imported record); `Conflict` when
     /// the id is taken.
     pub async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
-        on_backend!(self, b => {
-            let mut tx = b.pool().begin().await?;
-            b.insert_game_in(&mut tx, meta, game).await?;
-            tx.commit().await?;
-        });
-        Ok(())
+        on_backend!(self, b => b.insert_game(meta, game).await)
     }
 
     /// Stores the move played at `mv.ply`, the game's new status and its clock; `Conflict`
@@ -82,28 +77,15 @@ impl Store {
         clock: ClockColumns,
         now: &str,
     ) -> Result<(), StoreError> {
-        // The column name comes from a fixed pair, never from the request.
-        let column = match color {
-            Color::White => "white_token",
-            Color::Black => "black_token",
+        let seat = SeatWrite {
+            id: id.to_string(),
+            version,
+            color,
+            token_hash: token_hash.to_string(),
+            clock,
+            now: now.to_string(),
         };
-        let sql = format!(
-            "UPDATE games SET {column} = $1, updated_at = $2, version = version + 1,
-                white_ms = $5, black_ms = $6, turn_started_ms = $7, flag_at_ms = $8
-             WHERE id = $3 AND version = $4 AND {column} IS NULL"
-        );
-        on_backend!(self, b => {
-            let update = sqlx::query(&sql)
-                .bind(token_hash)
-                .bind(now)
-                .bind(id)
-                .bind(version)
-                .bind(clock.white_ms)
-                .bind(clock.black_ms)
-                .bind(clock.turn_started_ms)
-                .bind(clock.flag_at_ms);
-            b.update_game(update, id, "the game changed meanwhile").await
-        })
+        on_backend!(self, b => b.take_seat(seat).await)
     }
 
     /// Ends a game by resignation, agreement or its clock (time, abort), stopping its clock at
@@ -474,6 +456,34 @@ for_each_backend! {
         .await
         .map_err(conflict_on_unique("game id taken"))?;
         self.insert_moves(tx, &meta.id, game).await?;
+        Ok(())
+    }
+
+    /// Takes a seat within the transaction `tx`: the seat's token hash and the clock, guarded
+    /// by the version and the seat being free; `Conflict` as [`Store::take_seat`] says.
+    pub(super) async fn take_seat_in(tx: &mut Conn<Self>, seat: &SeatWrite) -> Result<(), StoreError> {
+        // The column name comes from a fixed pair, never from the request.
+        let column = match seat.color {
+            Color::White => "white_token",
+            Color::Black => "black_token",
+        };
+        let sql = format!(
+            "UPDATE games SET {column} = $1, updated_at = $2, version = version + 1,
+                white_ms = $5, black_ms = $6, turn_started_ms = $7, flag_at_ms = $8
+             WHERE id = $3 AND version = $4 AND {column} IS NULL"
+        );
+        let done = sqlx::query(&sql)
+            .bind(&seat.token_hash)
+            .bind(&seat.now)
+            .bind(&seat.id)
+            .bind(seat.version)
+            .bind(seat.clock.white_ms)
+            .bind(seat.clock.black_ms)
+            .bind(seat.clock.turn_started_ms)
+            .bind(seat.clock.flag_at_ms)
+            .execute(&mut *tx)
+            .await?;
+        changed(done.rows_affected(), "the game changed meanwhile")?;
         Ok(())
     }
 

@@ -180,6 +180,17 @@ pub struct MoveWrite<'a> {
     pub now: &'a str,
 }
 
+/// A seat to take (see [`Store::take_seat`]), owned: SQLite's group writer takes it to its task.
+#[derive(Clone, Debug)]
+struct SeatWrite {
+    id: String,
+    version: i64,
+    color: Color,
+    token_hash: String,
+    clock: ClockColumns,
+    now: String,
+}
+
 /// The store the server runs on: one of the backends, chosen by the URL. Cheap to clone (the
 /// connection pool is shared). Its methods are written once for both (see the module's text).
 #[derive(Clone)]
@@ -207,6 +218,14 @@ trait Backend {
     /// Stores a move (see [`Store::append_move`]): SQLite writes moves in groups (one commit for
     /// every move waiting), PostgreSQL each in its own transaction with a wake-up.
     async fn append_move(&self, id: &str, mv: &MoveWrite<'_>) -> Result<(), StoreError>;
+
+    /// Stores a new game (see [`Store::insert_game`]): SQLite in the same groups as the moves
+    /// (a thousand games begun at once are a few commits, not a thousand), PostgreSQL in a
+    /// transaction of its own.
+    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError>;
+
+    /// Takes a seat (see [`Store::take_seat`]), grouped as [`Backend::insert_game`] is.
+    async fn take_seat(&self, seat: SeatWrite) -> Result<(), StoreError>;
 
     /// Within a transaction that changed game `id`: PostgreSQL wakes the other instances when it
     /// commits (`NOTIFY`); SQLite has no other instances.

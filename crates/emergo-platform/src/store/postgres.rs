@@ -7,7 +7,8 @@
 //! wake-ups, and the [`Backend`] steps of its own.
 
 use super::chat::ChatRow;
-use super::{Backend, MoveWrite, StoreError};
+use super::{Backend, MoveWrite, SeatWrite, StoreError};
+use crate::domain::model::GameMeta;
 use emergo_core::Game;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::PgConnection;
@@ -86,6 +87,21 @@ impl Backend for PgStore {
         let mut tx = self.pool.begin().await?;
         PgStore::write_move_in(&mut tx, id, mv).await?;
         self.game_changed(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        self.insert_game_in(&mut tx, meta, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn take_seat(&self, seat: SeatWrite) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        PgStore::take_seat_in(&mut tx, &seat).await?;
+        self.game_changed(&mut tx, &seat.id).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -2,17 +2,20 @@
 //!
 //! A commit costs one `fsync` of the write-ahead log, and SQLite has one writer at a time, so a
 //! move per transaction caps the site at one move per `fsync` (a few hundred per second on a good
-//! disk, far fewer on a busy one). Moves are therefore written by one task, [`MoveWriter`], that
+//! disk, far fewer on a busy one). Moves are therefore written by one task, [`GroupWriter`], that
 //! takes every move waiting at that moment into one transaction — each in a savepoint of its own,
 //! so that a refused move changes nothing and is answered alone — and commits them with one
-//! `fsync` (group commit). A move is acknowledged only after that commit.
+//! `fsync` (group commit). A move is acknowledged only after that commit. New games and taken
+//! seats join the same groups: a thousand games begun at once (a restart, an event's first
+//! round) otherwise queued every move behind a thousand commits (issue 17).
 //!
 //! Everything else SQLite shares with PostgreSQL (store/games.rs and its siblings); here is only
 //! what differs: [`SqliteStore::open`] and the migrations of `migrations/sqlite`, the group
-//! commit of moves, and the [`Backend`] steps that SQLite does not need.
+//! commit, and the [`Backend`] steps that SQLite does not need.
 
 use super::chat::ChatRow;
-use super::{Backend, ClockColumns, MoveWrite, StoreError};
+use super::{Backend, ClockColumns, MoveWrite, SeatWrite, StoreError};
+use crate::domain::model::GameMeta;
 use emergo_core::{Game, Status};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
@@ -23,98 +26,170 @@ use std::str::FromStr;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
-/// The SQLite backend: its pool and its move writer.
+/// The SQLite backend: its pool and its group writer (none for the writer task's own handle).
 #[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    moves: MoveWriter,
+    writer: Option<GroupWriter>,
 }
 
-/// The moves written in one transaction, as a histogram (SQLite).
+/// The writes (moves, new games, seats) made in one transaction, as a histogram (SQLite); the
+/// name is older than the games and seats in the groups.
 pub const MOVE_BATCH_SIZE: &str = "emergo_store_move_batch_size";
 
-/// At most this many moves share a commit.
+/// At most this many writes share a commit.
 const BATCH_MAX: usize = 64;
 /// Moves waiting for the writer; a full queue makes the next mover wait (back-pressure).
 const QUEUE_MAX: usize = 1024;
 
-/// A move to write, owned (it crosses to the writer task), and where its answer goes.
-struct MoveJob {
-    id: String,
-    version: i64,
-    ply: usize,
-    text: String,
-    status: Status,
-    clock: ClockColumns,
-    now: String,
+/// A write the group writer makes, owned (it crosses to the writer task).
+enum GroupWrite {
+    /// A move (see [`Store::append_move`](super::Store::append_move)).
+    Move {
+        id: String,
+        version: i64,
+        ply: usize,
+        text: String,
+        status: Status,
+        clock: ClockColumns,
+        now: String,
+    },
+    /// A new game with its moves (see [`Store::insert_game`](super::Store::insert_game)).
+    NewGame {
+        meta: Box<GameMeta>,
+        game: Box<Game>,
+    },
+    /// A seat taken (see [`Store::take_seat`](super::Store::take_seat)).
+    Seat(SeatWrite),
+}
+
+/// A write and where its answer goes.
+struct WriteJob {
+    write: GroupWrite,
     answer: oneshot::Sender<Result<(), StoreError>>,
 }
 
-impl MoveJob {
-    /// The move as the shared statements take it.
-    fn write(&self) -> MoveWrite<'_> {
-        MoveWrite {
-            version: self.version,
-            ply: self.ply,
-            text: &self.text,
-            status: self.status,
-            clock: self.clock,
-            now: &self.now,
+impl GroupWrite {
+    /// Makes the write within the group's transaction `tx`.
+    async fn run(&self, store: &SqliteStore, tx: &mut SqliteConnection) -> Result<(), StoreError> {
+        match self {
+            GroupWrite::Move {
+                id,
+                version,
+                ply,
+                text,
+                status,
+                clock,
+                now,
+            } => {
+                let mv = MoveWrite {
+                    version: *version,
+                    ply: *ply,
+                    text,
+                    status: *status,
+                    clock: *clock,
+                    now,
+                };
+                SqliteStore::write_move_in(tx, id, &mv).await
+            }
+            GroupWrite::NewGame { meta, game } => store.insert_game_in(tx, meta, game).await,
+            GroupWrite::Seat(seat) => SqliteStore::take_seat_in(tx, seat).await,
         }
     }
 }
 
-/// The handle to the task that writes moves in groups (see the module's text). Without a
-/// running task (the store outlived the runtime that opened it), moves are written one by one.
+/// The handle to the task that writes in groups (see the module's text). Without a running task
+/// (the store outlived the runtime that opened it), each write is a group of its own.
 #[derive(Clone)]
-struct MoveWriter {
-    queue: mpsc::Sender<MoveJob>,
+struct GroupWriter {
+    queue: mpsc::Sender<WriteJob>,
 }
 
-impl MoveWriter {
-    fn start(pool: SqlitePool) -> MoveWriter {
+impl GroupWriter {
+    fn start(pool: SqlitePool) -> GroupWriter {
         let (queue, jobs) = mpsc::channel(QUEUE_MAX);
-        tokio::spawn(write_moves(pool, jobs));
-        MoveWriter { queue }
+        tokio::spawn(write_groups(pool, jobs));
+        GroupWriter { queue }
     }
 }
 
-/// The writer task: waits for a move, takes every other one already waiting (up to
-/// [`BATCH_MAX`]), writes them in one transaction and answers each. Ends when every store handle
+/// The writer task: waits for a write, takes every other one already waiting (up to
+/// [`BATCH_MAX`]), makes them in one transaction and answers each. Ends when every store handle
 /// is gone.
-async fn write_moves(pool: SqlitePool, mut jobs: mpsc::Receiver<MoveJob>) {
+async fn write_groups(pool: SqlitePool, mut jobs: mpsc::Receiver<WriteJob>) {
+    // The steps shared with PostgreSQL are methods of a store; this one has no writer of its
+    // own (it is only ever called from here, and never queues).
+    let store = SqliteStore {
+        pool: pool.clone(),
+        writer: None,
+    };
     let mut batch = Vec::with_capacity(BATCH_MAX);
     while jobs.recv_many(&mut batch, BATCH_MAX).await > 0 {
         metrics::histogram!(MOVE_BATCH_SIZE).record(batch.len() as f64);
-        let answers = write_batch(&pool, &batch).await;
+        let answers = write_batch(&store, &batch).await;
         for (job, answer) in batch.drain(..).zip(answers) {
-            // The mover may have gone (its request was cancelled): the move stands all the same.
+            // The writer may have gone (its request was cancelled): the write stands all the same.
             let _ = job.answer.send(answer);
         }
     }
 }
 
-/// Writes `batch` in one transaction, each move in a savepoint; one answer per move, in order.
-/// A failed commit fails them all (none is stored).
-async fn write_batch(pool: &SqlitePool, batch: &[MoveJob]) -> Vec<Result<(), StoreError>> {
-    let mut tx = match pool.begin().await {
+/// Makes `batch` in one transaction; one answer per write, in order. A failed commit fails them
+/// all (none is stored).
+///
+/// First without savepoints (each costs two more round trips to SQLite's thread per write, a
+/// third of a group's time): when every write succeeds, that transaction is committed. When one
+/// is refused, that transaction is rolled back unwritten and the group is made again with each
+/// write in a savepoint of its own, so that the refused one changes nothing and the others
+/// stand.
+async fn write_batch(store: &SqliteStore, batch: &[WriteJob]) -> Vec<Result<(), StoreError>> {
+    match write_all_or_none(store, batch).await {
+        Ok(Some(())) => batch.iter().map(|_| Ok(())).collect(),
+        Ok(None) => write_each_in_savepoint(store, batch).await,
+        Err(err) => fail_all(batch.len(), err),
+    }
+}
+
+/// Makes every write of `batch` in one transaction and commits it; `None` (nothing written) when
+/// one of them was refused or failed.
+async fn write_all_or_none(
+    store: &SqliteStore,
+    batch: &[WriteJob],
+) -> Result<Option<()>, sqlx::Error> {
+    let mut tx = store.pool.begin().await?;
+    for job in batch {
+        if job.write.run(store, &mut tx).await.is_err() {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+    }
+    tx.commit().await?;
+    Ok(Some(()))
+}
+
+/// Makes `batch` in one transaction, each write in a savepoint.
+async fn write_each_in_savepoint(
+    store: &SqliteStore,
+    batch: &[WriteJob],
+) -> Vec<Result<(), StoreError>> {
+    let mut tx = match store.pool.begin().await {
         Ok(tx) => tx,
         Err(err) => return fail_all(batch.len(), err),
     };
     let mut answers = Vec::with_capacity(batch.len());
     for job in batch {
-        if let Err(err) = sqlx::query("SAVEPOINT move").execute(&mut *tx).await {
+        if let Err(err) = sqlx::query("SAVEPOINT write").execute(&mut *tx).await {
             return fail_all(batch.len(), err);
         }
-        let written = SqliteStore::write_move_in(&mut tx, &job.id, &job.write()).await;
-        // A savepoint that cannot be ended might leave half a move: the whole group is dropped
+        let written = job.write.run(store, &mut tx).await;
+        // A savepoint that cannot be ended might leave half a write: the whole group is dropped
         // (rolled back) rather than committed.
         if written.is_err() {
-            if let Err(err) = sqlx::query("ROLLBACK TO move").execute(&mut *tx).await {
+            if let Err(err) = sqlx::query("ROLLBACK TO write").execute(&mut *tx).await {
                 return fail_all(batch.len(), err);
             }
         }
-        if let Err(err) = sqlx::query("RELEASE move").execute(&mut *tx).await {
+        if let Err(err) = sqlx::query("RELEASE write").execute(&mut *tx).await {
             return fail_all(batch.len(), err);
         }
         answers.push(written);
@@ -125,13 +200,38 @@ async fn write_batch(pool: &SqlitePool, batch: &[MoveJob]) -> Vec<Result<(), Sto
     }
 }
 
-/// The same error for every move of a batch (the first one carries the database's own).
+/// How often the log is copied into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+/// Copies the write-ahead log into the database file every [`CHECKPOINT_EVERY`], beside the
+/// writer rather than in its commits: a `PASSIVE` checkpoint waits for no reader or writer, and
+/// once the whole log is copied the next writer starts it again from its beginning, so that it
+/// stays about a second of writes long. Ends when every store handle is gone (`alive`, the
+/// group writer's queue, is closed).
+async fn checkpoint_in_the_background(pool: SqlitePool, alive: mpsc::WeakSender<WriteJob>) {
+    let mut every = tokio::time::interval(CHECKPOINT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if alive.upgrade().is_none() {
+            return;
+        }
+        if let Err(err) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            tracing::warn!("checkpoint of the database's log: {err}");
+        }
+    }
+}
+
+/// The same error for every write of a group (the first one carries the database's own).
 fn fail_all(n: usize, err: sqlx::Error) -> Vec<Result<(), StoreError>> {
     let said = err.to_string();
     let mut answers = vec![Err(StoreError::Db(err))];
     answers.extend((1..n).map(|_| {
         Err(StoreError::Db(sqlx::Error::Io(std::io::Error::other(
-            format!("the commit of a group of moves failed: {said}"),
+            format!("the commit of a group of writes failed: {said}"),
         ))))
     }));
     answers
@@ -154,7 +254,11 @@ impl SqliteStore {
             // killed process and a lost machine alike.
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
+            .busy_timeout(Duration::from_secs(10))
+            // No connection checkpoints when it commits: the checkpoint (the log's pages
+            // copied into the file, and an fsync of it) would hold up the group writer's
+            // commit and every move queued behind it; [`checkpoint_in_the_background`] does it.
+            .pragma("wal_autocheckpoint", "0");
         // An in-memory database lives in one connection; a file is shared by several.
         let connections = if url.contains(":memory:") || url.contains("mode=memory") {
             1
@@ -184,12 +288,43 @@ impl SqliteStore {
             .run(&pool)
             .await
             .map_err(|e| sqlx::Error::Migrate(Box::new(e)))?;
-        let moves = MoveWriter::start(pool.clone());
-        Ok(SqliteStore { pool, moves })
+        let writer = GroupWriter::start(pool.clone());
+        if connections > 1 {
+            let alive = writer.queue.downgrade();
+            tokio::spawn(checkpoint_in_the_background(pool.clone(), alive));
+        }
+        let writer = Some(writer);
+        Ok(SqliteStore { pool, writer })
     }
 }
 
 impl SqliteStore {
+    /// Makes `write` in the writer's next group, and answers once that group is committed.
+    async fn in_group(&self, write: GroupWrite) -> Result<(), StoreError> {
+        let (answer, answered) = oneshot::channel();
+        let job = WriteJob { write, answer };
+        let unsent = match &self.writer {
+            Some(writer) => match writer.queue.send(job).await {
+                Ok(()) => {
+                    return answered.await.unwrap_or_else(|_| {
+                        Err(StoreError::Db(sqlx::Error::Io(std::io::Error::other(
+                            "the group writer stopped before answering",
+                        ))))
+                    })
+                }
+                Err(mpsc::error::SendError(job)) => job,
+            },
+            None => job,
+        };
+        // No writer (its runtime is gone): this write alone, in a transaction of its own.
+        let mut answers = write_batch(self, std::slice::from_ref(&unsent)).await;
+        answers.pop().unwrap_or_else(|| {
+            Err(StoreError::Db(sqlx::Error::Io(std::io::Error::other(
+                "the write was not made",
+            ))))
+        })
+    }
+
     /// The connection pool (for checks and tests).
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
@@ -205,8 +340,7 @@ impl Backend for SqliteStore {
     }
 
     async fn append_move(&self, id: &str, mv: &MoveWrite<'_>) -> Result<(), StoreError> {
-        let (answer, answered) = oneshot::channel();
-        let job = MoveJob {
+        self.in_group(GroupWrite::Move {
             id: id.to_string(),
             version: mv.version,
             ply: mv.ply,
@@ -214,24 +348,20 @@ impl Backend for SqliteStore {
             status: mv.status,
             clock: mv.clock,
             now: mv.now.to_string(),
-            answer,
-        };
-        match self.moves.queue.send(job).await {
-            Ok(()) => answered.await.unwrap_or_else(|_| {
-                Err(StoreError::Db(sqlx::Error::Io(std::io::Error::other(
-                    "the move writer stopped before answering",
-                ))))
-            }),
-            // No writer (its runtime is gone): this move alone, in a transaction of its own.
-            Err(mpsc::error::SendError(job)) => {
-                let mut answers = write_batch(&self.pool, std::slice::from_ref(&job)).await;
-                answers.pop().unwrap_or_else(|| {
-                    Err(StoreError::Db(sqlx::Error::Io(std::io::Error::other(
-                        "the move was not written",
-                    ))))
-                })
-            }
-        }
+        })
+        .await
+    }
+
+    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+        self.in_group(GroupWrite::NewGame {
+            meta: Box::new(meta.clone()),
+            game: Box::new(game.clone()),
+        })
+        .await
+    }
+
+    async fn take_seat(&self, seat: SeatWrite) -> Result<(), StoreError> {
+        self.in_group(GroupWrite::Seat(seat)).await
     }
 
     /// One process owns the file: nobody to wake.
@@ -298,9 +428,9 @@ impl Backend for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::model::{GameMeta, Mode, Seat, SeatKind};
+    use crate::domain::model::{Mode, Seat, SeatKind};
     use crate::store::Store;
-    use emergo_core::ByColor;
+    use emergo_core::{ByColor, Color};
 
     fn human_game(id: &str) -> GameMeta {
         let seat = || Seat {
@@ -324,8 +454,8 @@ mod tests {
         }
     }
 
-    fn job(id: &str, version: i64, ply: usize, text: &str) -> MoveJob {
-        MoveJob {
+    fn job(id: &str, version: i64, ply: usize, text: &str) -> WriteJob {
+        queued(GroupWrite::Move {
             id: id.to_string(),
             version,
             ply,
@@ -333,8 +463,67 @@ mod tests {
             status: Status::Ongoing,
             clock: ClockColumns::default(),
             now: "2026-12-01T00:00:01Z".to_string(),
+        })
+    }
+
+    fn queued(write: GroupWrite) -> WriteJob {
+        WriteJob {
+            write,
             answer: oneshot::channel().0,
         }
+    }
+
+    fn seat(id: &str, version: i64, color: Color) -> WriteJob {
+        queued(GroupWrite::Seat(SeatWrite {
+            id: id.to_string(),
+            version,
+            color,
+            token_hash: format!("hash of {id}"),
+            clock: ClockColumns::default(),
+            now: "2026-12-01T00:00:01Z".to_string(),
+        }))
+    }
+
+    fn new_game(id: &str) -> WriteJob {
+        queued(GroupWrite::NewGame {
+            meta: Box::new(human_game(id)),
+            game: Box::new(Game::default()),
+        })
+    }
+
+    /// New games, seats and moves share a group; of two games with one id and two takers of one
+    /// seat, the second is refused alone, and the rest stand.
+    #[tokio::test]
+    async fn new_games_and_seats_share_a_group_and_a_refused_one_changes_nothing() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("group.db").display());
+        let sqlite = SqliteStore::open(&url).await.expect("store");
+        let store = Store::Sqlite(sqlite.clone());
+        let batch = [
+            new_game("g1"),
+            new_game("g2"),
+            new_game("g1"),
+            seat("g1", 0, Color::Black),
+            seat("g1", 0, Color::Black),
+            job("g2", 0, 0, "d3"),
+        ];
+        let answers = write_batch(&sqlite, &batch).await;
+        let refused: Vec<bool> = answers
+            .iter()
+            .map(|a| matches!(a, Err(StoreError::Conflict(_))))
+            .collect();
+        assert_eq!(
+            refused,
+            [false, false, true, false, true, false],
+            "{answers:?}"
+        );
+        let g1 = store.load("g1").await.expect("load").expect("g1 stored");
+        assert_eq!(
+            g1.meta.seats.black.token_hash.as_deref(),
+            Some("hash of g1")
+        );
+        assert_eq!(g1.version, 1, "one seat taken, once");
+        assert_eq!(store.moves("g2").await.expect("moves"), ["d3"]);
     }
 
     /// One group, one transaction: the refused moves (a stale version, a ply played twice)
@@ -365,7 +554,7 @@ mod tests {
             job("g1", 1, 1, "e1"),
             job("g1", 1, 1, "f2"),
         ];
-        let answers = write_batch(sqlite.pool(), &batch).await;
+        let answers = write_batch(&sqlite, &batch).await;
         let refused: Vec<bool> = answers
             .iter()
             .map(|a| matches!(a, Err(StoreError::Conflict(_))))
