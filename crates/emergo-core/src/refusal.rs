@@ -107,8 +107,12 @@ impl fmt::Display for Refusal {
     }
 }
 
-fn adjacent<V: Variant>(a: Square<V>, b: Square<V>) -> bool {
-    V::DIRECTIONS.into_iter().any(|d| a.neighbour(d) == Some(b))
+/// Whether `b` is a jump away from `a`: two squares along one line (the designers write a jump
+/// `e5-e7`, as a step).
+fn a_jump_apart<V: Variant>(a: Square<V>, b: Square<V>) -> bool {
+    V::DIRECTIONS
+        .into_iter()
+        .any(|d| a.neighbour(d).and_then(|n| n.neighbour(d)) == Some(b))
 }
 
 impl<V: Variant> Position<V> {
@@ -124,9 +128,11 @@ impl<V: Variant> Position<V> {
     pub(crate) fn refusal_of_unmatched(&self, text: &MoveText<V>) -> Refusal {
         let squares = text.squares();
         let me: Color = self.turn();
+        // Two squares a jump apart read as a capture (the designers' `e5-e7`); two that are
+        // neither adjacent nor a jump apart are a step that goes too far (R8).
         let capture_text = text.says_capture()
             || squares.len() > 2
-            || (squares.len() == 2 && !adjacent(squares[0], squares[1]));
+            || (squares.len() == 2 && a_jump_apart(squares[0], squares[1]));
         match self.phase() {
             Phase::Capture => {
                 let most = self
@@ -219,6 +225,15 @@ mod tests {
             why("W:0:0:e5=W,a5=B", "e5-e7"),
             Some(Refusal::NoCaptureAvailable)
         );
+    }
+
+    /// R8: a step to a square neither adjacent nor a jump away is refused as a step, not as a
+    /// capture that is not there.
+    #[test]
+    fn r8_a_step_too_far_is_refused_as_not_adjacent() {
+        assert_eq!(why("W:0:0:e5=W,a5=B", "e5-c3"), Some(Refusal::NotAdjacent));
+        assert_eq!(why("W:0:0:e5=W,a5=B", "e5-e8"), Some(Refusal::NotAdjacent));
+        assert_eq!(why("W:0:0:e5=W,a5=B", "e5-e4"), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! nothing here knows a database, a socket or HTTP.
 
 pub mod clock;
+pub mod course;
 pub mod ending;
 pub mod limits;
 pub mod metrics;
