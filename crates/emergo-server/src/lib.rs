@@ -164,6 +164,10 @@ impl Server {
             notify,
             reviews: Arc::default(),
             analyses: Arc::default(),
+            course: Arc::new(
+                emergo_platform::domain::course::Course::standard()
+                    .context("the rules course (crates/emergo-platform/data/course.toml)")?,
+            ),
         };
         // Flags fall with nobody connected: this instance's timers and the store's sweep.
         flag::spawn(state.clone(), stopped.clone());

@@ -10,6 +10,7 @@ pub mod editor;
 pub mod error;
 pub mod extract;
 pub mod games;
+pub mod learn;
 pub mod lobby;
 pub mod lobby_ws;
 pub mod net;

@@ -89,6 +89,11 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
             get(crate::http::analysis::stream_handler),
         )
         .route("/api/position/moves", post(crate::http::position::moves))
+        .route("/api/learn", get(crate::http::learn::course))
+        .route(
+            "/api/learn/{lesson}/{exercise}",
+            post(crate::http::learn::judge),
+        )
         .route("/api/position/record", post(crate::http::position::record))
         // Accounts, seeks, ratings (issue 11).
         .route("/api/games/{id}/seat", post(crate::http::games::claim))

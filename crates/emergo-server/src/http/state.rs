@@ -46,3 +46,9 @@ impl FromRef<Services> for Arc<Analyses> {
         services.analyses.clone()
     }
 }
+
+impl FromRef<Services> for Arc<emergo_platform::domain::course::Course> {
+    fn from_ref(services: &Services) -> Arc<emergo_platform::domain::course::Course> {
+        services.course.clone()
+    }
+}

@@ -30,4 +30,6 @@ pub struct Services {
     pub reviews: Arc<study::review::Reviews>,
     /// The analysis board's running analyses, one per client.
     pub analyses: Arc<study::analysis::Analyses>,
+    /// The rules course, checked against the core when the server starts.
+    pub course: Arc<emergo_platform::domain::course::Course>,
 }

@@ -27,6 +27,7 @@ mod copy;
 mod deploy;
 mod instances;
 mod jobs;
+mod learn;
 mod newplayer_api;
 mod notifications;
 mod ops;
