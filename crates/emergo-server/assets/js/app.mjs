@@ -8,6 +8,7 @@ import { initGame, openGame, closeGame, render, st } from './game.mjs';
 import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
 import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
+import { initLearn, showLearn, closeLearn, relabelLearn } from './learn.mjs';
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
@@ -25,6 +26,7 @@ async function route() {
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
   const player = location.pathname.match(/^\/player\/([A-Za-z0-9_-]{1,20})\/?$/);
   if (location.pathname === '/editor') {
+    closeLearn();
     closeAnalysis();
     leaveLobby();
     leaveOnline();
@@ -33,6 +35,15 @@ async function route() {
     return;
   }
   closeEditor();
+  if (location.pathname.replace(/\/$/, '') === '/learn') {
+    closeAnalysis();
+    closeGame();
+    leaveLobby();
+    leaveOnline();
+    showLearn(new URLSearchParams(location.search));
+    return;
+  }
+  closeLearn();
   if (location.pathname.replace(/\/$/, '') === '/analysis') {
     closeGame();
     leaveLobby();
@@ -123,6 +134,7 @@ function init() {
     relabelNotes();
     relabelWatch();
     relabelChallenge();
+    relabelLearn();
     drawWatchers();
   });
   $('#theme').addEventListener('click', () => {
@@ -157,6 +169,7 @@ function init() {
   initGame();
   initEditor(navigate);
   initAnalysis();
+  initLearn(navigate);
   route();
   document.documentElement.dataset.ready = 'true';
 }

@@ -48,6 +48,7 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route("/game/{id}", get(page))
         .route("/editor", get(page))
         .route("/analysis", get(page))
+        .route("/learn", get(page))
         .route("/player/{name}", get(page))
         .route("/leaderboard", get(page))
         .route("/watch", get(page))

@@ -8,6 +8,7 @@ mod rig;
 mod accounts;
 mod analysis;
 mod game;
+mod learn;
 mod newplayer;
 mod notify;
 mod page;
