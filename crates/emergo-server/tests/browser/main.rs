@@ -14,3 +14,4 @@ mod page;
 mod people;
 mod social;
 mod study;
+mod variants;
