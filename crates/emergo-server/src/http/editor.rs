@@ -191,15 +191,15 @@ mod tests {
 
     #[test]
     fn r1_a_position_is_read_on_the_board_the_query_names() {
-        // RULES-hex.md N2: the hex cell g7 exists there, not on the square boards.
-        let view = check_on(VariantKind::HexEmergo, "B:11:12:g7=W").expect("a hex position");
+        // RULES-hex.md N2: the hex cell a1 exists there, not on the square boards.
+        let view = check_on(VariantKind::HexEmergo, "B:11:12:a1=W").expect("a hex position");
         assert_eq!(view.variant, "hex");
         assert_eq!(
             view.legal_moves.len(),
             37 - 1 - 3,
             "R9.4: not on the corner's 3 neighbours (RULES-hex.md: 33 entries)"
         );
-        assert!(check("B:11:12:g7=W").is_err(), "no g7 on the 9×9 board");
+        assert!(check("B:11:12:a1=W").is_err(), "no a1 on the 9×9 board");
         // RULES-7x7.md R2: 8 men a side.
         let err = check_on(VariantKind::Emergo7x7, "W:9:8").expect_err("9 men");
         assert!(

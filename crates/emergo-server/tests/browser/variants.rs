@@ -451,9 +451,9 @@ async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() 
         js(&c, "return document.querySelector('#editor-text').value").await,
         json!("W:12:12")
     );
-    // Two White men on g7 (a hex corner, no square of the 9×9 board), one man fewer in hand.
-    click(&c, "#editor-board .hit[data-sq='g7']").await;
-    click(&c, "#editor-board .hit[data-sq='g7']").await;
+    // Two White men on a1 (a hex corner, no square of the 9×9 board), two fewer in hand.
+    click(&c, "#editor-board .hit[data-sq='a1']").await;
+    click(&c, "#editor-board .hit[data-sq='a1']").await;
     find(&c, "#editor-hand-white")
         .await
         .clear()
@@ -466,7 +466,7 @@ async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() 
         .expect("typed");
     wait_until(
         &c,
-        "document.querySelector('#editor-text').value === 'W:10:12:g7=WW' \
+        "document.querySelector('#editor-text').value === 'W:10:12:a1=WW' \
          && document.querySelector('#editor-check').dataset.valid === 'true'",
         "a legal hex position",
     )
@@ -489,7 +489,7 @@ async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() 
         .select_by_value("hex")
         .await
         .expect("hex chosen");
-    click(&c, "#editor-board .hit[data-sq='g7']").await;
+    click(&c, "#editor-board .hit[data-sq='a1']").await;
     find(&c, "#editor-hand-white")
         .await
         .clear()
@@ -503,7 +503,7 @@ async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() 
     wait_until(
         &c,
         "document.querySelector('#editor-check').dataset.valid === 'true' \
-         && document.querySelector('#editor-text').value === 'W:11:12:g7=W'",
+         && document.querySelector('#editor-text').value === 'W:11:12:a1=W'",
         "a legal hex position again",
     )
     .await;
@@ -512,7 +512,7 @@ async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() 
     wait_until(
         &c,
         "location.pathname === '/analysis' && document.querySelector('#analysis').dataset.variant === 'hex' \
-         && document.querySelector('#analysis').dataset.position === 'W:11:12:g7=W'",
+         && document.querySelector('#analysis').dataset.position === 'W:11:12:a1=W'",
         "the analysis board on the hexagon",
     )
     .await;

@@ -286,7 +286,7 @@ async fn item4_positions_moves_and_records_on_each_board_the_request_names() {
     );
     // A hex cell is no square of the 9×9 board, nor of the 7×7 one.
     for variant in [None, Some("7x7")] {
-        let mut body = json!({"position": "B:11:12:g7=W"});
+        let mut body = json!({"position": "B:11:12:a1=W"});
         if let Some(v) = variant {
             body["variant"] = json!(v);
         }
