@@ -104,7 +104,7 @@ function showVariant() {
   st.board.set({ variant: st.variant });
   $('#analysis').dataset.variant = st.variant;
   $('#an-no-engine').hidden = engineHere();
-  $('#an-engine-on').disabled = !engineHere();
+  $('#an-engine-on').closest('.an-engine').hidden = !engineHere();
   // no evaluation to show where the engine does not analyse
   $('#an-eval').hidden = !engineHere();
   $('#an-eval').parentElement.classList.toggle('no-eval', !engineHere());
