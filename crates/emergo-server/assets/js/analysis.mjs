@@ -118,6 +118,11 @@ function chooseVariant(name) {
   openAnalysis(new URLSearchParams(url.split('?')[1]));
 }
 
+/** The language changed: the status, the tree and the lines said again in it. */
+export function relabelAnalysis() {
+  if (st.open) render();
+}
+
 export function closeAnalysis() {
   if (!st.open) return;
   st.open = false;

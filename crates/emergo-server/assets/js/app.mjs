@@ -7,7 +7,7 @@ import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
 import { initGame, openGame, closeGame, render, st } from './game.mjs';
 import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
-import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
+import { initAnalysis, openAnalysis, closeAnalysis, relabelAnalysis } from './analysis.mjs';
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
@@ -123,6 +123,7 @@ function init() {
     relabelPages();
     relabelNotes();
     relabelWatch();
+    relabelAnalysis();
     relabelChallenge();
     drawWatchers();
   });

@@ -415,6 +415,15 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
         .await,
         json!("HexEmergo")
     );
+    // Said again in French when the language changes (the status and the move tree stayed in
+    // English before).
+    wait_until(
+        &p,
+        "document.querySelector('#an-status').textContent === 'Trait aux Blancs' \
+         && document.querySelector('#an-tree').textContent.startsWith('Aucun coup')",
+        "the analysis board in French",
+    )
+    .await;
     let note = js(
         &p,
         "return document.querySelector('#an-no-engine').textContent",
