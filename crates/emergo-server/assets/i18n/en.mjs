@@ -311,6 +311,13 @@ export default {
   'an.stopped': 'The analysis stopped: this browser started another one.',
   'an.keys': 'Keys: ← → step through the moves, Home / End, F flips the board; click a move of a line to play up to it.',
 
+  // issue 20: the boards (variants) on the analysis board and the editor
+  'variant.label': 'Board',
+  'variant.emergo': 'Emergo (9×9)',
+  'variant.7x7': 'Emergo 7×7',
+  'variant.hex': 'HexEmergo',
+  'an.noEngine': 'The engine analyses the 9×9 board only for now: on this board, play and export your lines without it.',
+
   // Accounts, seeks, ratings (issue 11)
   'account.menu': 'Your account',
   'account.logIn': 'Log in',

@@ -311,6 +311,13 @@ export default {
   'an.stopped': 'L’analyse s’est arrêtée : ce navigateur en a lancé une autre.',
   'an.keys': 'Touches : ← → parcourent les coups, Début / Fin, F retourne le plateau ; cliquez un coup d’une suite pour la jouer jusque-là.',
 
+  // issue 20: the boards (variants) on the analysis board and the editor
+  'variant.label': 'Plateau',
+  'variant.emergo': 'Emergo (9×9)',
+  'variant.7x7': 'Emergo 7×7',
+  'variant.hex': 'HexEmergo',
+  'an.noEngine': 'Pour l’instant, le moteur n’analyse que le plateau 9×9 : sur ce plateau, jouez et exportez vos suites sans lui.',
+
   // Accounts, seeks, ratings (issue 11)
   'account.menu': 'Votre compte',
   'account.logIn': 'Se connecter',

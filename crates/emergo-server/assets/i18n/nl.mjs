@@ -285,6 +285,13 @@ export default {
   'an.stopped': 'De analyse is gestopt: deze browser is een andere begonnen.',
   'an.keys': 'Toetsen: ← → door de zetten, Home / End, F draait het bord om; klik op een zet van een variant om tot daar te spelen.',
 
+  // issue 20: the boards (variants) on the analysis board and the editor
+  'variant.label': 'Bord',
+  'variant.emergo': 'Emergo (9×9)',
+  'variant.7x7': 'Emergo 7×7',
+  'variant.hex': 'HexEmergo',
+  'an.noEngine': 'De engine analyseert voorlopig alleen het 9×9-bord: speel en exporteer op dit bord uw varianten zonder engine.',
+
   // accounts, aanbiedingen, ratings
   'account.menu': 'Uw account',
   'account.logIn': 'Inloggen',

@@ -1,16 +1,18 @@
 // The analysis board at /analysis: a position from the URL (`?position=<N2>`, or
-// `?game=<id>&ply=<n>` for a ply of a game), the engine's best lines streamed depth by depth
-// with an evaluation bar, and a tree of moves with variations that can be played on, promoted,
-// deleted and exported as a record. Legal moves and positions come from the server.
+// `?game=<id>&ply=<n>` for a ply of a game), on the board `?variant=` names (emergo, 7x7, hex;
+// a game's own board for a game), the engine's best lines streamed depth by depth with an
+// evaluation bar (the 9×9 board only, for now), and a tree of moves with variations that can be
+// played on, promoted, deleted and exported as a record. Legal moves and positions come from
+// the server.
 import { $, el, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
 import { createBoard } from './board.mjs';
 import { newTree, nodeAt, mainPath, play, promote, remove, step, recordMoves, layout, samePath } from './analysis-tree.mjs';
 import { analyse, forget, setEngine, watchVisibility, forWhite, whiteShare, scoreWords } from './analysis-live.mjs';
+import { fillVariants, isVariant, variantInfo } from './variants.mjs';
 
 const LINES = 3;
-const START = 'W:12:12';
 
 const st = {
   open: false,
@@ -22,7 +24,11 @@ const st = {
   analysis: null, // the last `lines` event for the current position
   done: false,
   gameId: null,
+  variant: 'emergo', // the board: 'emergo', '7x7' or 'hex'
 };
+
+/** Whether the engine analyses this board (the square 9×9 one only, for now). */
+const engineHere = () => st.variant === 'emergo';
 
 function node() {
   return nodeAt(st.root, st.path) || st.root;
@@ -35,7 +41,7 @@ function view() {
 /** The server's view of a position (board, status, legal moves with the positions after). */
 async function fetchView(position) {
   if (st.views.has(position)) return st.views.get(position);
-  const v = await api('POST', '/api/position/moves', { position });
+  const v = await api('POST', '/api/position/moves', { position, variant: st.variant });
   if (st.views.size > 500) st.views.clear();
   st.views.set(position, v);
   return v;
@@ -55,17 +61,22 @@ export async function openAnalysis(params) {
   st.views.clear();
   st.analysis = null;
   st.gameId = null;
+  const asked = params.get('variant');
+  st.variant = isVariant(asked) ? asked : 'emergo';
+  if (asked && !isVariant(asked)) toast(t('err.bad_request'));
+  const start = () => variantInfo(st.variant).start;
   try {
     const id = params.get('game');
     if (id) {
       const g = await api('GET', `/api/games/${encodeURIComponent(id)}`);
+      st.variant = g.variant && isVariant(g.variant) ? g.variant : 'emergo';
       st.gameId = g.id;
       st.root = newTree(g.start, g.moves, g.positions.slice(1));
       st.startPly = g.boards[0].turn === 'black' ? 1 : 0;
       const ply = Number.parseInt(params.get('ply') || '0', 10);
       st.path = mainPath(st.root, Number.isFinite(ply) ? ply : 0);
     } else {
-      const position = (params.get('position') || START).trim();
+      const position = (params.get('position') || start()).trim();
       const v = await fetchView(position);
       st.root = newTree(v.position);
       st.startPly = v.board.turn === 'black' ? 1 : 0;
@@ -73,14 +84,43 @@ export async function openAnalysis(params) {
     }
   } catch (err) {
     toast(plainError(err));
-    const v = await fetchView(START).catch(() => null);
+    const v = await fetchView(start()).catch(() => null);
     if (!v) return;
-    st.root = newTree(START);
+    st.root = newTree(start());
     st.startPly = 0;
     st.path = [];
   }
+  showVariant();
   watchVisibility();
   await show();
+}
+
+/** The board chosen: the selector, the board drawn, whether the engine is offered. */
+function showVariant() {
+  const select = $('#an-variant');
+  fillVariants(select);
+  select.value = st.variant;
+  select.disabled = st.gameId !== null; // a game's own board
+  st.board.set({ variant: st.variant });
+  $('#analysis').dataset.variant = st.variant;
+  $('#an-no-engine').hidden = engineHere();
+  $('#an-engine-on').closest('.an-engine').hidden = !engineHere();
+  // no evaluation to show where the engine does not analyse
+  $('#an-eval').hidden = !engineHere();
+  $('#an-eval').parentElement.classList.toggle('no-eval', !engineHere());
+}
+
+/** Another board chosen: its start position, the address saying which board. */
+function chooseVariant(name) {
+  if (!isVariant(name) || name === st.variant) return;
+  const url = `/analysis?variant=${encodeURIComponent(name)}`;
+  history.pushState(null, '', url);
+  openAnalysis(new URLSearchParams(url.split('?')[1]));
+}
+
+/** The language changed: the status, the tree and the lines said again in it. */
+export function relabelAnalysis() {
+  if (st.open) render();
 }
 
 export function closeAnalysis() {
@@ -111,7 +151,7 @@ async function show() {
   }
   if (node().after !== position || !st.open) return;
   const v = view();
-  if (v.legal_moves.length) analyse(position, LINES, onEngine);
+  if (v.legal_moves.length && engineHere()) analyse(position, LINES, onEngine);
   else forget();
   render();
 }
@@ -195,7 +235,7 @@ function renderEngine() {
   const bar = $('#an-eval');
   const fill = $('#an-eval-fill');
   if (!a || !a.lines.length) {
-    depth.textContent = v && !v.legal_moves.length ? '' : t('an.thinking');
+    depth.textContent = (v && !v.legal_moves.length) || !engineHere() ? '' : t('an.thinking');
     fill.style.height = '50%';
     bar.setAttribute('aria-label', t('an.evalNone'));
     $('#analysis').dataset.depth = '0';
@@ -266,7 +306,7 @@ function renderTree() {
 
 async function exportRecord() {
   try {
-    const text = await api('POST', '/api/position/record', { position: st.root.after, moves: recordMoves(st.root) }, true);
+    const text = await api('POST', '/api/position/record', { position: st.root.after, variant: st.variant, moves: recordMoves(st.root) }, true);
     const area = $('#an-record');
     area.value = text;
     area.hidden = false;
@@ -294,6 +334,7 @@ export function initAnalysis() {
   $('#an-promote').addEventListener('click', () => goTo(promote(st.root, st.path)));
   $('#an-delete').addEventListener('click', () => goTo(remove(st.root, st.path)));
   $('#an-export').addEventListener('click', exportRecord);
+  $('#an-variant').addEventListener('change', (e) => chooseVariant(e.currentTarget.value));
   $('#an-engine-on').addEventListener('change', (e) => {
     setEngine(e.currentTarget.checked);
     if (e.currentTarget.checked) show();

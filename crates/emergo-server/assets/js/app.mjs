@@ -7,13 +7,14 @@ import { initLobby, showLobby, leaveLobby, loadGameList } from './lobby.mjs';
 import { initGame, openGame, closeGame, render, st } from './game.mjs';
 import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
-import { initAnalysis, openAnalysis, closeAnalysis } from './analysis.mjs';
+import { initAnalysis, openAnalysis, closeAnalysis, relabelAnalysis } from './analysis.mjs';
 import { initLearn, showLearn, closeLearn, relabelLearn } from './learn.mjs';
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
 import { initNotes, relabelNotes, seenGame } from './notify.mjs';
 import { initPeople, showWatch, leaveWatch, relabelWatch, relabelChallenge, drawWatchers } from './people.mjs';
+import { loadVariants } from './variants.mjs';
 
 // Each route() call counts; one that waited (for a seat) gives way to a newer one.
 let routing = 0;
@@ -133,6 +134,7 @@ function init() {
     relabelPages();
     relabelNotes();
     relabelWatch();
+    relabelAnalysis();
     relabelChallenge();
     relabelLearn();
     drawWatchers();
@@ -170,13 +172,26 @@ function init() {
   initEditor(navigate);
   initAnalysis();
   initLearn(navigate);
+}
+
+/** Start-up: the switches and screens, then the boards the server plays (every board is drawn
+ * from them), then the first screen. */
+async function start() {
+  init();
+  for (let tries = 0; ; tries++) {
+    try {
+      await loadVariants();
+      break;
+    } catch (err) {
+      if (tries >= 4) throw err;
+      await new Promise((done) => setTimeout(done, 500 * (tries + 1)));
+    }
+  }
   route();
   document.documentElement.dataset.ready = 'true';
 }
 
-try {
-  init();
-} catch (err) {
+start().catch((err) => {
   document.documentElement.dataset.scriptError = String(err && err.message);
   toast(t('err.unknown'));
-}
+});

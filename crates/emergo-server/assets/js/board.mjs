@@ -7,6 +7,8 @@
 //
 // config (createBoard's second argument, and board.set(config), which changes only the keys
 // it is given and redraws):
+//   variant      the board: 'emergo' (default, the square 9×9), '7x7' or 'hex', drawn from the
+//                server's list of its cells (variants.mjs, GET /api/variants)
 //   orientation  'white' (default) or 'black': the colour at the bottom
 //   board        the position to draw, as the server's views give it ({turn, hand, columns}),
 //                or null (an empty frame)
@@ -26,7 +28,7 @@
 // methods:
 //   set(config)       as above
 //   flip()            turns the board round
-//   state()           {orientation, selected (squares of the move begun), lifted, premove
+//   state()           {variant, orientation, selected (squares of the move begun), lifted, premove
 //                     ({from, to} or {text}, or null), premoveStart (a square or null)}
 //   select(squares)   shows the squares of a move begun (or being sent); [] clears
 //   setPremove(pre)   a premove made elsewhere (a typed one: {text}); cancelPremove() drops it
@@ -37,24 +39,31 @@
 // Methods never call the callbacks; the callbacks report only what a person did.
 import { drawFrame, drawPosition } from './board/draw.mjs';
 import { initInput, keepTabStop } from './board/input.mjs';
+import { boardLayout } from './board/layout.mjs';
+import { variantInfo } from './variants.mjs';
 import { clickTargets, afterClick, afterDrop, afterPremoveClick, premoveSquares } from './board/select.mjs';
 
 export { discIcon, handIcons, squareWords, stackLetters } from './board/draw.mjs';
 
 const NO_TARGETS = { entries: new Set(), starts: new Set(), next: new Set() };
-const DRAWN = ['orientation', 'board', 'legal', 'premovable', 'last', 'hint', 'better', 'edit'];
+const DRAWN = ['variant', 'orientation', 'board', 'legal', 'premovable', 'last', 'hint', 'better', 'edit'];
 const CALLBACKS = ['onMove', 'onSelect', 'onChange', 'onHover', 'onLongPress'];
 
 export function createBoard(element, config = {}) {
-  const cfg = { orientation: 'white', board: null, legal: null, premovable: null, last: null, hint: null, better: null, edit: false };
+  const cfg = { variant: 'emergo', orientation: 'white', board: null, legal: null, premovable: null, last: null, hint: null, better: null, edit: false };
   const on = { onMove() {}, onSelect() {}, onChange() {}, onHover() {}, onLongPress() {} };
   let selected = []; // the squares of a move begun
   let lifted = null; // the square whose column is being dragged
   let premove = null; // {from, to} or {text}
   let premoveStart = null; // a square chosen for a premove
-  let framed = null; // the orientation the frame is drawn for
+  let framed = null; // the orientation and board the frame is drawn for
+  let lay = null; // the layout of cfg.variant
 
   const flipped = () => cfg.orientation === 'black';
+  function layout() {
+    if (!lay || lay.variant !== (cfg.variant || 'emergo')) lay = boardLayout(variantInfo(cfg.variant));
+    return lay;
+  }
 
   function take(config) {
     for (const k of DRAWN) if (k in config) cfg[k] = config[k];
@@ -62,11 +71,14 @@ export function createBoard(element, config = {}) {
   }
 
   function redraw() {
-    if (framed !== cfg.orientation || !element.querySelector('.hits')) {
-      drawFrame(element, flipped());
-      framed = cfg.orientation;
+    const l = layout();
+    const frame = `${cfg.orientation} ${l.variant}`;
+    if (framed !== frame || !element.querySelector('.hits')) {
+      drawFrame(element, l, flipped());
+      framed = frame;
+      selected = selected.filter((sq) => l.names.includes(sq));
     }
-    drawPosition(element, {
+    drawPosition(element, l, {
       board: cfg.board,
       flipped: flipped(),
       last: cfg.last,
@@ -78,7 +90,7 @@ export function createBoard(element, config = {}) {
       better: cfg.better,
     });
     if (cfg.edit) for (const r of element.querySelectorAll('.hit')) r.classList.add('active');
-    keepTabStop(element, selected[0]);
+    keepTabStop(element, selected[0], l.home);
   }
 
   /** After input: the board drawn again and its owner told. */
@@ -106,6 +118,7 @@ export function createBoard(element, config = {}) {
   }
 
   const stopInput = initInput(element, {
+    layout,
     flipped,
     liftable,
     lift: (sq) => {
@@ -152,7 +165,7 @@ export function createBoard(element, config = {}) {
       redraw();
     },
     state() {
-      return { orientation: cfg.orientation, selected: [...selected], lifted, premove, premoveStart };
+      return { variant: cfg.variant, orientation: cfg.orientation, selected: [...selected], lifted, premove, premoveStart };
     },
     select(squares) {
       selected = [...squares];

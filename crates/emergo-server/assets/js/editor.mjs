@@ -2,13 +2,15 @@
 // the first man makes the owner, men of the other colour go under as prisoners), the men in hand
 // and the side to move; the server says whether it is a position and, if not, why (the core's
 // own error). Position text (N2) in and out; from a valid position: an engine game, a game with
-// a friend, an analysis. The page counts nothing and knows no rule.
+// a friend, an analysis. Any of the three boards (`/editor?variant=hex`: the selector chooses
+// one, the address keeps it). The page counts nothing and knows no rule.
 import { $ } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
 import { createBoard } from './board.mjs';
 import { createGame } from './lobby.mjs';
 import { addMan, removeMan, setupText } from './setup.mjs';
+import { fillVariants, isVariant, variantInfo } from './variants.mjs';
 
 const ed = {
   setup: { turn: 'white', hand: { white: 12, black: 12 }, columns: {} },
@@ -16,7 +18,14 @@ const ed = {
   asked: 0, // the number of the last question, so an old answer never wins
   navigate: () => {},
   board: null, // the board component on #editor-board: every square a button
+  variant: 'emergo', // the board being set up
 };
+
+/** The set-up a board starts from: its men all in hand, White to move. */
+function startSetup(variant) {
+  const men = variantInfo(variant).men;
+  return { turn: 'white', hand: { white: men, black: men }, columns: {} };
+}
 
 export function initEditor(navigate) {
   ed.navigate = navigate;
@@ -38,7 +47,15 @@ export function initEditor(navigate) {
     e.preventDefault();
     loadText($('#editor-text').value);
   });
-  $('#editor-start').addEventListener('click', () => loadText('W:12:12'));
+  $('#editor-start').addEventListener('click', () => loadText(variantInfo(ed.variant).start));
+  $('#editor-variant').addEventListener('change', (e) => {
+    const name = e.currentTarget.value;
+    if (!isVariant(name) || name === ed.variant) return;
+    history.replaceState(null, '', `/editor?variant=${encodeURIComponent(name)}`);
+    setVariant(name);
+    ed.setup = startSetup(name);
+    changed();
+  });
   $('#editor-empty').addEventListener('click', () => {
     ed.setup.columns = {};
     changed();
@@ -46,7 +63,9 @@ export function initEditor(navigate) {
   $('#editor-engine').addEventListener('click', (e) => play('engine', e.currentTarget));
   $('#editor-human').addEventListener('click', (e) => play('human', e.currentTarget));
   $('#editor-analyse').addEventListener('click', () => {
-    if (ed.checked) ed.navigate(`/analysis?position=${encodeURIComponent(ed.checked.position)}`);
+    if (!ed.checked) return;
+    const board = ed.variant === 'emergo' ? '' : `&variant=${encodeURIComponent(ed.variant)}`;
+    ed.navigate(`/analysis?position=${encodeURIComponent(ed.checked.position)}${board}`);
   });
 }
 
@@ -56,9 +75,25 @@ export function showEditor() {
   $('#game').hidden = true;
   $('#editor').hidden = false;
   document.title = `${t('editor.title')} · ${t('title')}`;
-  const from = new URLSearchParams(location.search).get('position');
+  const params = new URLSearchParams(location.search);
+  const asked = params.get('variant') || 'emergo';
+  const variant = isVariant(asked) ? asked : 'emergo';
+  if (variant !== ed.variant) ed.setup = startSetup(variant);
+  setVariant(variant);
+  const from = params.get('position');
   if (from) loadText(from);
   else changed();
+}
+
+/** The board being set up: the selector, the board drawn, the most men a hand may hold. */
+function setVariant(name) {
+  ed.variant = name;
+  const select = $('#editor-variant');
+  fillVariants(select);
+  select.value = name;
+  $('#editor').dataset.variant = name;
+  for (const color of ['white', 'black']) $(`#editor-hand-${color}`).max = String(variantInfo(name).men);
+  ed.board.set({ variant: name });
 }
 
 export function closeEditor() {
@@ -99,7 +134,7 @@ async function check(text) {
   let answer = null;
   let refusal = null;
   try {
-    answer = await api('GET', `/api/position?position=${encodeURIComponent(text)}`);
+    answer = await api('GET', `/api/position?position=${encodeURIComponent(text)}&variant=${encodeURIComponent(ed.variant)}`);
   } catch (err) {
     refusal = err;
   }
@@ -145,7 +180,7 @@ function problemWords(err) {
 /** Reads position text into the editor; refused text leaves the board as it is. */
 async function loadText(text) {
   try {
-    const answer = await api('GET', `/api/position?position=${encodeURIComponent(text.trim())}`);
+    const answer = await api('GET', `/api/position?position=${encodeURIComponent(text.trim())}&variant=${encodeURIComponent(ed.variant)}`);
     ed.setup = {
       turn: answer.board.turn,
       hand: { ...answer.board.hand },
@@ -162,6 +197,7 @@ function play(mode, button) {
   if (!ed.checked) return;
   const color = document.querySelector('input[name=editor-color]:checked').value;
   const body = { mode, color, position: ed.checked.position };
+  if (ed.variant !== 'emergo') body.variant = ed.variant;
   if (mode === 'engine') body.level = Number($('#editor-level').value) || 3;
   createGame(body, button);
 }

@@ -233,6 +233,7 @@ export function render() {
   const g = st.game;
   const hintMove = st.hint && atLatest(st) ? g.legal.find((m) => m.move === st.hint.move) : null;
   st.board.set({
+    variant: g.variant || 'emergo', // the game view's board (absent before the variants: the 9×9)
     board: g.boards[st.viewPly],
     legal: canMove(st) ? g.legal : null,
     premovable: canPremove(st) ? st.seat : null,

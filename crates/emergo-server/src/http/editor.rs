@@ -1,13 +1,17 @@
 //! The board editor's one question to the server: is this set-up a position, and what is it?
-//! `GET /api/position?position=<N2>` answers with the position as drawn, or with the core's own
-//! error (N2 syntax, R2's 12 men a side, R3's columns), so the page knows no rule.
+//! `GET /api/position?position=<N2>&variant=<emergo|7x7|hex>` answers with the position as
+//! drawn, or with the core's own error (N2 syntax, R2's men a side, R3's columns), so the page
+//! knows no rule.
 
 use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::view::BoardView;
+use crate::services::study::position::{board_view, variant_of};
 use axum::extract::Query;
 use axum::Json;
-use emergo_core::{Game, Position, Status};
+use emergo_core::game::Game;
+use emergo_core::position::Position;
+use emergo_core::{with_variant, Status, Variant, VariantKind};
 use serde::{Deserialize, Serialize};
 
 /// Position text longer than this is not a position (41 squares of 24 men each is far less).
@@ -16,11 +20,15 @@ pub const MAX_POSITION_TEXT: usize = 1200;
 #[derive(Deserialize)]
 pub struct PositionQuery {
     position: Option<String>,
+    /// `emergo` (absent), `7x7` or `hex`.
+    variant: Option<String>,
 }
 
 /// A valid position, as the editor shows it.
 #[derive(Debug, Serialize)]
 pub struct PositionView {
+    /// The board: `emergo`, `7x7` or `hex`.
+    pub variant: &'static str,
     /// The position text in its one written form (N2: squares in order of their names).
     pub position: String,
     pub board: BoardView,
@@ -32,14 +40,19 @@ pub struct PositionView {
     pub legal_moves: Vec<String>,
 }
 
-/// Reads `text` as a position: the view, or 400 `bad_request` with the core's error.
-pub fn check(text: &str) -> Result<PositionView, ServiceError> {
+/// Reads `text` as a position of the board `kind`: the view, or 400 `bad_request` with the
+/// core's error.
+pub fn check_on(kind: VariantKind, text: &str) -> Result<PositionView, ServiceError> {
+    with_variant!(kind, V => check_in::<V>(text))
+}
+
+fn check_in<V: Variant>(text: &str) -> Result<PositionView, ServiceError> {
     if text.len() > MAX_POSITION_TEXT {
         return Err(ServiceError::BadRequest(format!(
             "position text may have at most {MAX_POSITION_TEXT} bytes"
         )));
     }
-    let pos: Position = text
+    let pos: Position<V> = text
         .trim()
         .parse()
         .map_err(
@@ -62,8 +75,9 @@ pub fn check(text: &str) -> Result<PositionView, ServiceError> {
     };
     legal_moves.sort();
     Ok(PositionView {
+        variant: V::KIND.name(),
         position: pos.to_string(),
-        board: BoardView::of(&pos),
+        board: board_view(&pos),
         status,
         result,
         reason,
@@ -160,15 +174,42 @@ pub async fn position(
     query: Result<Query<PositionQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<PositionView>, ApiError> {
     let Query(query) = query?;
+    let kind = variant_of(query.variant.as_deref())?;
     let text = query.position.ok_or_else(|| {
         ServiceError::BadRequest("the query needs position=<position text>".to_string())
     })?;
-    Ok(check(&text).map(Json)?)
+    Ok(check_on(kind, &text).map(Json)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn check(text: &str) -> Result<PositionView, ServiceError> {
+        check_on(VariantKind::Emergo, text)
+    }
+
+    #[test]
+    fn r1_a_position_is_read_on_the_board_the_query_names() {
+        // RULES-hex.md N2: the hex cell a1 exists there, not on the square boards.
+        let view = check_on(VariantKind::HexEmergo, "B:11:12:a1=W").expect("a hex position");
+        assert_eq!(view.variant, "hex");
+        assert_eq!(
+            view.legal_moves.len(),
+            37 - 1 - 3,
+            "R9.4: not on the corner's 3 neighbours (RULES-hex.md: 33 entries)"
+        );
+        assert!(check("B:11:12:a1=W").is_err(), "no a1 on the 9×9 board");
+        // RULES-7x7.md R2: 8 men a side.
+        let err = check_on(VariantKind::Emergo7x7, "W:9:8").expect_err("9 men");
+        assert!(
+            err.to_string()
+                .contains("white has 9 men (board and hand); at most 8"),
+            "{err}"
+        );
+        let view = check_on(VariantKind::Emergo7x7, "W:8:8").expect("the 7×7 start");
+        assert_eq!((view.variant, view.legal_moves.len()), ("7x7", 24));
+    }
 
     #[test]
     fn r2_thirteen_men_of_a_colour_is_explained_by_the_core() {

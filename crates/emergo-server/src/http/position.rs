@@ -1,11 +1,16 @@
 //! The rules for a page that knows none (docs/api.md, "Positions"): the legal moves of any
-//! position with the position each leads to, and a record with variations written by the core.
-//! The analysis board uses them to let a person play any line.
+//! position with the position each leads to, a record with variations written by the core, and
+//! the boards' cells for drawing them. The analysis board uses them to let a person play any
+//! line, on any of the three boards (`"variant"`: `emergo`, `7x7`, `hex`).
 
 use crate::http::extract::Body;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{BoardView, MoveView};
-use emergo_core::{Game, GameRecord, Position, RecordMove, Status};
+use crate::services::study::position::{board_view, move_view, variant_of, variants, VariantView};
+use emergo_core::game::Game;
+use emergo_core::position::Position;
+use emergo_core::record::{GameRecord, RecordMove};
+use emergo_core::{with_variant, Status, Variant};
 use serde::{Deserialize, Serialize};
 
 /// The most moves a tree sent for a record may hold, variations included.
@@ -17,6 +22,9 @@ pub const TREE_DEPTH: usize = 16;
 #[serde(deny_unknown_fields)]
 pub struct PositionBody {
     position: String,
+    /// `emergo` (absent), `7x7` or `hex`.
+    #[serde(default)]
+    variant: Option<String>,
 }
 
 /// A legal move with the position it leads to.
@@ -31,6 +39,8 @@ pub struct LegalMove {
 /// A position as the page draws it, with what may be played from it.
 #[derive(Serialize)]
 pub struct PositionView {
+    /// The board: `emergo`, `7x7` or `hex`.
+    pub variant: &'static str,
     pub position: String,
     pub board: BoardView,
     /// `ongoing`, or how the game ended here (by the position alone: R10.1, R10.2).
@@ -40,16 +50,13 @@ pub struct PositionView {
     pub legal_moves: Vec<LegalMove>,
 }
 
-fn parse_position(text: &str) -> Result<Position, ServiceError> {
-    text.parse::<Position>()
+fn parse_position<V: Variant>(text: &str) -> Result<Position<V>, ServiceError> {
+    text.parse::<Position<V>>()
         .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))
 }
 
-/// `POST /api/position/moves` `{"position": "<N2>"}`.
-pub async fn moves(
-    Body(body): Body<PositionBody>,
-) -> Result<axum::Json<PositionView>, ServiceError> {
-    let pos = parse_position(&body.position)?;
+fn moves_of<V: Variant>(text: &str) -> Result<PositionView, ServiceError> {
+    let pos = parse_position::<V>(text)?;
     let game = Game::new(pos);
     let (status, result) = match game.status() {
         Status::Ongoing => ("ongoing", None),
@@ -64,19 +71,42 @@ pub async fn moves(
                 let mut after = pos;
                 after.play_unchecked(*m);
                 LegalMove {
-                    view: MoveView::of(m),
+                    view: move_view(m),
                     after: after.to_string(),
                 }
             })
             .collect()
     };
-    Ok(axum::Json(PositionView {
+    Ok(PositionView {
+        variant: V::KIND.name(),
         position: pos.to_string(),
-        board: BoardView::of(&pos),
+        board: board_view(&pos),
         status,
         result,
         legal_moves,
-    }))
+    })
+}
+
+/// `POST /api/position/moves` `{"position": "<N2>", "variant"?: "emergo" | "7x7" | "hex"}`.
+pub async fn moves(
+    Body(body): Body<PositionBody>,
+) -> Result<axum::Json<PositionView>, ServiceError> {
+    let kind = variant_of(body.variant.as_deref())?;
+    let view = with_variant!(kind, V => moves_of::<V>(&body.position))?;
+    Ok(axum::Json(view))
+}
+
+/// `GET /api/variants`: each board's cells with their names and drawing places.
+#[derive(Serialize)]
+pub struct VariantsView {
+    pub variants: Vec<VariantView>,
+}
+
+/// `GET /api/variants`.
+pub async fn list_variants() -> axum::Json<VariantsView> {
+    axum::Json(VariantsView {
+        variants: variants(),
+    })
 }
 
 /// A move of a tree the page sends: the move (N1) and the variations that replace it.
@@ -96,16 +126,19 @@ pub struct TreeMove {
 pub struct RecordBody {
     /// The position the main line starts from.
     position: String,
+    /// Its board: `emergo` (absent), `7x7` or `hex`.
+    #[serde(default)]
+    variant: Option<String>,
     moves: Vec<TreeMove>,
 }
 
 /// Reads a line of the tree from `pos`, checking each move by the rules.
-fn read_line(
-    pos: Position,
+fn read_line<V: Variant>(
+    pos: Position<V>,
     line: &[TreeMove],
     depth: usize,
     count: &mut usize,
-) -> Result<Vec<RecordMove>, ServiceError> {
+) -> Result<Vec<RecordMove<V>>, ServiceError> {
     if depth > TREE_DEPTH {
         return Err(ServiceError::TooLarge {
             cap: "variation_depth",
@@ -139,15 +172,12 @@ fn read_line(
     Ok(out)
 }
 
-/// `POST /api/position/record`: the record (text) of a tree of moves from a position, variations
-/// written as `( ... )` after the move they replace.
-pub async fn record(
-    Body(body): Body<RecordBody>,
-) -> Result<axum::response::Response, ServiceError> {
-    use axum::response::IntoResponse;
-    let start = parse_position(&body.position)?;
+/// The record (text) of a tree of moves from `position` on the board `V`; a board other than
+/// the square 9×9 is named by the record's `[Variant]` tag (the core writes it).
+fn record_of<V: Variant>(position: &str, tree: &[TreeMove]) -> Result<String, ServiceError> {
+    let start = parse_position::<V>(position)?;
     let mut count = 0;
-    let moves = read_line(start, &body.moves, 0, &mut count)?;
+    let moves = read_line(start, tree, 0, &mut count)?;
     let mut game = Game::new(start);
     for m in &moves {
         game.play(m.mv)
@@ -155,12 +185,23 @@ pub async fn record(
     }
     let mut record = GameRecord::from_game(&game, &[("Event", "analysis")]);
     record.moves = moves;
+    Ok(record.to_string())
+}
+
+/// `POST /api/position/record`: the record (text) of a tree of moves from a position, variations
+/// written as `( ... )` after the move they replace.
+pub async fn record(
+    Body(body): Body<RecordBody>,
+) -> Result<axum::response::Response, ServiceError> {
+    use axum::response::IntoResponse;
+    let kind = variant_of(body.variant.as_deref())?;
+    let text = with_variant!(kind, V => record_of::<V>(&body.position, &body.moves))?;
     Ok((
         [(
             axum::http::header::CONTENT_TYPE,
             "text/plain; charset=utf-8",
         )],
-        record.to_string(),
+        text,
     )
         .into_response())
 }

@@ -15,3 +15,4 @@ mod page;
 mod people;
 mod social;
 mod study;
+mod variants;

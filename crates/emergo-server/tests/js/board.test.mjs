@@ -3,7 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fakeSvg } from './fake-dom.mjs';
+import { readFileSync } from 'node:fs';
 import { createBoard } from '../../assets/js/board.mjs';
+import { setVariants } from '../../assets/js/variants.mjs';
+
+// The boards as the server lists them (GET /api/variants; tests/server/study_api.rs checks it).
+setVariants(JSON.parse(readFileSync(new URL('./variants.json', import.meta.url))).variants);
 
 const mv = (move) => ({ move, passed: move.split(/[-x]/), captured: [] });
 const col = (owner, men = 1, prisoners = 0) => ({ owner, men, prisoners });
@@ -97,4 +102,34 @@ test('flip turns the board round; the last move and a hint are drawn; destroy re
   board.destroy();
   assert.equal(svg.children.length, 0);
   assert.equal(svg.listeners.length, 0);
+});
+
+test('the hexagon and the 7×7 board: their cells drawn and clickable, the same marks, the frame redrawn for a new board', () => {
+  const svg = fakeSvg();
+  const moves = [];
+  const hexLegal = ['c3', 'g7', 'd4-d5', 'd4xf4'].map((m) => ({ move: m, passed: m.split(/[-x]/), captured: m.includes('x') ? ['e4'] : [] }));
+  const hexPosition = { turn: 'white', hand: { white: 3, black: 0 }, columns: { d4: col('white'), e4: col('black') } };
+  const board = createBoard(svg, { variant: 'hex', board: hexPosition, legal: hexLegal, last: { passed: ['e4'], captured: [] }, onMove: (m) => moves.push(m) });
+  board.set({});
+  assert.equal(svg.querySelectorAll('.hit').length, 37, '37 cells');
+  assert.equal(svg.querySelectorAll('.hit')[0].tagName, 'polygon');
+  assert.equal(svg.getAttribute('data-variant'), 'hex');
+  assert.equal(svg.querySelectorAll('.sq-light').length, 0);
+  assert.deepEqual(marked(svg, 'target'), ['c3', 'g7']);
+  assert.deepEqual(marked(svg, 'start'), ['d4']);
+  assert.equal(svg.querySelectorAll('.last').length, 1, 'the last move shaded');
+  click(svg, 'g7');
+  assert.deepEqual(moves, ['g7']);
+  click(svg, 'd4');
+  assert.deepEqual(marked(svg, 'target'), ['d5', 'f4'], 'the targets of d4');
+  assert.equal(svg.querySelectorAll('.selected').length, 1);
+  click(svg, 'f4');
+  assert.deepEqual(moves, ['g7', 'd4xf4']);
+  board.set({ variant: '7x7', board: { turn: 'white', hand: { white: 8, black: 8 }, columns: {} }, legal: [mv('d3')], last: null });
+  assert.equal(svg.querySelectorAll('.hit').length, 25, '25 squares');
+  assert.equal(svg.querySelectorAll('.sq-light').length, 24);
+  assert.equal(svg.getAttribute('data-variant'), '7x7');
+  assert.equal(svg.querySelectorAll(".hit[tabindex='0']")[0].getAttribute('data-sq'), 'd4', 'the tab stop on the centre');
+  click(svg, 'd3');
+  assert.deepEqual(moves, ['g7', 'd4xf4', 'd3']);
 });

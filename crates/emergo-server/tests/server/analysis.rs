@@ -217,3 +217,163 @@ async fn positions_give_their_moves_and_a_tree_becomes_a_record_with_variations(
     assert_eq!(body["error"], "illegal_move");
     srv.stop().await;
 }
+
+/// Issue 20 item 4: the analysis board and the editor on the three boards. Each endpoint reads
+/// the board the request names (RULES-hex.md, RULES-7x7.md), says which in its answer, refuses an
+/// unknown one naming the three, and the record of a hex line carries its `[Variant]` tag.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_positions_moves_and_records_on_each_board_the_request_names() {
+    let srv = TestServer::start().await;
+    // Perft 1 from each start (the rules pages): 40, 24 and 36 moves.
+    for (variant, start, moves) in [
+        ("emergo", "W:12:12", 40),
+        ("7x7", "W:8:8", 24),
+        ("hex", "W:12:12", 36),
+    ] {
+        let (status, view) = srv
+            .post(
+                "/api/position/moves",
+                json!({"position": start, "variant": variant}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{variant}: {view}");
+        assert_eq!(view["variant"], variant);
+        assert_eq!(
+            view["legal_moves"].as_array().unwrap().len(),
+            moves,
+            "{variant}"
+        );
+        let (status, view) = srv
+            .get(&format!("/api/position?position={start}&variant={variant}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{variant}: {view}");
+        assert_eq!(
+            (
+                view["variant"].as_str(),
+                view["legal_moves"].as_array().map(Vec::len)
+            ),
+            (Some(variant), Some(moves))
+        );
+    }
+    // Absent: the square 9×9 board, as before.
+    let (_, view) = srv
+        .post("/api/position/moves", json!({"position": "W:12:12"}))
+        .await;
+    assert_eq!(view["variant"], "emergo");
+    // R9.3 on the hexagon: White's first man not on d4; the worked example's capture of
+    // RULES-hex.md (Black's only move, over b3 and d3).
+    let (_, view) = srv
+        .post(
+            "/api/position/moves",
+            json!({"position": "B:0:0:a3=BB,b3=W,d3=WWWW,e4=B,f4=BB", "variant": "hex"}),
+        )
+        .await;
+    let legal: Vec<&str> = view["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(legal, ["a3xc3xe3"], "{view}");
+    assert_eq!(
+        view["legal_moves"][0]["captured"],
+        json!(["b3", "d3"]),
+        "{view}"
+    );
+    assert_eq!(
+        view["legal_moves"][0]["after"],
+        "W:0:0:d3=WWW,e3=BBWW,e4=B,f4=BB"
+    );
+    // A hex cell is no square of the 9×9 board, nor of the 7×7 one.
+    for variant in [None, Some("7x7")] {
+        let mut body = json!({"position": "B:11:12:a1=W"});
+        if let Some(v) = variant {
+            body["variant"] = json!(v);
+        }
+        let (status, err) = srv.post("/api/position/moves", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{variant:?}: {err}");
+    }
+    // An unknown board: 400 naming the three, on each endpoint.
+    let (status, err) = srv
+        .post(
+            "/api/position/moves",
+            json!({"position": "W:12:12", "variant": "HexEmergo9"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(err["error"], "bad_request");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("expected emergo, 7x7 or hex"),
+        "{err}"
+    );
+    let (status, err) = srv
+        .get("/api/position?position=W:12:12&variant=square")
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+    assert!(err["message"]
+        .as_str()
+        .unwrap()
+        .contains("emergo, 7x7 or hex"));
+    let (status, err) = srv
+        .post(
+            "/api/position/record",
+            json!({"position": "W:12:12", "variant": "8x8", "moves": []}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+    // A hex line with a variation: the record names its board and reads back on it.
+    let tree = json!({"position": "W:12:12", "variant": "hex", "moves": [
+        {"move": "c3", "variations": [[{"move": "g7"}, {"move": "a1"}]]},
+        {"move": "g7"},
+    ]});
+    let res = srv
+        .client
+        .post(format!("{}/api/position/record", srv.base))
+        .json(&tree)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(res.status(), StatusCode::OK);
+    let text = res.text().await.expect("text");
+    assert!(text.contains("[Variant \"HexEmergo\"]"), "{text}");
+    assert_eq!(
+        emergo_core::record_variant(&text).expect("a tag"),
+        emergo_core::VariantKind::HexEmergo
+    );
+    let record = emergo_core::record::GameRecord::<emergo_core::HexEmergo>::parse(&text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(record.moves.len(), 2, "{text}");
+    assert_eq!(record.moves[0].variations[0].len(), 2, "{text}");
+    // A 9×9 move on the hexagon is refused where it stands.
+    let (status, body) = srv
+        .post(
+            "/api/position/record",
+            json!({"position": "W:12:12", "variant": "hex", "moves": [{"move": "i5"}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    srv.stop().await;
+}
+
+/// Issue 20 item 4: `GET /api/variants` lists each board's cells with their drawing places, and
+/// is the list the page's node tests draw from (tests/js/variants.json).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_the_boards_cells_are_served_as_the_page_tests_read_them() {
+    let srv = TestServer::start().await;
+    let (status, body) = srv.get("/api/variants").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let fixture: Value =
+        serde_json::from_str(include_str!("../js/variants.json")).expect("tests/js/variants.json");
+    assert_eq!(body, fixture, "tests/js/variants.json is GET /api/variants");
+    let counts: Vec<usize> = body["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["cells"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(counts, [41, 25, 37]);
+    srv.stop().await;
+}

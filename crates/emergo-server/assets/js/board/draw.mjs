@@ -1,65 +1,10 @@
-// Drawing the board: the 41 squares as the designers draw them (RULES.md R1: geometry for
-// drawing only), the columns of a position the server sent, and marks. No rule is known here.
+// Drawing the board: the cells where the board's layout puts them (board/layout.mjs, from the
+// server's list of the board's cells: geometry for drawing only), the columns of a position the
+// server sent, and marks. No rule is known here. Every function takes the layout `lay` of the
+// board being drawn: the 9×9 or 7×7 checkerboard, or the hexagon.
 import { svg, SVGNS } from '../dom.mjs';
 import { t } from '../i18n.mjs';
-
-const LETTERS = 'abcdefghi';
-export const SQ = 100; // one checkerboard square in SVG units
-const MARGIN = 50; // room for the coordinates
-
-/** The checkerboard file x and rank y (1..9) of a square name such as `e5`. */
-function squareXY(name) {
-  const l = LETTERS.indexOf(name[0]);
-  const n = name.charCodeAt(1) - 48;
-  return { x: n + l - 4, y: n - l + 4 };
-}
-
-function squareName(x, y) {
-  return LETTERS[(x - y) / 2 + 4] + String((x + y) / 2);
-}
-
-/** All 41 square names, rank by rank from White's side. */
-export const SQUARES = [];
-for (let y = 1; y <= 9; y++) for (let x = 1; x <= 9; x++) if ((x + y) % 2 === 0) SQUARES.push(squareName(x, y));
-
-/** The square beside `sq` on screen for an arrow key ('left', 'right', 'up', 'down'), or null. */
-export function screenNeighbour(sq, key, flipped) {
-  const f = flipped ? -1 : 1;
-  const { x, y } = squareXY(sq);
-  const tries = { left: [[-2, 0]], right: [[2, 0]], up: [[1, 1], [-1, 1]], down: [[-1, -1], [1, -1]] }[key] || [];
-  for (const [dx, dy] of tries) {
-    const nx = x + f * dx;
-    const ny = y + f * dy;
-    if (nx >= 1 && nx <= 9 && ny >= 1 && ny <= 9) return squareName(nx, ny);
-  }
-  return null;
-}
-
-/** SVG centre of a square. */
-export function centre(sq, flipped) {
-  const p = squareXY(sq);
-  let col = p.x - 1;
-  let row = 9 - p.y;
-  if (flipped) {
-    col = 8 - col;
-    row = 8 - row;
-  }
-  return { cx: MARGIN + col * SQ + SQ / 2, cy: MARGIN + row * SQ + SQ / 2 };
-}
-
-/** The square under an SVG point, or null. */
-export function squareAt(px, py, flipped) {
-  let col = Math.floor((px - MARGIN) / SQ);
-  let row = Math.floor((py - MARGIN) / SQ);
-  if (col < 0 || col > 8 || row < 0 || row > 8) return null;
-  if (flipped) {
-    col = 8 - col;
-    row = 8 - row;
-  }
-  const x = col + 1;
-  const y = 9 - row;
-  return (x + y) % 2 === 0 ? squareName(x, y) : null;
-}
+import { VIEW } from './layout.mjs';
 
 function otherColor(c) {
   return c === 'white' ? 'black' : 'white';
@@ -79,11 +24,13 @@ export function squareWords(sq, col) {
   return t('sq.columnOver', { sq, owner, men: col.men, prisoners: col.prisoners, other: t(`color.${otherColor(col.owner)}`) });
 }
 
-/** The frame, squares, coordinates and the layers `drawPosition` fills, in the `<svg>` `b`:
+/** The frame, cells, coordinates and the layers `drawPosition` fills, in the `<svg>` `b`:
  * every screen's board (game, review, analysis, editor) is drawn here, with the class its
- * colours hang on. */
-export function drawFrame(b, flipped) {
+ * colours hang on (and `data-variant`, `data-shape` naming the board). */
+export function drawFrame(b, lay, flipped) {
   b.classList.add('board-svg');
+  b.dataset.variant = lay.variant;
+  b.dataset.shape = lay.shape;
   b.replaceChildren();
   const defs = svg('defs', {}, b);
   const frame = svg('linearGradient', { id: 'g-frame', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
@@ -93,38 +40,40 @@ export function drawFrame(b, flipped) {
     const m = svg('marker', { id, viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, defs);
     svg('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }, m);
   }
-  svg('rect', { x: 0, y: 0, width: 1000, height: 1000, rx: 22, fill: 'url(#g-frame)' }, b);
-  svg('rect', { x: MARGIN - 3, y: MARGIN - 3, width: 9 * SQ + 6, height: 9 * SQ + 6, class: 'frame-edge' }, b);
-  const squares = svg('g', { class: 'squares' }, b);
-  for (let row = 0; row < 9; row++) {
-    for (let col = 0; col < 9; col++) {
-      const used = (col + row) % 2 === 0; // corners dark, whichever way up
-      svg('rect', { x: MARGIN + col * SQ, y: MARGIN + row * SQ, width: SQ, height: SQ, class: used ? 'sq-dark' : 'sq-light' }, squares);
-    }
+  svg('rect', { x: 0, y: 0, width: VIEW, height: VIEW, rx: 22, fill: 'url(#g-frame)' }, b);
+  if (lay.area) {
+    const a = lay.area;
+    svg('rect', { x: a.x - 3, y: a.y - 3, width: a.size + 6, height: a.size + 6, class: 'frame-edge' }, b);
+  } else {
+    // the hexagon: an edge round its cells
+    const edge = svg('g', { class: 'hex-edge' }, b);
+    for (const sq of lay.names) shape(edge, lay, sq, flipped, -7, { class: 'frame-edge' });
   }
-  // Each letter line is labelled at its lower-left end, each number line at its lower-right end.
+  const squares = svg('g', { class: 'squares' }, b);
+  if (lay.area) {
+    for (const sq of lay.names) shape(squares, lay, sq, flipped, 0, { class: 'sq-dark', 'data-cell': sq });
+    for (const l of lay.lightSquares()) svg('rect', { x: l.x, y: l.y, width: l.size, height: l.size, class: 'sq-light' }, squares);
+  } else {
+    for (const sq of lay.names) shape(squares, lay, sq, flipped, 0, { class: 'sq-dark hex-cell', 'data-cell': sq });
+  }
   const coords = svg('g', { class: 'coords', 'aria-hidden': 'true' }, b);
-  for (let l = 0; l < 9; l++) label(coords, LETTERS[l] + (1 + Math.abs(l - 4)), -1, LETTERS[l], flipped);
-  for (let n = 1; n <= 9; n++) label(coords, LETTERS[8 - Math.abs(n - 5)] + n, 1, String(n), flipped);
+  for (const l of lay.labels(flipped)) {
+    const e = svg('text', { class: 'coord', x: l.x, y: l.y }, coords);
+    e.textContent = l.text;
+  }
   svg('g', { class: 'under' }, b); // last move, selection
   svg('g', { class: 'pieces' }, b);
   svg('g', { class: 'marks' }, b); // legal starts, targets
   svg('g', { class: 'over' }, b); // captured men, hint, arrows
   svg('g', { class: 'drag' }, b); // a man being dragged
   const hits = svg('g', { class: 'hits' }, b);
-  for (const sq of SQUARES) {
-    const { cx, cy } = centre(sq, flipped);
-    svg('rect', { class: 'hit', 'data-sq': sq, role: 'button', tabindex: -1, x: cx - SQ / 2, y: cy - SQ / 2, width: SQ, height: SQ }, hits);
-  }
+  for (const sq of lay.names) shape(hits, lay, sq, flipped, 0, { class: 'hit', 'data-sq': sq, role: 'button', tabindex: -1 });
 }
 
-function label(parent, sq, side, text, flipped) {
-  const { y } = squareXY(sq);
-  const f = flipped ? -1 : 1;
-  const [dx, dy] = y === 1 ? [side * 0.27, 0.75] : [side * 0.75, 0.3];
-  const { cx, cy } = centre(sq, flipped);
-  const e = svg('text', { class: 'coord', x: cx + f * dx * SQ, y: cy + f * dy * SQ }, parent);
-  e.textContent = text;
+/** A cell's outline (shrunk by `inset`, grown when negative) as a `rect` or a `polygon`. */
+function shape(parent, lay, sq, flipped, inset, attrs) {
+  const o = lay.outline(sq, flipped, inset);
+  return o.rect ? svg('rect', { ...attrs, ...o.rect }, parent) : svg('polygon', { ...attrs, points: o.points }, parent);
 }
 
 export const MAN = {
@@ -133,9 +82,9 @@ export const MAN = {
 };
 
 /** One column as a stack of discs, bottom man first; a badge gives men/prisoners. */
-function drawColumn(parent, sq, col, flipped, ghost) {
+function drawColumn(parent, lay, sq, col, flipped, ghost) {
   const stack = stackLetters(col);
-  const { cx, cy } = ghost || centre(sq, flipped);
+  const { cx, cy } = ghost || lay.centre(sq, flipped);
   const g = svg('g', { class: ghost ? 'column dragging' : 'column', 'data-col': ghost ? null : sq, 'data-stack': stack }, parent);
   const h = stack.length;
   const rx = 37;
@@ -187,9 +136,9 @@ function drawBadge(g, cx, y, col, ownerLetter, id) {
 }
 
 /** A route as a line with an arrowhead at its end (so a multi-jump's direction shows). */
-function arrow(parent, sqs, flipped, cls, marker) {
+function arrow(parent, lay, sqs, flipped, cls, marker) {
   if (sqs.length < 2) return;
-  const pts = sqs.map((s) => centre(s, flipped));
+  const pts = sqs.map((s) => lay.centre(s, flipped));
   // stop short of the last centre so the arrowhead sits on the square
   const a = pts[pts.length - 2];
   const z = pts[pts.length - 1];
@@ -199,9 +148,8 @@ function arrow(parent, sqs, flipped, cls, marker) {
   svg('polyline', { points, class: cls, fill: 'none', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'marker-end': `url(#${marker})` }, parent);
 }
 
-function shade(parent, sq, flipped, cls) {
-  const { cx, cy } = centre(sq, flipped);
-  svg('rect', { class: cls, 'data-sq': sq, x: cx - SQ / 2, y: cy - SQ / 2, width: SQ, height: SQ }, parent);
+function shade(parent, lay, sq, flipped, cls) {
+  shape(parent, lay, sq, flipped, 0, { class: cls, 'data-sq': sq });
 }
 
 /**
@@ -209,7 +157,7 @@ function shade(parent, sq, flipped, cls) {
  * sel, hint (squares), premove (squares), targets ({entries, starts, next}), lifted (a square
  * whose column is being dragged), better (squares of a review's better move)}.
  */
-export function drawPosition(b, view) {
+export function drawPosition(b, lay, view) {
   const { board, flipped } = view;
   const layer = (name) => b.querySelector(`.${name}`);
   const [under, pieces, marks, over] = ['under', 'pieces', 'marks', 'over'].map(layer);
@@ -217,36 +165,35 @@ export function drawPosition(b, view) {
   if (!board) return;
   const last = view.last;
   if (last) {
-    for (const sq of last.passed) shade(under, sq, flipped, 'last');
-    arrow(over, last.passed, flipped, 'last-path', 'arrow-last');
+    for (const sq of last.passed) shade(under, lay, sq, flipped, 'last');
+    arrow(over, lay, last.passed, flipped, 'last-path', 'arrow-last');
   }
-  for (const sq of view.sel) shade(under, sq, flipped, 'selected');
-  for (const sq of view.premove || []) shade(under, sq, flipped, 'premove');
+  for (const sq of view.sel) shade(under, lay, sq, flipped, 'selected');
+  for (const sq of view.premove || []) shade(under, lay, sq, flipped, 'premove');
   for (const sq of Object.keys(board.columns)) {
-    const g = drawColumn(pieces, sq, board.columns[sq], flipped);
+    const g = drawColumn(pieces, lay, sq, board.columns[sq], flipped);
     if (sq === view.lifted) g.classList.add('lifted');
   }
   if (last) {
     for (const sq of last.captured) {
-      const { cx, cy } = centre(sq, flipped);
+      const { cx, cy } = lay.centre(sq, flipped);
       const g = svg('g', { class: 'captured', 'data-captured': sq }, over);
       svg('circle', { cx: cx + 30, cy: cy - 30, r: 14, fill: '#b3261e', stroke: '#fff', 'stroke-width': 3 }, g);
       svg('path', { d: `M${cx + 24},${cy - 36} l12,12 m0,-12 l-12,12`, stroke: '#fff', 'stroke-width': 3.5, 'stroke-linecap': 'round' }, g);
     }
   }
-  if (view.sel.length >= 2) arrow(over, view.sel, flipped, 'sel-path', 'arrow-sel');
+  if (view.sel.length >= 2) arrow(over, lay, view.sel, flipped, 'sel-path', 'arrow-sel');
   if (view.hint && view.hint.length) {
     for (const sq of view.hint) {
-      const { cx, cy } = centre(sq, flipped);
-      svg('rect', { class: 'hint-mark', 'data-sq': sq, x: cx - SQ / 2 + 4, y: cy - SQ / 2 + 4, width: SQ - 8, height: SQ - 8, rx: 8 }, over);
+      shape(over, lay, sq, flipped, 4, { class: 'hint-mark', 'data-sq': sq, rx: 8 });
     }
-    if (view.hint.length >= 2) arrow(over, view.hint, flipped, 'hint-path', 'arrow-hint');
+    if (view.hint.length >= 2) arrow(over, lay, view.hint, flipped, 'hint-path', 'arrow-hint');
   }
   // a review's better move (squares of a move of the position before the last one)
   if (view.better && view.better.length) {
-    if (view.better.length >= 2) arrow(over, view.better, flipped, 'better-path', 'arrow-better');
+    if (view.better.length >= 2) arrow(over, lay, view.better, flipped, 'better-path', 'arrow-better');
     else {
-      const { cx, cy } = centre(view.better[0], flipped);
+      const { cx, cy } = lay.centre(view.better[0], flipped);
       svg('circle', { class: 'better-entry', cx, cy, r: 30 }, over);
     }
     over.lastChild.dataset.better = view.better.join('-');
@@ -254,11 +201,10 @@ export function drawPosition(b, view) {
   const c = view.targets;
   for (const sq of c.starts) {
     if (view.sel[0] === sq) continue;
-    const { cx, cy } = centre(sq, flipped);
-    svg('rect', { class: 'start', 'data-mark': sq, x: cx - SQ / 2 + 4, y: cy - SQ / 2 + 4, width: SQ - 8, height: SQ - 8, rx: 10 }, marks);
+    shape(marks, lay, sq, flipped, 4, { class: 'start', 'data-mark': sq, rx: 10 });
   }
   for (const sq of [...c.entries, ...c.next]) {
-    const { cx, cy } = centre(sq, flipped);
+    const { cx, cy } = lay.centre(sq, flipped);
     const occupied = board.columns[sq] !== undefined;
     svg('circle', { class: `target${occupied ? ' occupied' : ''}`, 'data-mark': sq, cx, cy, r: occupied ? 40 : 15 }, marks);
   }
@@ -271,16 +217,16 @@ export function drawPosition(b, view) {
 }
 
 /** Draws the column of `sq` following the pointer at SVG point (x, y) while it is dragged. */
-export function drawDragged(b, col, x, y) {
+export function drawDragged(b, lay, col, x, y) {
   const layer = b.querySelector('.drag');
   layer.replaceChildren();
-  if (col) drawColumn(layer, null, col, false, { cx: x, cy: y - 10 });
+  if (col) drawColumn(layer, lay, null, col, false, { cx: x, cy: y - 10 });
 }
 
 /** An SVG point from a pointer event's client coordinates. */
 export function svgPoint(b, clientX, clientY) {
   const r = b.getBoundingClientRect();
-  return { x: ((clientX - r.left) / r.width) * 1000, y: ((clientY - r.top) / r.height) * 1000 };
+  return { x: ((clientX - r.left) / r.width) * VIEW, y: ((clientY - r.top) / r.height) * VIEW };
 }
 
 /** A small SVG disc of a colour, for the player bars. */

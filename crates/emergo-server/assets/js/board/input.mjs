@@ -1,11 +1,11 @@
 // Pointer and keyboard on the board: clicks, drag and drop, a square focus moved by the arrow
 // keys. It reports squares; what they mean is for the game module.
-import { squareAt, svgPoint, drawDragged, screenNeighbour, SQUARES } from './draw.mjs';
+import { svgPoint, drawDragged } from './draw.mjs';
 
 const DRAG_START = 8; // SVG units the pointer must travel before a press becomes a drag
 
 /**
- * hooks: `flipped()`, `liftable(sq)` (a column that may be dragged from sq, or null),
+ * hooks: `layout()` (the board's layout, board/layout.mjs), `flipped()`, `liftable(sq)` (a column that may be dragged from sq, or null),
  * `lift(sq)`, `click(sq, pointerType)`, `drop(from, to)`, `hover(sq | null)`, `longPress(sq)`.
  * Returns a function that removes the listeners.
  */
@@ -16,11 +16,12 @@ export function initInput(b, hooks) {
   let suppressClick = false;
   let longTimer = null;
   let hoverTimer = null;
+  const squareAt = (x, y) => hooks.layout().squareAt(x, y, hooks.flipped());
 
   on('pointerdown', (e) => {
     if (e.button !== 0) return;
     const p = svgPoint(b, e.clientX, e.clientY);
-    const sq = squareAt(p.x, p.y, hooks.flipped());
+    const sq = squareAt(p.x, p.y);
     if (!sq) return;
     const col = hooks.liftable(sq);
     press = { sq, x: p.x, y: p.y, dragging: false, id: e.pointerId, col };
@@ -38,7 +39,7 @@ export function initInput(b, hooks) {
   on('pointermove', (e) => {
     const p = svgPoint(b, e.clientX, e.clientY);
     if (e.pointerType === 'mouse') {
-      const sq = squareAt(p.x, p.y, hooks.flipped());
+      const sq = squareAt(p.x, p.y);
       clearTimeout(hoverTimer);
       hoverTimer = setTimeout(() => hooks.hover(sq), 350);
     }
@@ -48,7 +49,7 @@ export function initInput(b, hooks) {
       clearTimeout(longTimer);
       hooks.lift(press.sq);
     }
-    if (press.dragging) drawDragged(b, press.col, p.x, p.y);
+    if (press.dragging) drawDragged(b, hooks.layout(), press.col, p.x, p.y);
   });
   const end = (e, cancelled) => {
     clearTimeout(longTimer);
@@ -56,11 +57,11 @@ export function initInput(b, hooks) {
     const was = press;
     press = null;
     if (!was.dragging) return;
-    drawDragged(b, null);
+    drawDragged(b, hooks.layout(), null);
     suppressClick = true;
     setTimeout(() => (suppressClick = false), 0);
     const p = svgPoint(b, e.clientX, e.clientY);
-    const to = cancelled ? null : squareAt(p.x, p.y, hooks.flipped());
+    const to = cancelled ? null : squareAt(p.x, p.y);
     hooks.drop(was.sq, to);
   };
   on('pointerup', (e) => end(e, false));
@@ -76,7 +77,7 @@ export function initInput(b, hooks) {
     // (with the pointer captured for a drag, the click's target is the board itself)
     const hit = e.target.closest && e.target.closest('.hit');
     const p = svgPoint(b, e.clientX, e.clientY);
-    const sq = hit ? hit.dataset.sq : squareAt(p.x, p.y, hooks.flipped());
+    const sq = hit ? hit.dataset.sq : squareAt(p.x, p.y);
     if (sq) hooks.click(sq, e.pointerType || 'mouse');
   });
 
@@ -89,7 +90,7 @@ export function initInput(b, hooks) {
     if (dir) {
       e.preventDefault();
       e.stopPropagation();
-      const next = screenNeighbour(hit.dataset.sq, dir, hooks.flipped());
+      const next = hooks.layout().screenNeighbour(hit.dataset.sq, dir, hooks.flipped());
       if (next) focusSquare(b, next);
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
@@ -115,7 +116,8 @@ export function focusSquare(b, sq, focus = true) {
   if (r && focus) r.focus();
 }
 
-/** Makes sure one square is in the tab order (after the board is drawn again). */
-export function keepTabStop(b, preferred) {
-  if (!b.querySelector(".hit[tabindex='0']")) focusSquare(b, preferred || SQUARES[20], false);
+/** Makes sure one square is in the tab order (after the board is drawn again): `preferred`, or
+ * the board's centre. */
+export function keepTabStop(b, preferred, home) {
+  if (!b.querySelector(".hit[tabindex='0']")) focusSquare(b, preferred || home, false);
 }

@@ -2,4 +2,5 @@
 //! and the position page's questions to the core.
 
 pub mod analysis;
+pub mod position;
 pub mod review;

@@ -1,0 +1,530 @@
+//! The boards of issue 20 on the analysis board and the editor (item 4): the hexagon of 37
+//! cells and the 7×7 checkerboard drawn where their rules pages draw them, a move played by a
+//! click and one by drag and drop on each, the board chosen with the selector and kept in the
+//! address, the phone layout. What a person sees is checked: where each cell is on the screen,
+//! the colour of the screenshot's pixels there, the status left uncovered.
+
+use crate::rig::*;
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::Client;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// Drags the column on `from` to `to` on the analysis board with the mouse.
+async fn drag(c: &Client, from: &str, to: &str) {
+    let a = find(c, &format!("#an-board .hit[data-sq='{from}']")).await;
+    let b = find(c, &format!("#an-board .hit[data-sq='{to}']")).await;
+    c.perform_actions(
+        MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element: a.clone(),
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveToElement {
+                element: a,
+                duration: Some(Duration::from_millis(50)),
+                x: 12.0,
+                y: 6.0,
+            })
+            .then(PointerAction::MoveToElement {
+                element: b,
+                duration: Some(Duration::from_millis(250)),
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            }),
+    )
+    .await
+    .expect("the mouse drags");
+}
+
+/// What the board `css` shows, read from the page: each cell's centre on the screen (the
+/// centre of its outline), the board's and the status's rectangles, the theme's dark square
+/// colour, and points beside the centres of the empty unmarked cells where that colour should
+/// be seen.
+const PROBE: &str = r#"
+const b = document.querySelector(arguments[0]);
+const status = document.querySelector(arguments[1]);
+b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+const probe = document.createElement('div');
+document.body.append(probe);
+probe.style.color = 'var(--sq-dark)';
+const dark = getComputedStyle(probe).color;
+probe.remove();
+const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height }; };
+const cells = [...b.querySelectorAll('.hit')].map((h) => {
+  const r = h.getBoundingClientRect();
+  return { sq: h.dataset.sq, tag: h.tagName, x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
+});
+const marked = new Set([...b.querySelectorAll('.under [data-sq], .over [data-sq]')].map((e) => e.dataset.sq));
+const scale = b.getBoundingClientRect().width / 1000;
+const points = cells
+  .filter((c) => !marked.has(c.sq) && !b.querySelector(`.column[data-col='${c.sq}']`))
+  .map((c) => ({ sq: c.sq, x: Math.round(c.x + 28 * scale), y: Math.round(c.y) }))
+  .filter((p) => p.x > 2 && p.y > 2 && p.x < innerWidth - 3 && p.y < innerHeight - 3);
+// what lies on top at the status's centre: the status itself (or something inside it)
+const s = box(status);
+const atStatus = document.elementFromPoint(s.left + s.width / 2, s.top + Math.min(s.height / 2, 12));
+return { cells, board: box(b), status: s, statusOnTop: !!atStatus && status.contains(atStatus), dark, points,
+  scrollWidth: document.documentElement.scrollWidth, innerWidth };
+"#;
+
+/// The colours of the screenshot at `points` ([{x, y}]), decoded by the browser.
+async fn pixels(c: &Client, png: &[u8], points: &[Value]) -> Vec<[u8; 3]> {
+    let v = c
+        .execute(
+            "const [bytes, points] = arguments;
+             return createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' })).then((bitmap) => {
+               const canvas = document.createElement('canvas');
+               canvas.width = bitmap.width;
+               canvas.height = bitmap.height;
+               const ctx = canvas.getContext('2d', { willReadFrequently: true });
+               ctx.drawImage(bitmap, 0, 0);
+               return points.map((p) => [...ctx.getImageData(p.x, p.y, 1, 1).data].slice(0, 3));
+             });",
+            vec![json!(png), json!(points)],
+        )
+        .await
+        .expect("the screenshot is read");
+    serde_json::from_value(v).expect("colours")
+}
+
+fn rgb(text: &str) -> [u8; 3] {
+    let n: Vec<u8> = text
+        .trim_start_matches("rgba(")
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .take(3)
+        .map(|s| s.trim().parse().unwrap_or(0))
+        .collect();
+    [n[0], n[1], n[2]]
+}
+
+fn f(v: &Value, k: &str) -> f64 {
+    v[k].as_f64().unwrap_or(f64::NAN)
+}
+
+/// Fails unless the board shows `count` cells, each inside the board, none overlapping
+/// another, in the order its rules page draws them, the empty ones in the theme's dark colour
+/// on the screenshot, and the status uncovered beside or under it. Returns the probe.
+async fn assert_cells_drawn(c: &Client, variant: &str, count: usize, screen: &str) -> Value {
+    let probe = c
+        .execute(PROBE, vec![json!("#an-board"), json!("#an-status")])
+        .await
+        .expect("the board is read");
+    let cells = probe["cells"].as_array().expect("cells").clone();
+    assert_eq!(cells.len(), count, "{screen}: the playable cells");
+    let board = &probe["board"];
+    let at = |sq: &str| -> (f64, f64) {
+        let c = cells
+            .iter()
+            .find(|c| c["sq"] == sq)
+            .unwrap_or_else(|| panic!("{screen}: no cell {sq}"));
+        (f(c, "x"), f(c, "y"))
+    };
+    let width = f(&cells[0], "w");
+    for (i, a) in cells.iter().enumerate() {
+        assert!(
+            f(a, "x") > f(board, "left")
+                && f(a, "x") < f(board, "right")
+                && f(a, "y") > f(board, "top")
+                && f(a, "y") < f(board, "bottom"),
+            "{screen}: {} inside the board",
+            a["sq"]
+        );
+        for b in &cells[i + 1..] {
+            let d = (f(a, "x") - f(b, "x")).hypot(f(a, "y") - f(b, "y"));
+            assert!(
+                d > width * 0.85,
+                "{screen}: {} and {} overlap ({d:.1} px apart, cells {width:.1} px wide)",
+                a["sq"],
+                b["sq"]
+            );
+        }
+    }
+    // The centre cell in the middle of the board.
+    let (cx, cy) = at("d4");
+    let (mx, my) = (
+        (f(board, "left") + f(board, "right")) / 2.0,
+        (f(board, "top") + f(board, "bottom")) / 2.0,
+    );
+    assert!(
+        (cx - mx).abs() < 2.0 && (cy - my).abs() < 2.0,
+        "{screen}: d4 at ({cx}, {cy}), the board's middle ({mx}, {my})"
+    );
+    if variant == "hex" {
+        assert!(
+            cells.iter().all(|c| c["tag"] == "polygon"),
+            "{screen}: hexagons"
+        );
+        // RULES-hex.md R1: row 4 reads g4 … a4 from left to right, row 7 at the top, a1 a2 a3
+        // a4 from lower left to upper right.
+        let row4 = ["g4", "f4", "e4", "d4", "c4", "b4", "a4"].map(at);
+        assert!(
+            row4.windows(2)
+                .all(|w| w[1].0 > w[0].0 + width * 0.9 && (w[1].1 - w[0].1).abs() < 1.0),
+            "{screen}: row 4 left to right {row4:?}"
+        );
+        assert!(
+            at("d7").1 < at("d4").1 && at("d4").1 < at("d1").1,
+            "{screen}"
+        );
+        let a = ["a1", "a2", "a3", "a4"].map(at);
+        assert!(
+            a.windows(2).all(|w| w[1].0 > w[0].0 && w[1].1 < w[0].1),
+            "{screen}: the line a {a:?}"
+        );
+    } else {
+        // RULES-7x7.md R1: d1 bottom-left, a4 top-left, d7 top-right, g4 bottom-right.
+        let [d1, a4, d7, g4] = ["d1", "a4", "d7", "g4"].map(at);
+        assert!(
+            d1.0 < cx && d1.1 > cy && a4.0 < cx && a4.1 < cy,
+            "{screen}: d1 {d1:?}, a4 {a4:?}"
+        );
+        assert!(
+            d7.0 > cx && d7.1 < cy && g4.0 > cx && g4.1 > cy,
+            "{screen}: d7 {d7:?}, g4 {g4:?}"
+        );
+        assert!(
+            (a4.0 - d1.0).abs() < 1.0 && (d7.1 - a4.1).abs() < 1.0,
+            "{screen}: a square"
+        );
+    }
+    // The status is not under the board, nor covered by anything.
+    assert!(
+        !overlap(&probe["status"], board),
+        "{screen}: the status {} under the board {}",
+        probe["status"],
+        board
+    );
+    assert!(
+        probe["statusOnTop"] == json!(true),
+        "{screen}: something covers the status"
+    );
+    // Pixels: the empty cells show the dark square colour.
+    let points = probe["points"].as_array().expect("points").clone();
+    assert!(
+        points.len() >= count / 2,
+        "{screen}: empty cells to look at"
+    );
+    let png = c.screenshot().await.expect("a screenshot");
+    let seen = pixels(c, &png, &points).await;
+    let want = rgb(probe["dark"].as_str().expect("a colour"));
+    for (p, got) in points.iter().zip(seen) {
+        assert!(
+            got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 8),
+            "{screen}: the empty cell {} shows {got:?}, not {want:?}",
+            p["sq"]
+        );
+    }
+    probe
+}
+
+async fn analysis_data(c: &Client, key: &str) -> String {
+    js(
+        c,
+        &format!("return document.querySelector('#analysis').dataset.{key} || ''"),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// Opens the analysis board at `path` and waits for its board of `count` cells.
+async fn open(c: &Client, rig: &Rig, path: &str, variant: &str, count: usize) {
+    c.goto(&rig.url(path)).await.expect("the page loads");
+    wait_until(
+        c,
+        &format!(
+            "document.querySelector('#analysis').dataset.variant === '{variant}' \
+             && document.querySelectorAll('#an-board .hit').length === {count} \
+             && document.querySelector('#an-status').textContent !== '' \
+             && document.querySelector('#an-board .start, #an-board .target') !== null"
+        ),
+        "the analysis board on its board",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_by_click_and_drag()
+{
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let c = rig.browser(1100, 860).await;
+
+    // The hexagon from the address: 37 cells as RULES-hex.md draws them; White enters c3.
+    open(&c, &rig, "/analysis?variant=hex", "hex", 37).await;
+    assert_eq!(
+        js(&c, "return document.querySelector('#an-variant').value").await,
+        json!("hex")
+    );
+    assert!(
+        js(&c, "return document.querySelector('#an-no-engine').hidden").await == json!(false),
+        "the page says the engine does not analyse this board"
+    );
+    assert_cells_drawn(&c, "hex", 37, "the hexagon").await;
+    // R9.3: d4 is no entry; c3 is.
+    let entries = js(
+        &c,
+        "return [...document.querySelectorAll('#an-board .target')].map((e) => e.dataset.mark)",
+    )
+    .await;
+    let entries = entries.as_array().expect("entries").clone();
+    assert_eq!(entries.len(), 36, "R9.3: every cell but d4");
+    assert!(!entries.contains(&json!("d4")));
+    click(&c, "#an-board .hit[data-sq='c3']").await;
+    wait_until(
+        &c,
+        "document.querySelector('#analysis').dataset.position === 'B:11:12:c3=W'",
+        "c3 played by a click",
+    )
+    .await;
+    save_screenshot(&c, "analysis-hex.png").await;
+
+    // A capture dragged on the hexagon (RULES-hex.md, second example): d4 over e4 to f4.
+    open(
+        &c,
+        &rig,
+        "/analysis?variant=hex&position=W:0:0:d4=W,e4=BB,e5=B",
+        "hex",
+        37,
+    )
+    .await;
+    drag(&c, "d4", "f4").await;
+    wait_until(
+        &c,
+        "document.querySelector('#analysis').dataset.path === '0' \
+         && document.querySelector('#an-tree .an-move').textContent.endsWith('d4xf4')",
+        "d4xf4 played by drag and drop",
+    )
+    .await;
+    assert_eq!(analysis_data(&c, "position").await, "B:0:0:e4=B,e5=B,f4=WB");
+    // The last move is shown on the hexagon: its cells shaded, its arrow, the man it took.
+    let shown = js(
+        &c,
+        "const b = document.querySelector('#an-board'); return [b.querySelectorAll('.under .last').length, \
+         b.querySelectorAll('.last-path').length, b.querySelectorAll('[data-captured]').length]",
+    )
+    .await;
+    assert_eq!(shown, json!([2, 1, 1]), "the last move's marks");
+
+    // The selector chooses the 7×7 board: the address keeps it; 25 squares.
+    find(&c, "#an-variant")
+        .await
+        .select_by_value("7x7")
+        .await
+        .expect("7×7 chosen");
+    wait_until(
+        &c,
+        "location.search === '?variant=7x7' && document.querySelectorAll('#an-board .hit').length === 25 \
+         && document.querySelectorAll('#an-board .target').length === 24",
+        "the 7×7 board from the selector",
+    )
+    .await;
+    assert_eq!(analysis_data(&c, "position").await, "W:8:8");
+    let probe = assert_cells_drawn(&c, "7x7", 25, "the 7×7 board").await;
+    assert!(probe["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["tag"] == "rect"));
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('#an-board .squares .sq-light').length"
+        )
+        .await,
+        json!(24),
+        "the light squares of the checkerboard"
+    );
+    click(&c, "#an-board .hit[data-sq='c3']").await;
+    wait_until(
+        &c,
+        "document.querySelector('#analysis').dataset.position === 'B:7:8:c3=W'",
+        "c3 played by a click on the 7×7 board",
+    )
+    .await;
+    save_screenshot(&c, "analysis-7x7.png").await;
+
+    // The worked example of RULES-7x7.md dragged: c3 to c5 is its one legal capture.
+    open(
+        &c,
+        &rig,
+        "/analysis?variant=7x7&position=W:0:0:c3=WWW,c4=BBW,d3=B,d5=B,d6=B,e4=B,e6=W",
+        "7x7",
+        25,
+    )
+    .await;
+    drag(&c, "c3", "c5").await;
+    wait_until(
+        &c,
+        "document.querySelector('#analysis').dataset.path === '0'",
+        "the capture played by drag and drop",
+    )
+    .await;
+    assert_eq!(
+        analysis_data(&c, "position").await,
+        "B:0:0:c4=W,c5=WWWBBBBB,d6=B,e6=W"
+    );
+    // The record names its board.
+    click(&c, "#an-export").await;
+    wait_until(
+        &c,
+        "!document.querySelector('#an-record').hidden",
+        "the record",
+    )
+    .await;
+    let text = js(&c, "return document.querySelector('#an-record').value").await;
+    assert!(
+        text.as_str()
+            .unwrap_or("")
+            .contains("[Variant \"Emergo 7x7\"]"),
+        "{text}"
+    );
+    assert_eq!(
+        axe_violations(&c).await,
+        json!([]),
+        "the 7×7 analysis board"
+    );
+
+    // In French, on a phone: the hexagon fits the screen, the status under it uncovered.
+    let p = rig.phone(390, 844).await;
+    open(&p, &rig, "/analysis?variant=hex", "hex", 37).await;
+    choose_lang(&p, "fr").await;
+    let probe = assert_cells_drawn(&p, "hex", 37, "the hexagon on a phone").await;
+    assert!(
+        probe["scrollWidth"].as_f64() <= probe["innerWidth"].as_f64(),
+        "nothing scrolls sideways: {probe}"
+    );
+    assert!(f(&probe["board"], "right") <= 390.5, "{probe}");
+    assert_eq!(
+        js(
+            &p,
+            "const s = document.querySelector('#an-variant'); return s.options[s.selectedIndex].textContent"
+        )
+        .await,
+        json!("HexEmergo")
+    );
+    // Said again in French when the language changes (the status and the move tree stayed in
+    // English before).
+    wait_until(
+        &p,
+        "document.querySelector('#an-status').textContent === 'Trait aux Blancs' \
+         && document.querySelector('#an-tree').textContent.startsWith('Aucun coup')",
+        "the analysis board in French",
+    )
+    .await;
+    let note = js(
+        &p,
+        "return document.querySelector('#an-no-engine').textContent",
+    )
+    .await;
+    assert!(
+        note.as_str().unwrap_or("").starts_with("Pour l’instant"),
+        "{note}"
+    );
+    save_screenshot(&p, "phone-analysis-hex.png").await;
+    assert_no_script_errors(&c).await;
+    assert_no_script_errors(&p).await;
+    p.close().await.expect("closed");
+    c.close().await.expect("closed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let c = rig.browser(1100, 860).await;
+    c.goto(&rig.url("/editor?variant=hex"))
+        .await
+        .expect("the page loads");
+    wait_until(
+        &c,
+        "document.querySelector('#editor').dataset.variant === 'hex' \
+         && document.querySelectorAll('#editor-board .hit').length === 37 \
+         && document.querySelector('#editor-check').dataset.valid === 'true'",
+        "the editor on the hexagon",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return document.querySelector('#editor-text').value").await,
+        json!("W:12:12")
+    );
+    // Two White men on a1 (a hex corner, no square of the 9×9 board), two fewer in hand.
+    click(&c, "#editor-board .hit[data-sq='a1']").await;
+    click(&c, "#editor-board .hit[data-sq='a1']").await;
+    find(&c, "#editor-hand-white")
+        .await
+        .clear()
+        .await
+        .expect("cleared");
+    find(&c, "#editor-hand-white")
+        .await
+        .send_keys("10")
+        .await
+        .expect("typed");
+    wait_until(
+        &c,
+        "document.querySelector('#editor-text').value === 'W:10:12:a1=WW' \
+         && document.querySelector('#editor-check').dataset.valid === 'true'",
+        "a legal hex position",
+    )
+    .await;
+    // The 7×7 board allows 8 men a side (R2): the selector starts it afresh.
+    find(&c, "#editor-variant")
+        .await
+        .select_by_value("7x7")
+        .await
+        .expect("7×7 chosen");
+    wait_until(
+        &c,
+        "location.search === '?variant=7x7' && document.querySelector('#editor-text').value === 'W:8:8' \
+         && document.querySelectorAll('#editor-board .hit').length === 25",
+        "the editor on the 7×7 board",
+    )
+    .await;
+    find(&c, "#editor-variant")
+        .await
+        .select_by_value("hex")
+        .await
+        .expect("hex chosen");
+    click(&c, "#editor-board .hit[data-sq='a1']").await;
+    find(&c, "#editor-hand-white")
+        .await
+        .clear()
+        .await
+        .expect("cleared");
+    find(&c, "#editor-hand-white")
+        .await
+        .send_keys("11")
+        .await
+        .expect("typed");
+    wait_until(
+        &c,
+        "document.querySelector('#editor-check').dataset.valid === 'true' \
+         && document.querySelector('#editor-text').value === 'W:11:12:a1=W'",
+        "a legal hex position again",
+    )
+    .await;
+    save_screenshot(&c, "editor-hex.png").await;
+    click(&c, "#editor-analyse").await;
+    wait_until(
+        &c,
+        "location.pathname === '/analysis' && document.querySelector('#analysis').dataset.variant === 'hex' \
+         && document.querySelector('#analysis').dataset.position === 'W:11:12:a1=W'",
+        "the analysis board on the hexagon",
+    )
+    .await;
+    assert_no_script_errors(&c).await;
+    c.close().await.expect("closed");
+}
