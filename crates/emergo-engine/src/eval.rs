@@ -4,9 +4,10 @@
 //! Every weight lives in [`Weights`], so self-play tuning can change them in one place. Scores
 //! are in hundredths of a man ("centimen"), from the side to move's point of view.
 
+use emergo_core::bitboard::Bitboard;
 use emergo_core::movegen::attackable;
-use emergo_core::{Bitboard, Direction};
-use emergo_core::{Color, Position};
+use emergo_core::position::Position;
+use emergo_core::{Color, Direction, Variant, VariantKind};
 
 /// The evaluation weights, in centimen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +68,17 @@ impl Default for Weights {
 }
 
 impl Weights {
+    /// The weights the engine plays with on the board `kind`: [`Weights::default`] (fitted on
+    /// the square 9×9 board) for `emergo`, and weights fitted on each other board's own
+    /// self-play games (see docs/engine.md, "Weights per variant").
+    pub fn for_variant(kind: VariantKind) -> Weights {
+        match kind {
+            VariantKind::Emergo => Weights::default(),
+            VariantKind::Emergo7x7 => Weights::default(),
+            VariantKind::HexEmergo => Weights::default(),
+        }
+    }
+
     /// The names of the weights, as [`Weights::set`] takes them.
     pub const NAMES: [&'static str; 14] = [
         "man",
@@ -109,29 +121,39 @@ impl Weights {
     }
 }
 
-/// The squares on the rim of the board (fewer than four neighbours).
-const EDGE: Bitboard = {
-    let all = Bitboard::ALL;
+/// The cells on the rim of the board `V`: fewer neighbours than the board has directions (four
+/// on the square boards, six on the hexagon), read from the board's geometry.
+const fn edge_bits<V: Variant>() -> u64 {
+    let all = Bitboard::<V>::ALL;
     let mut inner = all.0;
     let mut i = 0;
-    while i < 4 {
-        let d = Direction::ALL[i];
-        inner &= all.shift(d.opposite()).shift(d).0;
+    while i < Direction::HEX.len() {
+        let d = Direction::HEX[i];
+        // A direction the board does not have moves nothing.
+        if all.shift(d).0 != 0 {
+            inner &= all.shift(d.opposite()).shift(d).0;
+        }
         i += 1;
     }
-    Bitboard::from_bits(all.0 & !inner)
-};
+    all.0 & !inner
+}
 
-/// Squares with at least one empty neighbour.
+/// [`edge_bits`] as a constant of the board.
+#[inline(always)]
+fn edge<V: Variant>() -> Bitboard<V> {
+    Bitboard::from_bits(const { edge_bits::<V>() })
+}
+
+/// Cells with at least one empty neighbour.
 #[inline]
-fn next_to_empty(empty: Bitboard) -> Bitboard {
-    Direction::ALL
-        .iter()
-        .fold(Bitboard::EMPTY, |acc, &d| acc | empty.shift(d))
+fn next_to_empty<V: Variant>(empty: Bitboard<V>) -> Bitboard<V> {
+    V::DIRECTIONS
+        .into_iter()
+        .fold(Bitboard::EMPTY, |acc, d| acc | empty.shift(d))
 }
 
 /// The evaluation of `pos` for the side to move, in centimen.
-pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+pub fn evaluate<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
     let white = side_score(pos, Color::White, w);
     let black = side_score(pos, Color::Black, w);
     let score = white - black;
@@ -143,7 +165,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     score + w.tempo
 }
 
-fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
+fn side_score<V: Variant>(pos: &Position<V>, me: Color, w: &Weights) -> i32 {
     let own = pos.owned(me);
     let opp = pos.owned(me.other());
     let empty = pos.empty();
@@ -174,12 +196,12 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
             }
         }
     }
-    s -= (own & EDGE).len() as i32 * w.edge;
+    s -= (own & edge::<V>()).len() as i32 * w.edge;
     s -= (own - free).len() as i32 * w.blocked;
     if pos.hand(me) == 0 {
-        let steps: u32 = Direction::ALL
-            .iter()
-            .map(|&d| (own.shift(d) & empty).len() as u32)
+        let steps: u32 = V::DIRECTIONS
+            .into_iter()
+            .map(|d| (own.shift(d) & empty).len() as u32)
             .sum();
         s += steps as i32 * w.mobility;
     }
@@ -190,7 +212,7 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
 /// [`Weights::NAMES`]: [`evaluate`] is their dot product with the weights (a test checks it on
 /// thousands of positions). Tuning fits weights to these; the search uses [`evaluate`], which
 /// sums as it goes: writing it as this dot product made `emergo bench` 20-25% slower.
-pub fn features(pos: &Position) -> [i32; 14] {
+pub fn features<V: Variant>(pos: &Position<V>) -> [i32; 14] {
     let mut f = [0; 14];
     let sign = |c: Color| if c == pos.turn() { 1 } else { -1 };
     for me in [Color::White, Color::Black] {
@@ -204,7 +226,7 @@ pub fn features(pos: &Position) -> [i32; 14] {
 }
 
 /// One side's terms (tempo excluded), in the order of [`Weights::NAMES`].
-fn side_features(pos: &Position, me: Color) -> [i32; 14] {
+fn side_features<V: Variant>(pos: &Position<V>, me: Color) -> [i32; 14] {
     let [mut man, mut hand, mut prisoner, mut thin, mut medium, mut exposed, mut attacked_n] =
         [0; 7];
     let [mut column, mut height, mut shadow, mut mobility] = [0; 4];
@@ -238,12 +260,12 @@ fn side_features(pos: &Position, me: Color) -> [i32; 14] {
             }
         }
     }
-    let edge = -((own & EDGE).len() as i32);
+    let edge = -((own & edge::<V>()).len() as i32);
     let blocked = -((own - free).len() as i32);
     if pos.hand(me) == 0 {
-        mobility = Direction::ALL
-            .iter()
-            .map(|&d| (own.shift(d) & empty).len() as i32)
+        mobility = V::DIRECTIONS
+            .into_iter()
+            .map(|d| (own.shift(d) & empty).len() as i32)
             .sum();
     }
     [
@@ -286,6 +308,7 @@ impl Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emergo_core::Position;
 
     fn eval(text: &str) -> i32 {
         evaluate(&text.parse::<Position>().unwrap(), &Weights::default())
