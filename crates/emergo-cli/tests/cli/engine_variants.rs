@@ -88,9 +88,11 @@ fn engine_variants_match_plays_7x7_games_to_their_end_with_an_external_ugi_engin
 
 #[test]
 fn engine_variants_analyze_hex_searches_a_hex_position_and_names_a_legal_move() {
+    // Four entries, each the last legal move in generation order.
     let mut pos = Position::<HexEmergo>::start();
-    for text in ["c3", "e5", "d5", "c4"] {
-        pos = pos.play(pos.parse_move(text).unwrap()).unwrap();
+    for _ in 0..4 {
+        let moves = pos.legal_moves();
+        pos = pos.play(*moves.last().unwrap()).unwrap();
     }
     let text = pos.to_string();
     let out = emergo(&[
