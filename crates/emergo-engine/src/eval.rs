@@ -360,6 +360,46 @@ mod tests {
     }
 
     #[test]
+    fn the_rim_comes_from_each_boards_geometry() {
+        use emergo_core::{Emergo, Emergo7x7, HexEmergo};
+        // The square boards' rims are the diamonds' sides; the hexagon's is its outer ring
+        // (37 cells less the 19 of the inner hexagon of side 3).
+        assert_eq!(edge::<Emergo>().len(), 16);
+        assert_eq!(edge::<Emergo7x7>().len(), 12);
+        assert_eq!(edge::<HexEmergo>().len(), 18);
+        assert!(!edge::<HexEmergo>().contains("d4".parse().unwrap()));
+        assert!(edge::<HexEmergo>().contains("a1".parse().unwrap()));
+        assert!(edge::<HexEmergo>().contains("d7".parse().unwrap()));
+        assert!(!edge::<HexEmergo>().contains("c4".parse().unwrap()));
+    }
+
+    #[test]
+    fn on_every_board_the_evaluation_is_the_dot_product_of_its_features() {
+        fn check<V: Variant>() -> usize {
+            let w = Weights::for_variant(V::KIND);
+            let mut positions = 0;
+            for game in 0..20 {
+                let mut pos = emergo_core::position::Position::<V>::start();
+                let mut rng = emergo_core::playout::SplitMix::new(game);
+                while !pos.legal_moves().is_empty() {
+                    let dot: i32 = features(&pos)
+                        .iter()
+                        .zip(w.to_array())
+                        .map(|(a, b)| a * b)
+                        .sum();
+                    assert_eq!(dot, evaluate(&pos, &w), "{pos}");
+                    let moves = pos.legal_moves();
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                    positions += 1;
+                }
+            }
+            positions
+        }
+        assert!(check::<emergo_core::Emergo7x7>() > 500);
+        assert!(check::<emergo_core::HexEmergo>() > 500);
+    }
+
+    #[test]
     fn the_start_is_even_but_for_the_tempo() {
         assert_eq!(eval("W:12:12"), Weights::default().tempo);
     }
