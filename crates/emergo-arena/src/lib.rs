@@ -4,10 +4,13 @@
 //! tune` are thin faces over this; the engine itself (search, evaluation, levels, UGI) is
 //! `emergo_engine`, which knows nothing of this crate.
 //!
+//! Everything is generic over the board (`emergo_core::Variant`), the square 9×9 one unless
+//! named: `MatchConfig::<HexEmergo>` plays a match on the hexagon.
+//!
 //! ```
 //! use emergo_arena::{run_match, MatchConfig};
 //! let engines = ["greedy".parse().unwrap(), "random".parse().unwrap()];
-//! let mut config = MatchConfig::new(engines, 4);
+//! let mut config: MatchConfig = MatchConfig::new(engines, 4);
 //! config.opening_plies = 2;
 //! let report = run_match(&config, |_, _| true).unwrap();
 //! assert_eq!(report.tally.wdl.games(), 4);

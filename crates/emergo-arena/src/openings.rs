@@ -2,21 +2,27 @@
 //! seed, or a list read from a file (one opening a line: N2 position text or moves from the
 //! start). Each opening is played twice, colours swapped, so that neither engine profits from a
 //! lucky start.
+//!
+//! Every board has its openings: random entries on the board of the match, or a file read on
+//! that board (the shipped `openings/balanced.txt` is for the square 9×9 board).
 
-use emergo_core::{Game, Move, Position};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::position::Position;
+use emergo_core::{Emergo, Variant};
 use thiserror::Error;
 
 /// Where a game begins: a start position and the moves played from it before the engines take
 /// over.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    pub(crate) start: Position,
-    pub(crate) moves: Vec<Move>,
+pub struct Opening<V: Variant = Emergo> {
+    pub(crate) start: Position<V>,
+    pub(crate) moves: Vec<Move<V>>,
 }
 
-impl Opening {
+impl<V: Variant> Opening<V> {
     /// Moves played from the start position.
-    pub(crate) fn from_moves(moves: Vec<Move>) -> Opening {
+    pub(crate) fn from_moves(moves: Vec<Move<V>>) -> Opening<V> {
         Opening {
             start: Position::start(),
             moves,
@@ -24,7 +30,7 @@ impl Opening {
     }
 
     /// The game after the opening.
-    pub(crate) fn game(&self) -> Game {
+    pub(crate) fn game(&self) -> Game<V> {
         let mut game = Game::new(self.start);
         for &mv in &self.moves {
             if game.play(mv).is_err() {
@@ -58,8 +64,9 @@ pub struct OpeningsError {
 
 /// Reads an openings file: one opening a line, either N2 position text (`B:11:12:d3=W`) or a
 /// move list from the start (`d3 a5 f2`); blank lines and lines starting with `#` are skipped.
-/// An opening must leave a game that is not over.
-pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {
+/// An opening must leave a game that is not over. Read on the board `V` (the square 9×9 one
+/// unless named).
+pub fn parse_openings<V: Variant>(text: &str) -> Result<Vec<Opening<V>>, OpeningsError> {
     let mut list = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
@@ -81,12 +88,12 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {
 }
 
 /// One opening: N2 text (it has a `:`) or moves from the start.
-fn parse_line(line: &str) -> Result<Opening, String> {
+fn parse_line<V: Variant>(line: &str) -> Result<Opening<V>, String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     if line.contains(':') {
         return match tokens.as_slice() {
             [text] => text
-                .parse::<Position>()
+                .parse::<Position<V>>()
                 .map(|start| Opening {
                     start,
                     moves: Vec::new(),
@@ -95,7 +102,7 @@ fn parse_line(line: &str) -> Result<Opening, String> {
             _ => Err("expected one N2 position (no spaces) or a list of moves".to_string()),
         };
     }
-    let mut game = Game::default();
+    let mut game = Game::<V>::default();
     for token in tokens {
         game.play_text(token)
             .map_err(|e| format!("move '{token}': {e}"))?;
@@ -104,7 +111,7 @@ fn parse_line(line: &str) -> Result<Opening, String> {
 }
 
 /// The list in an order shuffled by `seed` (Fisher-Yates over [`SplitMix`]).
-pub fn shuffled(mut list: Vec<Opening>, seed: u64) -> Vec<Opening> {
+pub fn shuffled<V: Variant>(mut list: Vec<Opening<V>>, seed: u64) -> Vec<Opening<V>> {
     let mut rng = SplitMix::new(seed);
     for i in (1..list.len()).rev() {
         list.swap(i, below(&mut rng, i + 1));
@@ -122,8 +129,8 @@ fn below(rng: &mut SplitMix, n: usize) -> usize {
 
 /// One random sequence of `plies` entries (R9) from the start, or `None` when the walk reached a
 /// position where the side to move must do something else (a capture, R5.1) or the game ended.
-pub(crate) fn random_opening(plies: usize, rng: &mut SplitMix) -> Option<Vec<Move>> {
-    let mut game = Game::new(Position::start());
+pub(crate) fn random_opening<V: Variant>(plies: usize, rng: &mut SplitMix) -> Option<Vec<Move<V>>> {
+    let mut game = Game::new(Position::<V>::start());
     let mut entries = Vec::new();
     for _ in 0..plies {
         if game.is_over() {
@@ -146,9 +153,9 @@ pub(crate) fn random_opening(plies: usize, rng: &mut SplitMix) -> Option<Vec<Mov
 
 /// `count` openings of `plies` entries each, different from each other while the seed's walk
 /// finds new ones (with `plies = 0` every opening is the empty one).
-pub(crate) fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
+pub(crate) fn openings<V: Variant>(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move<V>>> {
     let mut rng = SplitMix::new(seed);
-    let mut found: Vec<Vec<Move>> = Vec::with_capacity(count);
+    let mut found: Vec<Vec<Move<V>>> = Vec::with_capacity(count);
     let mut attempts = 0usize;
     let max_attempts = 100 * count.max(1) + 1000;
     while found.len() < count {
@@ -168,7 +175,7 @@ pub(crate) fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> 
 }
 
 /// Writes an opening as move text separated by spaces (`d3 f6 c4`).
-pub(crate) fn opening_text(moves: &[Move]) -> String {
+pub(crate) fn opening_text<V: Variant>(moves: &[Move<V>]) -> String {
     moves
         .iter()
         .map(Move::to_string)
@@ -179,6 +186,15 @@ pub(crate) fn opening_text(moves: &[Move]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emergo_core::{Game, Move};
+
+    fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
+        super::openings::<Emergo>(count, plies, seed)
+    }
+
+    fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningsError> {
+        super::parse_openings::<Emergo>(text)
+    }
 
     #[test]
     fn openings_are_deterministic_for_a_seed() {
@@ -277,6 +293,22 @@ mod tests {
         let mut original = list;
         original.sort_by_key(Opening::text);
         assert_eq!(sorted, original);
+    }
+
+    #[test]
+    fn random_openings_and_openings_files_are_read_on_the_board_of_the_match() {
+        use emergo_core::{Emergo7x7, HexEmergo};
+        let hex = super::openings::<HexEmergo>(10, 4, 3);
+        for opening in &hex {
+            let game = Opening::from_moves(opening.clone()).game();
+            assert_eq!(game.ply(), 4);
+        }
+        let small = super::openings::<Emergo7x7>(10, 4, 3);
+        assert_eq!(small.len(), 10);
+        // c3 is a hexagon cell; a1 is not a square of the 7×7 board.
+        let list = super::parse_openings::<HexEmergo>("c3 a1\n").unwrap();
+        assert_eq!(list[0].text(), "c3 a1");
+        assert!(super::parse_openings::<Emergo7x7>("d4 a1\n").is_err());
     }
 
     #[test]

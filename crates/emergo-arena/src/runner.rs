@@ -1,13 +1,17 @@
 //! Playing games and matches: contestants (built-in players or external UGI engines), the game
 //! runner (rules to the end, a ply cap as the only adjudication, forfeits for illegal moves,
 //! silence and time), and the match runner (openings twice with colours swapped, threads,
-//! results, Elo, SPRT).
+//! results, Elo, SPRT). A match is played on one board ([`MatchConfig`]'s type parameter): both
+//! engines play on it, an external one told so by the UGI option `UGI_Variant`.
 
 use crate::openings::{openings, Opening, SplitMix};
 use crate::spec::{EngineKind, EngineSpec, SpecError, TimeControl};
 use crate::stats::{EloEstimate, Sprt, SprtStatus, Verdict, Wdl};
 use crate::ugi::{UgiEngine, UgiError};
-use emergo_core::{ByColor, Color, EndReason, Game, GameRecord, Move, Outcome, Status};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::record::GameRecord;
+use emergo_core::{ByColor, Color, Emergo, EndReason, Outcome, Status, Variant, VariantKind};
 use emergo_engine::alphabeta::AlphaBetaPlayer;
 use emergo_engine::greedy::GreedyPlayer;
 use emergo_engine::mcts::MctsPlayer;
@@ -37,7 +41,7 @@ pub enum ArenaError {
 }
 
 /// The built-in player of a spec, seeded. `None` for external engines.
-fn builtin_player(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player>> {
+fn builtin_player<V: Variant>(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player<V>>> {
     Some(match &spec.kind {
         EngineKind::Random => Box::new(RandomPlayer::new(seed)),
         EngineKind::Greedy => Box::new(GreedyPlayer::new(seed)),
@@ -45,7 +49,7 @@ fn builtin_player(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player>> {
             let mut player = AlphaBetaPlayer::new(*level).with_seed(seed);
             player.set_threads(spec.threads);
             if !spec.weights.is_empty() {
-                let mut weights = player.weights().clone();
+                let mut weights = player.weights_on(V::KIND);
                 for (name, value) in &spec.weights {
                     weights.set(name, *value);
                 }
@@ -59,25 +63,26 @@ fn builtin_player(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player>> {
 }
 
 /// One side of a game: a built-in player or an external engine.
-pub(crate) struct Contestant {
+pub(crate) struct Contestant<V: Variant> {
     spec: EngineSpec,
-    player: Option<Box<dyn Player>>,
+    player: Option<Box<dyn Player<V>>>,
     engine: Option<UgiEngine>,
 }
 
 /// What a contestant answered when asked for a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Answer {
-    Move(Move),
+pub(crate) enum Answer<V: Variant> {
+    Move(Move<V>),
     /// Text (or a move) that is not a legal move of the position.
     Illegal(String),
     /// No answer: the engine crashed, went silent, or returned nothing.
     Failed(String),
 }
 
-impl Contestant {
-    /// Builds the player of `spec`; an external engine is started and greeted.
-    pub(crate) fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant, ArenaError> {
+impl<V: Variant> Contestant<V> {
+    /// Builds the player of `spec`; an external engine is started and greeted (and told the
+    /// board, when it is not the square 9×9 one).
+    pub(crate) fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant<V>, ArenaError> {
         let player = builtin_player(spec, seed);
         let mut contestant = Contestant {
             spec: spec.clone(),
@@ -92,10 +97,17 @@ impl Contestant {
 
     fn start_engine(&mut self) -> Result<(), ArenaError> {
         if let EngineKind::Ugi { command } = &self.spec.kind {
-            let engine = UgiEngine::start(command).map_err(|source| ArenaError::Ugi {
+            let error = |source| ArenaError::Ugi {
                 name: self.spec.name.clone(),
                 source,
-            })?;
+            };
+            let mut engine = UgiEngine::start(command).map_err(&error)?;
+            if V::KIND != VariantKind::Emergo {
+                engine
+                    .send(&format!("setoption name UGI_Variant value {}", V::KIND))
+                    .and_then(|()| engine.ready())
+                    .map_err(&error)?;
+            }
             self.engine = Some(engine);
         }
         Ok(())
@@ -147,7 +159,12 @@ impl Contestant {
 
     /// Asks for a move of the current position of `game`. `clocks` are the time left of White
     /// and Black (used with a clock time control).
-    pub(crate) fn think(&mut self, game: &Game, tc: &TimeControl, clocks: [Duration; 2]) -> Answer {
+    pub(crate) fn think(
+        &mut self,
+        game: &Game<V>,
+        tc: &TimeControl,
+        clocks: [Duration; 2],
+    ) -> Answer<V> {
         let position = *game.position();
         let me = position.turn().index();
         let limits = self.limits(tc, clocks);
@@ -239,13 +256,13 @@ impl Termination {
 
 /// Everything about one game to play.
 #[derive(Clone, Debug)]
-pub(crate) struct GameSetup {
+pub(crate) struct GameSetup<V: Variant> {
     pub(crate) event: String,
     /// The game number in the match, from 1.
     pub(crate) round: usize,
     pub(crate) white: String,
     pub(crate) black: String,
-    pub(crate) opening: Opening,
+    pub(crate) opening: Opening<V>,
     pub(crate) tc: TimeControl,
     /// The ply cap: reaching it is a draw (the only adjudication).
     pub(crate) max_plies: usize,
@@ -257,20 +274,20 @@ pub(crate) struct GameSetup {
 
 /// A played game.
 #[derive(Clone, Debug)]
-pub struct GameResult {
+pub struct GameResult<V: Variant = Emergo> {
     pub round: usize,
     pub(crate) outcome: Outcome,
     pub(crate) termination: Termination,
-    pub record: GameRecord,
+    pub record: GameRecord<V>,
     pub(crate) plies: usize,
 }
 
 /// Plays one game from the opening to the end.
-pub(crate) fn play_game(
-    white: &mut Contestant,
-    black: &mut Contestant,
-    setup: &GameSetup,
-) -> GameResult {
+pub(crate) fn play_game<V: Variant>(
+    white: &mut Contestant<V>,
+    black: &mut Contestant<V>,
+    setup: &GameSetup<V>,
+) -> GameResult<V> {
     let mut game = setup.opening.game();
     let mut clocks = match setup.tc {
         TimeControl::Clock { base, .. } => [base; 2],
@@ -375,9 +392,9 @@ pub(crate) fn play_game(
     }
 }
 
-/// Everything a match needs.
+/// Everything a match needs, on the board `V` (the square 9×9 one unless named).
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
+pub struct MatchConfig<V: Variant = Emergo> {
     pub(crate) engines: [EngineSpec; 2],
     pub(crate) games: usize,
     pub tc: TimeControl,
@@ -386,7 +403,7 @@ pub struct MatchConfig {
     pub opening_plies: usize,
     /// Openings to play instead of random ones, in this order (from the first again when the
     /// match has more games than twice their number).
-    pub book: Option<Vec<Opening>>,
+    pub book: Option<Vec<Opening<V>>>,
     pub seed: u64,
     pub max_plies: usize,
     pub time_margin: Duration,
@@ -394,10 +411,10 @@ pub struct MatchConfig {
     pub(crate) event: String,
 }
 
-impl MatchConfig {
+impl<V: Variant> MatchConfig<V> {
     /// A match of `games` games between two engines with the defaults: 100 ms per move, one
     /// thread, 4-ply openings, seed 1, a 1000-ply cap, 200 ms of time margin, no SPRT.
-    pub fn new(engines: [EngineSpec; 2], games: usize) -> MatchConfig {
+    pub fn new(engines: [EngineSpec; 2], games: usize) -> MatchConfig<V> {
         MatchConfig {
             engines,
             games,
@@ -440,7 +457,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, result: &GameResult, engine1_white: bool) {
+    fn add<V: Variant>(&mut self, result: &GameResult<V>, engine1_white: bool) {
         let engine1 = if engine1_white {
             Color::White
         } else {
@@ -552,19 +569,19 @@ fn game_seed(seed: u64, game: usize) -> u64 {
 /// Plays a match. `on_game` sees every counted game and the totals so far, in the order games
 /// finish; returning `false` stops the match (games in progress finish but are not counted).
 /// An SPRT that reaches a verdict stops the match the same way.
-pub fn run_match(
-    config: &MatchConfig,
-    mut on_game: impl FnMut(&GameResult, &Tally) -> bool,
+pub fn run_match<V: Variant>(
+    config: &MatchConfig<V>,
+    mut on_game: impl FnMut(&GameResult<V>, &Tally) -> bool,
 ) -> Result<MatchReport, ArenaError> {
     if config.games == 0 {
         return Err(ArenaError::NoGames);
     }
     // Fail early on an engine that cannot start.
     for spec in &config.engines {
-        Contestant::new(spec, 0)?;
+        Contestant::<V>::new(spec, 0)?;
     }
     let names = config.names();
-    let list: Vec<Opening> = match &config.book {
+    let list: Vec<Opening<V>> = match &config.book {
         Some(book) if !book.is_empty() => book.clone(),
         _ => openings(config.games.div_ceil(2), config.opening_plies, config.seed)
             .into_iter()
@@ -575,13 +592,13 @@ pub fn run_match(
     let stop = AtomicBool::new(false);
     let mut tally = Tally::default();
     let mut sprt_status = None;
-    let (tx, rx) = mpsc::channel::<(GameResult, bool)>();
+    let (tx, rx) = mpsc::channel::<(GameResult<V>, bool)>();
     thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
             let (next, stop, list, names) = (&next, &stop, &list, &names);
             scope.spawn(move || {
-                let mut sides: [Option<Contestant>; 2] = [None, None];
+                let mut sides: [Option<Contestant<V>>; 2] = [None, None];
                 loop {
                     let g = next.fetch_add(1, Ordering::SeqCst);
                     if g >= config.games || stop.load(Ordering::SeqCst) {
@@ -649,11 +666,11 @@ pub fn run_match(
 }
 
 /// The result of a game one of whose engines could not even be started: it forfeits.
-fn unstartable(
-    setup: &GameSetup,
-    sides: &[Option<Contestant>; 2],
+fn unstartable<V: Variant>(
+    setup: &GameSetup<V>,
+    sides: &[Option<Contestant<V>>; 2],
     engine1_white: bool,
-) -> GameResult {
+) -> GameResult<V> {
     let engine1 = if engine1_white {
         Color::White
     } else {
@@ -670,7 +687,7 @@ fn unstartable(
     };
     let outcome = Outcome::Win(side.other());
     let mut record = GameRecord::from_game(
-        &Game::default(),
+        &Game::<V>::default(),
         &[
             ("Event", setup.event.as_str()),
             ("Round", &setup.round.to_string()),

@@ -11,7 +11,8 @@
 //! for "White is to move" that the evaluation does not use: without it, that edge would be
 //! credited to the hand and shadowpiece weights.
 
-use emergo_core::{Color, Game, Outcome, Status};
+use emergo_core::game::Game;
+use emergo_core::{Color, Outcome, Status, Variant};
 use emergo_engine::eval::{features, Weights};
 
 /// Number of weights.
@@ -27,8 +28,8 @@ pub struct Sample {
 }
 
 /// The samples of a finished game: its quiet positions, labelled with the outcome. A game still
-/// going has none.
-pub fn samples(game: &Game) -> Vec<Sample> {
+/// going has none. On any board; the weights fitted are that board's.
+pub fn samples<V: Variant>(game: &Game<V>) -> Vec<Sample> {
     let Status::Finished { outcome, .. } = game.status() else {
         return Vec::new();
     };
@@ -183,6 +184,7 @@ pub fn fit(samples: &[Sample], start: &Weights, fixed: &[&str], iterations: usiz
 mod tests {
     use super::*;
     use emergo_core::playout::SplitMix;
+    use emergo_core::Game;
 
     /// Positions of random games labelled by a known evaluation: the result it expects.
     fn labelled_by(weights: &Weights, count: usize) -> Vec<Sample> {

@@ -1,4 +1,7 @@
-//! The alpha-beta player and its levels for people.
+//! The alpha-beta player and its levels for people. One player plays every board: its searches
+//! are generic over the board of the game they are given (monomorphised, as the rules are), and
+//! it evaluates each board with that board's weights ([`Weights::for_variant`]) unless weights
+//! were set.
 
 use crate::eval::Weights;
 use crate::level::Level;
@@ -6,7 +9,9 @@ use crate::player::{Limits, Player};
 use crate::rng::XorShift;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, SearchInfo, SearchOptions, SearchResult};
-use emergo_core::{Game, Move};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::{Variant, VariantKind};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -40,6 +45,9 @@ fn hash_mb_for(level: Level) -> usize {
 pub struct AlphaBetaPlayer {
     level: Level,
     options: SearchOptions,
+    /// Weights for every board, set by [`AlphaBetaPlayer::set_weights`]; without them each
+    /// board's own.
+    weights: Option<Weights>,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
     rng: XorShift,
@@ -58,6 +66,7 @@ impl AlphaBetaPlayer {
         AlphaBetaPlayer {
             level,
             options: SearchOptions::default(),
+            weights: None,
             tt: TranspositionTable::new(megabytes.clamp(1, 65_536)),
             stop: Arc::new(AtomicBool::new(false)),
             rng: XorShift::new(0x5EED_0000_0000_0001),
@@ -106,17 +115,42 @@ impl AlphaBetaPlayer {
         self.options.multipv
     }
 
-    /// The evaluation weights.
+    /// The evaluation weights on the square 9×9 board (see [`AlphaBetaPlayer::weights_on`]).
     pub fn weights(&self) -> &Weights {
-        &self.options.weights
+        self.weights.as_ref().unwrap_or(&self.options.weights)
     }
 
-    /// Replaces the evaluation weights (for tuning).
+    /// The evaluation weights the player uses on the board `kind`: those set by
+    /// [`AlphaBetaPlayer::set_weights`], or the board's own.
+    pub fn weights_on(&self, kind: VariantKind) -> Weights {
+        self.weights
+            .clone()
+            .unwrap_or_else(|| Weights::for_variant(kind))
+    }
+
+    /// Replaces the evaluation weights, on every board (for tuning).
     pub fn set_weights(&mut self, weights: Weights) {
-        self.options.weights = weights;
+        self.options.weights = weights.clone();
+        self.weights = Some(weights);
     }
 
-    /// All search options (threat evasions in quiescence, exact root scores, ...).
+    /// Forgets the game's state (the transposition table): the same as
+    /// [`Player::new_game`], callable without naming a board.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The options of a search on the board `V`: these, with the board's weights.
+    fn options_for<V: Variant>(&self) -> SearchOptions {
+        SearchOptions {
+            weights: self.weights_on(V::KIND),
+            ..self.options.clone()
+        }
+    }
+
+    /// All search options (threat evasions in quiescence, exact root scores, ...). Their
+    /// `weights` are those of the square board; a search on another board takes that board's
+    /// (see [`AlphaBetaPlayer::weights_on`]).
     pub fn options_mut(&mut self) -> &mut SearchOptions {
         &mut self.options
     }
@@ -161,26 +195,19 @@ impl AlphaBetaPlayer {
 
     /// Searches the current position of `game` within `limits` and this level's depth and node
     /// caps (with no limit at all, [`DEFAULT_MOVETIME`]), calling `info` after each completed depth. Returns the best move (no randomness).
-    pub fn analyse(
+    pub fn analyse<V: Variant>(
         &mut self,
-        game: &Game,
+        game: &Game<V>,
         limits: &Limits,
-        mut info: impl FnMut(&SearchInfo),
-    ) -> SearchResult {
+        mut info: impl FnMut(&SearchInfo<V>),
+    ) -> SearchResult<V> {
         let limits = self.level_limits(limits);
-        search::search(
-            game,
-            &limits,
-            &self.options,
-            &self.tt,
-            &self.stop,
-            &mut info,
-        )
-        .result
+        let options = self.options_for::<V>();
+        search::search(game, &limits, &options, &self.tt, &self.stop, &mut info).result
     }
 }
 
-impl Player for AlphaBetaPlayer {
+impl<V: Variant> Player<V> for AlphaBetaPlayer {
     fn name(&self) -> String {
         format!("alphabeta:level={}", self.level)
     }
@@ -189,13 +216,13 @@ impl Player for AlphaBetaPlayer {
         self.tt.clear();
     }
 
-    fn choose_move(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
+    fn choose_move(&mut self, game: &Game<V>, limits: &Limits) -> Option<Move<V>> {
         let level = self.level.settings();
         if level.noise == 0 {
             let limits = self.level_limits(limits);
             let options = SearchOptions {
                 multipv: 1,
-                ..self.options.clone()
+                ..self.options_for::<V>()
             };
             return search::search(game, &limits, &options, &self.tt, &self.stop, &mut |_| {})
                 .result
@@ -206,7 +233,7 @@ impl Player for AlphaBetaPlayer {
             multipv: 1,
             exact_root: true,
             root_margin: level.noise,
-            ..self.options.clone()
+            ..self.options_for::<V>()
         };
         let full = search::search(game, &limits, &options, &self.tt, &self.stop, &mut |_| {});
         if full.root_scores.is_empty() {

@@ -1,11 +1,19 @@
 //! The fixed benchmark: a fixed set of positions, each searched to a fixed depth with a fresh
 //! table on one thread. The total node count is the search's signature: a change that alters it
 //! changed the search, on purpose or not. Nodes per second measure speed.
+//!
+//! The square 9×9 board has its fixed list ([`POSITIONS`]); the other boards
+//! ([`run_variant`]) search their start and positions of random games from it, the same on
+//! every run (seeded), each with the board's own weights.
 
+use crate::eval::Weights;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, SearchOptions};
 use crate::Limits;
-use emergo_core::{Game, Position};
+use emergo_core::game::Game;
+use emergo_core::playout::SplitMix;
+use emergo_core::position::Position;
+use emergo_core::{with_variant, Emergo, Variant, VariantKind};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -61,19 +69,63 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth`, calling `each(name, nodes)` after each.
-pub fn run(depth: u32, mut each: impl FnMut(&str, u64)) -> BenchReport {
+/// Positions of the random games of a board other than the square 9×9 one: this many games.
+const RANDOM_GAMES: u64 = 9;
+/// ... and from each, the positions after this many plies (those the game reaches).
+const RANDOM_PLIES: [usize; 3] = [6, 30, 60];
+
+/// The bench positions of the board `V`, named: [`POSITIONS`] on the square 9×9 board; the
+/// start and positions of seeded random games on the others.
+pub fn positions<V: Variant>() -> Vec<(String, Position<V>)> {
+    if V::KIND == VariantKind::Emergo {
+        return POSITIONS
+            .iter()
+            .filter_map(|(name, text)| Some((name.to_string(), text.parse().ok()?)))
+            .collect();
+    }
+    let mut list = vec![("start".to_string(), Position::<V>::start())];
+    for seed in 1..=RANDOM_GAMES {
+        let mut rng = SplitMix::new(seed);
+        let mut pos = Position::<V>::start();
+        for ply in 1..=RANDOM_PLIES[RANDOM_PLIES.len() - 1] {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+            if RANDOM_PLIES.contains(&ply) && !pos.legal_moves().is_empty() {
+                list.push((format!("random-g{seed}p{ply:03}"), pos));
+            }
+        }
+    }
+    list
+}
+
+/// Searches every bench position of the square 9×9 board to `depth`, calling
+/// `each(name, nodes)` after each.
+pub fn run(depth: u32, each: impl FnMut(&str, u64)) -> BenchReport {
+    run_on::<Emergo>(depth, each)
+}
+
+/// [`run`] on the board `kind`.
+pub fn run_variant(kind: VariantKind, depth: u32, each: impl FnMut(&str, u64)) -> BenchReport {
+    with_variant!(kind, V => run_on::<V>(depth, each))
+}
+
+/// [`run`] on the board `V`, with its weights.
+pub fn run_on<V: Variant>(depth: u32, mut each: impl FnMut(&str, u64)) -> BenchReport {
     let start = Instant::now();
     let mut nodes = 0;
-    let options = SearchOptions::default();
+    let options = SearchOptions {
+        weights: Weights::for_variant(V::KIND),
+        ..SearchOptions::default()
+    };
     let stop = AtomicBool::new(false);
-    for (name, text) in POSITIONS {
-        let Ok(pos) = text.parse::<Position>() else {
-            continue;
-        };
+    let list = positions::<V>();
+    for (name, pos) in &list {
         let tt = TranspositionTable::new(16);
         let full = search::search(
-            &Game::new(pos),
+            &Game::new(*pos),
             &Limits::depth(depth),
             &options,
             &tt,
@@ -84,7 +136,7 @@ pub fn run(depth: u32, mut each: impl FnMut(&str, u64)) -> BenchReport {
         each(name, full.result.nodes);
     }
     BenchReport {
-        positions: POSITIONS.len(),
+        positions: list.len(),
         depth,
         nodes,
         time: start.elapsed(),
@@ -98,7 +150,26 @@ mod tests {
     #[test]
     fn every_bench_position_is_valid_text() {
         for (name, text) in POSITIONS {
-            assert!(text.parse::<Position>().is_ok(), "{name}: {text}");
+            assert!(
+                text.parse::<emergo_core::Position>().is_ok(),
+                "{name}: {text}"
+            );
+        }
+        assert_eq!(positions::<Emergo>().len(), POSITIONS.len());
+    }
+
+    #[test]
+    fn every_board_has_bench_positions_with_moves_and_a_steady_signature() {
+        for kind in [VariantKind::Emergo7x7, VariantKind::HexEmergo] {
+            let count = with_variant!(kind, V => {
+                let list = positions::<V>();
+                assert!(list.iter().all(|(_, p)| !p.legal_moves().is_empty()), "{kind}");
+                list.len()
+            });
+            assert!(count > 10, "{kind}: {count}");
+            let a = run_variant(kind, 2, |_, _| {});
+            let b = run_variant(kind, 2, |_, _| {});
+            assert_eq!((a.nodes, a.positions), (b.nodes, count), "{kind}");
         }
     }
 

@@ -4,9 +4,10 @@
 //! Every weight lives in [`Weights`], so self-play tuning can change them in one place. Scores
 //! are in hundredths of a man ("centimen"), from the side to move's point of view.
 
+use emergo_core::bitboard::Bitboard;
 use emergo_core::movegen::attackable;
-use emergo_core::{Bitboard, Direction};
-use emergo_core::{Color, Position};
+use emergo_core::position::Position;
+use emergo_core::{Color, Direction, Variant, VariantKind};
 
 /// The evaluation weights, in centimen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,7 +67,60 @@ impl Default for Weights {
     }
 }
 
+/// The weights of Emergo 7×7, fitted by `emergo tune --variant 7x7` to 1,000 self-play games on
+/// that board (docs/engine.md, "Weights per variant"); they beat the square board's weights
+/// there by 74.5% (200 games at 8,000 nodes a move).
+const WEIGHTS_7X7: Weights = Weights {
+    man: 100,
+    hand: -22,
+    prisoner: 140,
+    thin_cap: 21,
+    medium_cap: -16,
+    exposed_prisoner: 27,
+    attacked_column: -20,
+    column: -73,
+    height: 4,
+    shadow: 25,
+    mobility: 11,
+    blocked: 19,
+    edge: 12,
+    tempo: 29,
+};
+
+/// The weights of HexEmergo, fitted by `emergo tune --variant hex` to 1,000 self-play games on
+/// the hexagon (docs/engine.md, "Weights per variant"); they beat the square board's weights
+/// there by 57.6% (400 games at 8,000 nodes a move). `hand` and `column` moved far along the
+/// ties of the terms: a man entered onto an empty cell gains `man - hand + column` = 124
+/// centimen here, 47 with the square board's weights.
+const WEIGHTS_HEX: Weights = Weights {
+    man: 100,
+    hand: -138,
+    prisoner: 108,
+    thin_cap: 74,
+    medium_cap: 31,
+    exposed_prisoner: 24,
+    attacked_column: -94,
+    column: -114,
+    height: 4,
+    shadow: -9,
+    mobility: 11,
+    blocked: 28,
+    edge: 65,
+    tempo: 86,
+};
+
 impl Weights {
+    /// The weights the engine plays with on the board `kind`: [`Weights::default`] (fitted on
+    /// the square 9×9 board) for `emergo`, and weights fitted on each other board's own
+    /// self-play games (see docs/engine.md, "Weights per variant").
+    pub fn for_variant(kind: VariantKind) -> Weights {
+        match kind {
+            VariantKind::Emergo => Weights::default(),
+            VariantKind::Emergo7x7 => WEIGHTS_7X7,
+            VariantKind::HexEmergo => WEIGHTS_HEX,
+        }
+    }
+
     /// The names of the weights, as [`Weights::set`] takes them.
     pub const NAMES: [&'static str; 14] = [
         "man",
@@ -109,29 +163,39 @@ impl Weights {
     }
 }
 
-/// The squares on the rim of the board (fewer than four neighbours).
-const EDGE: Bitboard = {
-    let all = Bitboard::ALL;
+/// The cells on the rim of the board `V`: fewer neighbours than the board has directions (four
+/// on the square boards, six on the hexagon), read from the board's geometry.
+const fn edge_bits<V: Variant>() -> u64 {
+    let all = Bitboard::<V>::ALL;
     let mut inner = all.0;
     let mut i = 0;
-    while i < 4 {
-        let d = Direction::ALL[i];
-        inner &= all.shift(d.opposite()).shift(d).0;
+    while i < Direction::HEX.len() {
+        let d = Direction::HEX[i];
+        // A direction the board does not have moves nothing.
+        if all.shift(d).0 != 0 {
+            inner &= all.shift(d.opposite()).shift(d).0;
+        }
         i += 1;
     }
-    Bitboard::from_bits(all.0 & !inner)
-};
+    all.0 & !inner
+}
 
-/// Squares with at least one empty neighbour.
+/// [`edge_bits`] as a constant of the board.
+#[inline(always)]
+fn edge<V: Variant>() -> Bitboard<V> {
+    Bitboard::from_bits(const { edge_bits::<V>() })
+}
+
+/// Cells with at least one empty neighbour.
 #[inline]
-fn next_to_empty(empty: Bitboard) -> Bitboard {
-    Direction::ALL
-        .iter()
-        .fold(Bitboard::EMPTY, |acc, &d| acc | empty.shift(d))
+fn next_to_empty<V: Variant>(empty: Bitboard<V>) -> Bitboard<V> {
+    V::DIRECTIONS
+        .into_iter()
+        .fold(Bitboard::EMPTY, |acc, d| acc | empty.shift(d))
 }
 
 /// The evaluation of `pos` for the side to move, in centimen.
-pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+pub fn evaluate<V: Variant>(pos: &Position<V>, w: &Weights) -> i32 {
     let white = side_score(pos, Color::White, w);
     let black = side_score(pos, Color::Black, w);
     let score = white - black;
@@ -143,7 +207,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     score + w.tempo
 }
 
-fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
+fn side_score<V: Variant>(pos: &Position<V>, me: Color, w: &Weights) -> i32 {
     let own = pos.owned(me);
     let opp = pos.owned(me.other());
     let empty = pos.empty();
@@ -174,12 +238,12 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
             }
         }
     }
-    s -= (own & EDGE).len() as i32 * w.edge;
+    s -= (own & edge::<V>()).len() as i32 * w.edge;
     s -= (own - free).len() as i32 * w.blocked;
     if pos.hand(me) == 0 {
-        let steps: u32 = Direction::ALL
-            .iter()
-            .map(|&d| (own.shift(d) & empty).len() as u32)
+        let steps: u32 = V::DIRECTIONS
+            .into_iter()
+            .map(|d| (own.shift(d) & empty).len() as u32)
             .sum();
         s += steps as i32 * w.mobility;
     }
@@ -190,7 +254,7 @@ fn side_score(pos: &Position, me: Color, w: &Weights) -> i32 {
 /// [`Weights::NAMES`]: [`evaluate`] is their dot product with the weights (a test checks it on
 /// thousands of positions). Tuning fits weights to these; the search uses [`evaluate`], which
 /// sums as it goes: writing it as this dot product made `emergo bench` 20-25% slower.
-pub fn features(pos: &Position) -> [i32; 14] {
+pub fn features<V: Variant>(pos: &Position<V>) -> [i32; 14] {
     let mut f = [0; 14];
     let sign = |c: Color| if c == pos.turn() { 1 } else { -1 };
     for me in [Color::White, Color::Black] {
@@ -204,7 +268,7 @@ pub fn features(pos: &Position) -> [i32; 14] {
 }
 
 /// One side's terms (tempo excluded), in the order of [`Weights::NAMES`].
-fn side_features(pos: &Position, me: Color) -> [i32; 14] {
+fn side_features<V: Variant>(pos: &Position<V>, me: Color) -> [i32; 14] {
     let [mut man, mut hand, mut prisoner, mut thin, mut medium, mut exposed, mut attacked_n] =
         [0; 7];
     let [mut column, mut height, mut shadow, mut mobility] = [0; 4];
@@ -238,12 +302,12 @@ fn side_features(pos: &Position, me: Color) -> [i32; 14] {
             }
         }
     }
-    let edge = -((own & EDGE).len() as i32);
+    let edge = -((own & edge::<V>()).len() as i32);
     let blocked = -((own - free).len() as i32);
     if pos.hand(me) == 0 {
-        mobility = Direction::ALL
-            .iter()
-            .map(|&d| (own.shift(d) & empty).len() as i32)
+        mobility = V::DIRECTIONS
+            .into_iter()
+            .map(|d| (own.shift(d) & empty).len() as i32)
             .sum();
     }
     [
@@ -286,6 +350,7 @@ impl Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emergo_core::Position;
 
     fn eval(text: &str) -> i32 {
         evaluate(&text.parse::<Position>().unwrap(), &Weights::default())
@@ -334,6 +399,46 @@ mod tests {
             }
         }
         assert!(positions > 1000);
+    }
+
+    #[test]
+    fn the_rim_comes_from_each_boards_geometry() {
+        use emergo_core::{Emergo, Emergo7x7, HexEmergo};
+        // The square boards' rims are the diamonds' sides; the hexagon's is its outer ring
+        // (37 cells less the 19 of the inner hexagon of side 3).
+        assert_eq!(edge::<Emergo>().len(), 16);
+        assert_eq!(edge::<Emergo7x7>().len(), 12);
+        assert_eq!(edge::<HexEmergo>().len(), 18);
+        assert!(!edge::<HexEmergo>().contains("d4".parse().unwrap()));
+        assert!(edge::<HexEmergo>().contains("a1".parse().unwrap()));
+        assert!(edge::<HexEmergo>().contains("d7".parse().unwrap()));
+        assert!(!edge::<HexEmergo>().contains("c4".parse().unwrap()));
+    }
+
+    #[test]
+    fn on_every_board_the_evaluation_is_the_dot_product_of_its_features() {
+        fn check<V: Variant>() -> usize {
+            let w = Weights::for_variant(V::KIND);
+            let mut positions = 0;
+            for game in 0..20 {
+                let mut pos = emergo_core::position::Position::<V>::start();
+                let mut rng = emergo_core::playout::SplitMix::new(game);
+                while !pos.legal_moves().is_empty() {
+                    let dot: i32 = features(&pos)
+                        .iter()
+                        .zip(w.to_array())
+                        .map(|(a, b)| a * b)
+                        .sum();
+                    assert_eq!(dot, evaluate(&pos, &w), "{pos}");
+                    let moves = pos.legal_moves();
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                    positions += 1;
+                }
+            }
+            positions
+        }
+        assert!(check::<emergo_core::Emergo7x7>() > 500);
+        assert!(check::<emergo_core::HexEmergo>() > 500);
     }
 
     #[test]

@@ -7,11 +7,14 @@
 //! liberation changes.
 
 use crate::player::{Limits, Player};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
 use emergo_core::playout::SplitMix;
-use emergo_core::{Color, Game, Move, Position};
+use emergo_core::position::Position;
+use emergo_core::{Color, Variant};
 
 /// The men `color` controls in `pos`: the men of its columns (prisoners included) and its hand.
-pub fn controlled_men(pos: &Position, color: Color) -> i32 {
+pub fn controlled_men<V: Variant>(pos: &Position<V>, color: Color) -> i32 {
     let on_board: i32 = pos
         .columns()
         .filter(|(_, c)| c.owner == color)
@@ -21,7 +24,7 @@ pub fn controlled_men(pos: &Position, color: Color) -> i32 {
 }
 
 /// Material from `color`'s point of view: men it controls minus men its opponent controls.
-pub fn material(pos: &Position, color: Color) -> i32 {
+pub fn material<V: Variant>(pos: &Position<V>, color: Color) -> i32 {
     controlled_men(pos, color) - controlled_men(pos, color.other())
 }
 
@@ -40,7 +43,7 @@ impl GreedyPlayer {
     }
 
     /// The best moves of `pos` by material after the move, in generation order.
-    pub fn best_moves(pos: &Position) -> Vec<Move> {
+    pub fn best_moves<V: Variant>(pos: &Position<V>) -> Vec<Move<V>> {
         let me = pos.turn();
         let mut best = Vec::new();
         let mut best_score = i32::MIN;
@@ -60,12 +63,12 @@ impl GreedyPlayer {
     }
 }
 
-impl Player for GreedyPlayer {
+impl<V: Variant> Player<V> for GreedyPlayer {
     fn name(&self) -> String {
         "greedy".to_string()
     }
 
-    fn choose_move(&mut self, game: &Game, _limits: &Limits) -> Option<Move> {
+    fn choose_move(&mut self, game: &Game<V>, _limits: &Limits) -> Option<Move<V>> {
         let best = GreedyPlayer::best_moves(game.position());
         if best.is_empty() {
             return None;
@@ -78,6 +81,7 @@ impl Player for GreedyPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emergo_core::{Game, Position};
 
     #[test]
     fn material_counts_prisoners_for_the_owner_of_the_column() {

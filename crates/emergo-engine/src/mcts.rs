@@ -6,7 +6,10 @@
 use crate::player::{Limits, Player};
 use crate::rng::XorShift;
 use crate::search::time::TimeControl;
-use emergo_core::{Game, Move, Position, Repetitions};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::position::Position;
+use emergo_core::{Repetitions, Variant};
 
 /// A playout that reaches this many plies is scored as a draw.
 pub const PLAYOUT_PLY_CAP: usize = 400;
@@ -17,13 +20,13 @@ pub const MAX_TREE_NODES: usize = 500_000;
 /// The UCT exploration constant (rewards are in 0..=1).
 const EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
-struct Node {
+struct Node<V: Variant> {
     /// The move that led here (none at the root).
-    mv: Option<Move>,
-    pos: Position,
+    mv: Option<Move<V>>,
+    pos: Position<V>,
     parent: Option<usize>,
     children: Vec<usize>,
-    untried: Vec<Move>,
+    untried: Vec<Move<V>>,
     visits: u32,
     /// Total reward for the side that played `mv` (the opponent of `pos.turn()`).
     reward: f64,
@@ -50,7 +53,7 @@ impl MctsPlayer {
 }
 
 /// The game result at `pos` (the last of `keys`) for the side that just moved, if it is over.
-fn terminal_reward(pos: &Position, keys: &Repetitions) -> Option<f64> {
+fn terminal_reward<V: Variant>(pos: &Position<V>, keys: &Repetitions) -> Option<f64> {
     if pos.is_lost() {
         Some(1.0)
     } else if keys.is_third_occurrence() || pos.has_no_moves() {
@@ -62,7 +65,12 @@ fn terminal_reward(pos: &Position, keys: &Repetitions) -> Option<f64> {
 
 impl MctsPlayer {
     /// Random play from `pos` to the end; the reward for the side that moved into `pos`.
-    fn playout(&mut self, pos: &Position, keys: &mut Repetitions, moves: &mut Vec<Move>) -> f64 {
+    fn playout<V: Variant>(
+        &mut self,
+        pos: &Position<V>,
+        keys: &mut Repetitions,
+        moves: &mut Vec<Move<V>>,
+    ) -> f64 {
         let mover = pos.turn().other();
         let base = keys.len();
         let mut pos = *pos;
@@ -88,7 +96,7 @@ impl MctsPlayer {
     }
 
     /// Runs UCT on the current position of `game`; returns the most visited root move.
-    pub fn search(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
+    pub fn search<V: Variant>(&mut self, game: &Game<V>, limits: &Limits) -> Option<Move<V>> {
         let root_pos = *game.position();
         let root_moves = root_pos.legal_moves();
         if root_moves.len() <= 1 {
@@ -192,12 +200,12 @@ impl MctsPlayer {
     }
 }
 
-impl Player for MctsPlayer {
+impl<V: Variant> Player<V> for MctsPlayer {
     fn name(&self) -> String {
         "mcts".to_string()
     }
 
-    fn choose_move(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
+    fn choose_move(&mut self, game: &Game<V>, limits: &Limits) -> Option<Move<V>> {
         self.search(game, limits)
     }
 }
@@ -205,6 +213,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emergo_core::Game;
 
     #[test]
     fn the_same_seed_and_playouts_give_the_same_move() {

@@ -1,7 +1,9 @@
 //! The one interface every player offers: given a game and limits, choose a legal move.
 
 use crate::rng::XorShift;
-use emergo_core::{ByColor, Game, Move};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::{ByColor, Emergo, Variant};
 use std::time::Duration;
 
 /// What a player may spend on one move. Unset fields do not limit.
@@ -62,14 +64,15 @@ impl Limits {
     }
 }
 
-/// A player. `choose_move` returns `None` only when the game has no legal move.
-pub trait Player: Send {
+/// A player on the board `V` (the square 9×9 one unless named). `choose_move` returns `None`
+/// only when the game has no legal move. The built-in players play every board.
+pub trait Player<V: Variant = Emergo>: Send {
     /// A name for logs and game records.
     fn name(&self) -> String;
     /// Forget anything learnt in the previous game.
     fn new_game(&mut self) {}
     /// Chooses a legal move of the current position of `game`.
-    fn choose_move(&mut self, game: &Game, limits: &Limits) -> Option<Move>;
+    fn choose_move(&mut self, game: &Game<V>, limits: &Limits) -> Option<Move<V>>;
 }
 
 /// Picks uniformly among the legal moves; deterministic for a seed.
@@ -86,12 +89,12 @@ impl RandomPlayer {
     }
 }
 
-impl Player for RandomPlayer {
+impl<V: Variant> Player<V> for RandomPlayer {
     fn name(&self) -> String {
         "random".to_string()
     }
 
-    fn choose_move(&mut self, game: &Game, _limits: &Limits) -> Option<Move> {
+    fn choose_move(&mut self, game: &Game<V>, _limits: &Limits) -> Option<Move<V>> {
         let moves = game.position().legal_moves();
         if moves.is_empty() {
             return None;

@@ -7,6 +7,11 @@
 //! of the input. Every `go` ends in `bestmove`. A rejected `position` leaves no position: until
 //! a valid one arrives, `go` answers `bestmove 0000` and the game counts as over with no result.
 //! Extensions: `go perft <N>`, `d` (draw the board).
+//!
+//! The board is the option `UGI_Variant` (`emergo`, `7x7` or `hex`; `emergo`, the square 9×9
+//! board, by default), announced after `ugi` as UCI engines announce `UCI_Variant`. Setting it
+//! starts a new game on that board; `position`, `go`, `go perft`, `query` and `d` then read and
+//! answer on it.
 
 mod go;
 
@@ -15,7 +20,13 @@ use crate::level::Level;
 use crate::player::Player;
 use crate::search::multipv::MAX_LINES;
 use crate::search::{mate_in, SearchInfo};
-use emergo_core::{perft, Color, Game, Move, Outcome, Position, Square, Status};
+use emergo_core::board::Square;
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::position::Position;
+use emergo_core::{
+    perft, Color, Emergo, Emergo7x7, HexEmergo, Outcome, Status, Variant, VariantKind,
+};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -41,11 +52,52 @@ fn say(out: &Out, line: &str) {
     }
 }
 
+/// The game, on the board the option `UGI_Variant` names.
+#[derive(Clone)]
+enum Board {
+    Emergo(Game<Emergo>),
+    Emergo7x7(Game<Emergo7x7>),
+    Hex(Game<HexEmergo>),
+}
+
+/// Runs `$body` with `$g` bound to the game of a [`Board`], whatever its board.
+macro_rules! on_board {
+    ($board:expr, $g:ident => $body:expr) => {
+        match $board {
+            Board::Emergo($g) => $body,
+            Board::Emergo7x7($g) => $body,
+            Board::Hex($g) => $body,
+        }
+    };
+}
+
+impl Board {
+    /// A new game from the start of the board `kind`.
+    fn start(kind: VariantKind) -> Board {
+        match kind {
+            VariantKind::Emergo => Board::Emergo(Game::default()),
+            VariantKind::Emergo7x7 => Board::Emergo7x7(Game::default()),
+            VariantKind::HexEmergo => Board::Hex(Game::default()),
+        }
+    }
+
+    /// The game a `position` line gives, on the board `kind`.
+    fn parse(kind: VariantKind, args: &[&str]) -> Result<Board, String> {
+        Ok(match kind {
+            VariantKind::Emergo => Board::Emergo(parse_position(args)?),
+            VariantKind::Emergo7x7 => Board::Emergo7x7(parse_position(args)?),
+            VariantKind::HexEmergo => Board::Hex(parse_position(args)?),
+        })
+    }
+}
+
 /// The engine behind the protocol: the game, the options and the player.
 struct Engine {
     out: Out,
+    /// The board (option `UGI_Variant`).
+    variant: VariantKind,
     /// `None` after a rejected `position`, until a valid one.
-    game: Option<Game>,
+    game: Option<Board>,
     player: Option<AlphaBetaPlayer>,
     search: Option<JoinHandle<AlphaBetaPlayer>>,
     stop: Arc<AtomicBool>,
@@ -70,7 +122,8 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
     let stop = player.stop_flag();
     let mut engine = Engine {
         out,
-        game: Some(Game::default()),
+        variant: VariantKind::Emergo,
+        game: Some(Board::start(VariantKind::Emergo)),
         player: Some(player),
         search: None,
         stop,
@@ -114,7 +167,7 @@ impl Engine {
             "setoption" => self.setoption(args),
             "uginewgame" => {
                 self.finish_search();
-                self.game = Some(Game::default());
+                self.game = Some(Board::start(self.variant));
                 if let Some(p) = self.player.as_mut() {
                     p.new_game();
                 }
@@ -151,6 +204,15 @@ impl Engine {
         ));
         self.say(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
+        ));
+        let vars: Vec<String> = VariantKind::ALL
+            .iter()
+            .map(|v| format!("var {v}"))
+            .collect();
+        self.say(&format!(
+            "option name UGI_Variant type combo default {} {}",
+            VariantKind::Emergo,
+            vars.join(" ")
         ));
         self.say("ugiok");
     }
@@ -233,6 +295,20 @@ impl Engine {
         let Some(player) = self.player.as_mut() else {
             return;
         };
+        if name.eq_ignore_ascii_case("ugi_variant") {
+            // Exactly the combo's values; a new board is a new game on it.
+            match VariantKind::ALL.into_iter().find(|v| v.name() == value) {
+                Some(kind) => {
+                    self.variant = kind;
+                    self.game = Some(Board::start(kind));
+                    player.new_game();
+                }
+                None => self.error(&format!(
+                    "bad value '{value}' for option '{name}' (emergo, 7x7 or hex)"
+                )),
+            }
+            return;
+        }
         match (name.to_ascii_lowercase().as_str(), number) {
             ("hash", Ok(mb)) if (1..=4096).contains(&mb) => {
                 self.hash_mb = mb as usize;
@@ -260,7 +336,7 @@ impl Engine {
 
     /// Sets the position; a rejected one leaves none (no stale state).
     fn position(&mut self, args: &[&str]) {
-        let game = parse_position(args);
+        let game = Board::parse(self.variant, args);
         if !self.ready_for_change("set the position") {
             return;
         }
@@ -290,16 +366,118 @@ impl Engine {
         };
         let mut limits = go.limits;
         limits.overhead = self.overhead;
-        let mut player = self.player.take().unwrap_or_else(|| self.fresh_player());
+        let player = self.player.take().unwrap_or_else(|| self.fresh_player());
         self.stop.store(false, Ordering::Relaxed);
         self.answered.store(false, Ordering::Release);
         self.infinite = limits.infinite;
-        let answered = Arc::clone(&self.answered);
-        let out = Arc::clone(&self.out);
-        let stop = Arc::clone(&self.stop);
-        let level = self.level;
-        let numbered = self.multipv > 1;
-        let spawned = std::thread::Builder::new()
+        let search = Search {
+            player,
+            limits,
+            answered: Arc::clone(&self.answered),
+            out: Arc::clone(&self.out),
+            stop: Arc::clone(&self.stop),
+            level: self.level,
+            numbered: self.multipv > 1,
+        };
+        match on_board!(game, g => search.spawn(g)) {
+            Ok(handle) => self.search = Some(handle),
+            Err(e) => {
+                self.error(&format!("cannot start the search thread: {e}"));
+                self.player = Some(self.fresh_player());
+            }
+        }
+    }
+
+    fn perft(&mut self, args: &[&str]) {
+        let depth = match args {
+            [d] => d.parse::<u32>().ok().filter(|d| (1..=12).contains(d)),
+            _ => None,
+        };
+        let Some(depth) = depth else {
+            return self.error("expected 'go perft <depth>' with a depth of 1 to 12");
+        };
+        let Some(game) = &self.game else {
+            return self.error(NO_POSITION);
+        };
+        let lines = on_board!(game, g => perft_lines(g.position(), depth));
+        for line in lines {
+            self.say(&line);
+        }
+    }
+
+    /// Answers about the game by the rules (R10); with no position, the game is over with no
+    /// result.
+    fn query(&mut self, args: &[&str]) {
+        let state = self
+            .game
+            .as_ref()
+            .map(|b| on_board!(b, g => (g.status(), g.position().turn())));
+        let answer = match (args, state) {
+            (["gameover"], Some((status, _))) => bool_text(status != Status::Ongoing),
+            (["gameover"], None) => "true",
+            (["p1turn"], Some((_, turn))) => bool_text(turn == Color::White),
+            (["p1turn"], None) => {
+                self.error(NO_POSITION);
+                "false"
+            }
+            (["result"], Some((status, _))) => match status {
+                Status::Ongoing => "none",
+                Status::Finished { outcome, .. } => match outcome {
+                    Outcome::Win(Color::White) => "p1win",
+                    Outcome::Win(Color::Black) => "p2win",
+                    Outcome::Draw => "draw",
+                },
+            },
+            (["result"], None) => "none",
+            _ => return self.error("expected 'query gameover', 'query p1turn' or 'query result'"),
+        };
+        self.say(&format!("response {answer}"));
+    }
+
+    fn draw(&self) {
+        let Some(game) = &self.game else {
+            return self.error(NO_POSITION);
+        };
+        let text = on_board!(game, g => diagram(g.position()));
+        for line in text.lines() {
+            self.say(line);
+        }
+    }
+}
+
+fn bool_text(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// A search to run on its own thread: the player and what the protocol set.
+struct Search {
+    player: AlphaBetaPlayer,
+    limits: crate::player::Limits,
+    answered: Arc<AtomicBool>,
+    out: Out,
+    stop: Arc<AtomicBool>,
+    level: Level,
+    numbered: bool,
+}
+
+impl Search {
+    /// Starts the search of `game` on a thread that ends in `bestmove` and hands the player
+    /// back.
+    fn spawn<V: Variant>(self, game: Game<V>) -> io::Result<JoinHandle<AlphaBetaPlayer>> {
+        let Search {
+            mut player,
+            limits,
+            answered,
+            out,
+            stop,
+            level,
+            numbered,
+        } = self;
+        std::thread::Builder::new()
             .name("search".to_string())
             .spawn(move || {
                 let best = if game.is_over() {
@@ -327,86 +505,30 @@ impl Engine {
                     None => say(&out, "bestmove 0000"),
                 }
                 player
-            });
-        match spawned {
-            Ok(handle) => self.search = Some(handle),
-            Err(e) => {
-                self.error(&format!("cannot start the search thread: {e}"));
-                self.player = Some(self.fresh_player());
-            }
-        }
-    }
-
-    fn perft(&mut self, args: &[&str]) {
-        let depth = match args {
-            [d] => d.parse::<u32>().ok().filter(|d| (1..=12).contains(d)),
-            _ => None,
-        };
-        let Some(depth) = depth else {
-            return self.error("expected 'go perft <depth>' with a depth of 1 to 12");
-        };
-        let Some(game) = &self.game else {
-            return self.error(NO_POSITION);
-        };
-        let pos = *game.position();
-        let mut total = 0;
-        for (m, n) in perft::divide(&pos, depth) {
-            self.say(&format!("{m}: {n}"));
-            total += n;
-        }
-        self.say(&format!("nodes {total}"));
-    }
-
-    /// Answers about the game by the rules (R10); with no position, the game is over with no
-    /// result.
-    fn query(&mut self, args: &[&str]) {
-        let answer = match (args, &self.game) {
-            (["gameover"], Some(game)) => bool_text(game.status() != Status::Ongoing),
-            (["gameover"], None) => "true",
-            (["p1turn"], Some(game)) => bool_text(game.position().turn() == Color::White),
-            (["p1turn"], None) => {
-                self.error(NO_POSITION);
-                "false"
-            }
-            (["result"], Some(game)) => match game.status() {
-                Status::Ongoing => "none",
-                Status::Finished { outcome, .. } => match outcome {
-                    Outcome::Win(Color::White) => "p1win",
-                    Outcome::Win(Color::Black) => "p2win",
-                    Outcome::Draw => "draw",
-                },
-            },
-            (["result"], None) => "none",
-            _ => return self.error("expected 'query gameover', 'query p1turn' or 'query result'"),
-        };
-        self.say(&format!("response {answer}"));
-    }
-
-    fn draw(&self) {
-        let Some(game) = &self.game else {
-            return self.error(NO_POSITION);
-        };
-        for line in diagram(game.position()).lines() {
-            self.say(line);
-        }
+            })
     }
 }
 
-fn bool_text(b: bool) -> &'static str {
-    if b {
-        "true"
-    } else {
-        "false"
+/// The answer to `go perft <depth>`: one line per move, then `nodes <total>`.
+fn perft_lines<V: Variant>(pos: &Position<V>, depth: u32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut total = 0;
+    for (m, n) in perft::divide(pos, depth) {
+        lines.push(format!("{m}: {n}"));
+        total += n;
     }
+    lines.push(format!("nodes {total}"));
+    lines
 }
 
-/// The game a `position` line gives: `startpos` or `fen <N2 text>`, then `moves <m>...`.
-fn parse_position(args: &[&str]) -> Result<Game, String> {
+/// The game a `position` line gives: `startpos` or `fen <N2 text>`, then `moves <m>...`, on the
+/// board `V`.
+fn parse_position<V: Variant>(args: &[&str]) -> Result<Game<V>, String> {
     let (start, rest) = match args.split_first() {
-        Some((&"startpos", rest)) => (Position::start(), rest),
+        Some((&"startpos", rest)) => (Position::<V>::start(), rest),
         Some((&"fen", rest)) => match rest.split_first() {
             Some((text, rest)) => (
-                text.parse::<Position>()
+                text.parse::<Position<V>>()
                     .map_err(|e| format!("bad position '{text}': {e}"))?,
                 rest,
             ),
@@ -429,13 +551,13 @@ fn parse_position(args: &[&str]) -> Result<Game, String> {
 
 /// One `info` line (line 1): `info depth .. seldepth .. score cp|mate .. nodes .. nps .. time ..
 /// hashfull .. pv ..`.
-pub fn info_line(i: &SearchInfo) -> String {
+pub fn info_line<V: Variant>(i: &SearchInfo<V>) -> String {
     line_text(i, None, i.score, &i.pv)
 }
 
 /// The `info` lines of a completed depth: line 1 alone, or with `numbered` (option `MultiPV`
 /// above 1) one line per reported root move, each with `multipv k` after `seldepth`.
-pub fn info_lines(i: &SearchInfo, numbered: bool) -> Vec<String> {
+pub fn info_lines<V: Variant>(i: &SearchInfo<V>, numbered: bool) -> Vec<String> {
     if !numbered || i.lines.is_empty() {
         return vec![info_line(i)];
     }
@@ -446,7 +568,12 @@ pub fn info_lines(i: &SearchInfo, numbered: bool) -> Vec<String> {
         .collect()
 }
 
-fn line_text(i: &SearchInfo, multipv: Option<usize>, score: i32, pv: &[Move]) -> String {
+fn line_text<V: Variant>(
+    i: &SearchInfo<V>,
+    multipv: Option<usize>,
+    score: i32,
+    pv: &[Move<V>],
+) -> String {
     let score = match mate_in(score) {
         Some(m) => format!("mate {m}"),
         None => format!("cp {score}"),
@@ -471,30 +598,48 @@ fn line_text(i: &SearchInfo, multipv: Option<usize>, score: i32, pv: &[Move]) ->
     line
 }
 
-/// The board as text: rank 9 at the top, `.` for an empty square, a column as its owner's
-/// letter, its men, and `/` with its prisoners (`W3/2`: three White men over two Black).
-pub fn diagram(pos: &Position) -> String {
+/// The board as text: on the square boards the top rank first, on the hexagon row 7 first
+/// (each row's cells from its highest letter on the left, as the designers draw it); `.` for an
+/// empty cell, a column as its owner's letter, its men, and `/` with its prisoners (`W3/2`:
+/// three White men over two Black).
+pub fn diagram<V: Variant>(pos: &Position<V>) -> String {
+    let cell = |sq: Option<Square<V>>| match sq {
+        None => "".to_string(),
+        Some(sq) => match pos.column(sq) {
+            None => ".".to_string(),
+            Some(c) if c.prisoners == 0 => format!("{}{}", c.owner.letter(), c.men),
+            Some(c) => format!("{}{}/{}", c.owner.letter(), c.men, c.prisoners),
+        },
+    };
     let mut s = String::new();
-    for y in (1..=9u8).rev() {
-        s.push_str(&format!("{y} "));
-        for x in 1..=9u8 {
-            let cell = match Square::from_xy(x, y) {
-                None => "".to_string(),
-                Some(sq) => match pos.column(sq) {
-                    None => ".".to_string(),
-                    Some(c) if c.prisoners == 0 => format!("{}{}", c.owner.letter(), c.men),
-                    Some(c) => format!("{}{}/{}", c.owner.letter(), c.men, c.prisoners),
-                },
-            };
-            s.push_str(&format!("{cell:>6}"));
+    if V::KIND == VariantKind::HexEmergo {
+        for n in (1..=7u8).rev() {
+            s.push_str(&format!("{n} "));
+            let row: Vec<Square<V>> = (0..7u8)
+                .rev()
+                .filter_map(|l| Square::from_letter_number(l, n))
+                .collect();
+            s.push_str(&" ".repeat(4 * (7 - row.len())));
+            for sq in row {
+                s.push_str(&format!("{:>8}", format!("{sq} {}", cell(Some(sq)))));
+            }
+            s.push('\n');
+        }
+    } else {
+        let width = Square::<V>::all().map(|q| q.xy().0).max().unwrap_or(9);
+        for y in (1..=width).rev() {
+            s.push_str(&format!("{y} "));
+            for x in 1..=width {
+                s.push_str(&format!("{:>6}", cell(Square::from_xy(x, y))));
+            }
+            s.push('\n');
+        }
+        s.push_str("  ");
+        for x in 1..=width {
+            s.push_str(&format!("{x:>6}"));
         }
         s.push('\n');
     }
-    s.push_str("  ");
-    for x in 1..=9 {
-        s.push_str(&format!("{x:>6}"));
-    }
-    s.push('\n');
     s.push_str(&format!(
         "to move: {}; in hand: White {}, Black {}\nposition {pos}\n",
         pos.turn(),
@@ -734,6 +879,55 @@ mod tests {
         let best = lines.iter().position(|l| l == "bestmove f4-e4").unwrap();
         let perft = lines.iter().position(|l| l == "nodes 38").unwrap();
         assert!(best < perft, "{lines:?}");
+    }
+
+    #[test]
+    fn ugi_variant_is_announced_as_a_combo_and_the_board_follows_it() {
+        let hello = session("ugi\n");
+        let option = "option name UGI_Variant type combo default emergo var emergo var 7x7 var hex";
+        let at = hello.iter().position(|l| l == option).expect("announced");
+        assert!(at < hello.iter().position(|l| l == "ugiok").unwrap());
+        // The hexagon: 36 first entries (37 cells less the centre, R9.3), its moves, its queries.
+        let lines = session(
+            "setoption name UGI_Variant value hex\ngo perft 1\nposition startpos moves c3\n\
+             query p1turn\ngo depth 2\nuginewgame\ngo perft 1\nd\n",
+        );
+        assert_eq!(lines[36], "nodes 36", "{lines:?}");
+        assert_eq!(lines[37], "response false");
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap();
+        let hex: Position<HexEmergo> = "B:11:12:c3=W".parse().unwrap();
+        assert!(hex.parse_move(best).is_ok(), "{best}");
+        let after_new_game = lines.iter().filter(|l| *l == "nodes 36").count();
+        assert_eq!(after_new_game, 2, "uginewgame keeps the board: {lines:?}");
+        assert!(lines.iter().any(|l| l == "position W:12:12"), "{lines:?}");
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("7 ") && l.contains("g7 .")));
+        // The 7×7 board: 24 first entries; a position text read on it; `query` as on 9×9.
+        let lines = session(
+            "setoption name UGI_Variant value 7x7\ngo perft 1\nposition fen B:0:0:c4=W\n\
+             query gameover\nquery result\nposition fen W:8:8 moves c3\nquery p1turn\n\
+             position fen W:12:12\n",
+        );
+        assert_eq!(lines[24], "nodes 24", "{lines:?}");
+        assert_eq!(
+            lines[25..28],
+            ["response true", "response p1win", "response false"]
+        );
+        assert!(
+            lines[28].starts_with("info string error: bad position 'W:12:12'"),
+            "{lines:?}"
+        );
+        // A value that names no board is refused and the board stays.
+        let lines = session("setoption name UGI_Variant value square\ngo perft 1\n");
+        assert_eq!(
+            lines[0],
+            "info string error: bad value 'square' for option 'UGI_Variant' (emergo, 7x7 or hex)"
+        );
+        assert_eq!(lines.last().unwrap(), "nodes 40");
     }
 
     #[test]

@@ -1,12 +1,13 @@
-//! `emergo analyze [--position <POS>] [--moves <M>...] [--depth N | --time S] [--multipv N]`: one
+//! `emergo analyze [--variant V] [--position <POS>] [--moves <M>...] [--depth N | --time S]
+//! [--multipv N]`: one
 //! line per completed depth (depth, score, nodes, nodes per second, time, principal variation;
 //! with `--multipv N` a row per line, numbered), then the evaluation bar and the top lines, then
 //! the best move.
 
-use super::evalbar;
-use super::parse_position;
+use super::{evalbar, position_or_start, VariantArg};
 use anyhow::Context;
-use emergo_core::Game;
+use emergo_core::game::Game;
+use emergo_core::{with_variant, Variant};
 use emergo_engine::search::mate_in;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, SearchInfo};
 use std::time::Duration;
@@ -14,9 +15,9 @@ use std::time::Duration;
 /// Arguments of `emergo analyze`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Position text (N2); the start by default.
-    #[arg(long, default_value = "W:12:12")]
-    position: String,
+    /// Position text (N2) on the board of --variant; the start by default.
+    #[arg(long)]
+    position: Option<String>,
     /// Moves (N1) played from the position before the analysis, e.g. `--moves d3 f7`.
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
@@ -35,6 +36,8 @@ pub struct Args {
     /// Report the best N moves (1 to 8), each with its score and line.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=8))]
     multipv: u8,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 /// Moves of each top line shown under the bar.
@@ -48,7 +51,11 @@ fn score_text(score: i32) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let start = parse_position(&args.position)?;
+    with_variant!(args.variant.variant, V => run_on::<V>(&args))
+}
+
+fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
+    let start = position_or_start::<V>(args.position.as_deref())?;
     let mut game = Game::new(start);
     for text in &args.moves {
         game.play_text(text)
@@ -75,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "{:>5}{line_head} {:>9} {:>12} {:>10} {:>8}  pv",
         "depth", "score", "nodes", "nps", "time"
     );
-    let result = player.analyse(&game, &limits, |i: &SearchInfo| {
+    let result = player.analyse(&game, &limits, |i: &SearchInfo<V>| {
         for (k, line) in i.lines.iter().enumerate() {
             if k > 0 && !numbered {
                 break;

@@ -1,6 +1,7 @@
-//! `emergo bench [--depth N]`: the fixed benchmark. Prints each position's nodes, then the total
-//! (the search's signature) and the speed.
+//! `emergo bench [--variant V] [--depth N]`: the fixed benchmark. Prints each position's nodes,
+//! then the total (the search's signature) and the speed.
 
+use super::VariantArg;
 use emergo_engine::bench;
 
 /// Arguments of `emergo bench`.
@@ -12,11 +13,13 @@ pub struct Args {
     /// Print only the summary line.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let depth = args.depth.clamp(1, 30);
-    let report = bench::run(depth, |name, nodes| {
+    let report = bench::run_variant(args.variant.variant, depth, |name, nodes| {
         if !args.quiet {
             println!("{name:<22} {nodes:>12}");
         }

@@ -1,7 +1,8 @@
 //! The evaluation for people in a terminal: a bar (White's share on the left) and the top lines,
 //! scores from White's side (`+` is good for White), as on the web's analysis board.
 
-use emergo_core::{Color, Move};
+use emergo_core::moves::Move;
+use emergo_core::{Color, Variant};
 use emergo_engine::search::{mate_in, Line};
 
 /// Characters of the bar between its two labels.
@@ -48,7 +49,7 @@ pub fn bar(white: i32) -> String {
 
 /// The top lines, one a row: `1. +0.35  d3 f6 c4`, scores from White's side; at most `moves`
 /// moves of each line.
-pub fn lines_text(lines: &[Line], turn: Color, moves: usize) -> Vec<String> {
+pub fn lines_text<V: Variant>(lines: &[Line<V>], turn: Color, moves: usize) -> Vec<String> {
     lines
         .iter()
         .enumerate()

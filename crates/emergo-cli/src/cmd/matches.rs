@@ -1,10 +1,14 @@
-//! `emergo match`: engine against engine, with a progress bar on stderr and the report on
-//! stdout (its lines are documented in docs/match.md).
+//! `emergo match [--variant V]`: engine against engine, with a progress bar on stderr and the
+//! report on stdout (its lines are documented in docs/match.md). Both engines play on the board
+//! of `--variant` (an external UGI engine is told it with `setoption name UGI_Variant`); the
+//! random openings are entries on that board, and an openings file is read on it.
 
+use super::VariantArg;
 use anyhow::{bail, Context};
 use emergo_arena::{
     parse_openings, run_match, shuffled, EngineSpec, MatchConfig, Sprt, TimeControl,
 };
+use emergo_core::{with_variant, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -30,7 +34,8 @@ pub struct Args {
     /// Random entries (plies) in each opening.
     #[arg(long, value_name = "PLIES", default_value_t = 4)]
     openings: usize,
-    /// Openings from a file, one a line: N2 position text or moves from the start (`d3 a5 f2`);
+    /// Openings from a file, one a line, on the board of --variant (openings/balanced.txt is
+    /// for the square 9×9 board): N2 position text or moves from the start (`d3 a5 f2`);
     /// blank lines and # comments skipped. Played in the file's order, shuffled by --seed if
     /// --seed is given.
     #[arg(long, value_name = "FILE", conflicts_with = "openings")]
@@ -50,9 +55,15 @@ pub struct Args {
     /// Milliseconds a side may overstep its clock (with base+increment) before it loses on time.
     #[arg(long, default_value_t = 200)]
     time_margin: u64,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    with_variant!(args.variant.variant, V => run_on::<V>(&args))
+}
+
+fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
     let [a, b] = match args.engines.as_slice() {
         [a, b] => [a, b],
         other => bail!(
@@ -64,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         a.parse().with_context(|| format!("--engine {a}"))?,
         b.parse().with_context(|| format!("--engine {b}"))?,
     ];
-    let mut config = MatchConfig::new(engines, args.games);
+    let mut config = MatchConfig::<V>::new(engines, args.games);
     config.tc = args
         .tc
         .parse::<TimeControl>()
@@ -78,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.openings_file {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        let book = parse_openings(&text).with_context(|| format!("{}", path.display()))?;
+        let book = parse_openings::<V>(&text).with_context(|| format!("{}", path.display()))?;
         if book.is_empty() {
             bail!("{}: no openings in the file", path.display());
         }
@@ -133,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let report = report?;
     if let Some(e) = write_error {
-        let path = args.pgn.unwrap_or_default();
+        let path = args.pgn.clone().unwrap_or_default();
         return Err(e).with_context(|| format!("cannot write {}", path.display()));
     }
     print!("{}", report.lines());

@@ -17,7 +17,7 @@ pub mod ugi;
 pub mod worker;
 
 use anyhow::Context;
-use emergo_core::{position, Position, Variant, VariantKind};
+use emergo_core::{position, Variant, VariantKind};
 
 /// An error that ends the program with a given exit code.
 #[derive(Debug, thiserror::Error)]
@@ -25,11 +25,6 @@ use emergo_core::{position, Position, Variant, VariantKind};
 pub struct Exit {
     pub code: u8,
     pub message: String,
-}
-
-/// Reads a `--position` value (N2 text).
-pub fn parse_position(text: &str) -> anyhow::Result<Position> {
-    parse_position_on(text)
 }
 
 /// Reads a `--position` value (N2 text) on the board `V`.

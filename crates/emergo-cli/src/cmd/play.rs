@@ -1,9 +1,13 @@
 //! `emergo play`: a game against the engine in the terminal, one command per line on stdin
 //! (so it can be scripted through a pipe).
 
-use super::evalbar;
+use super::{evalbar, position_or_start, VariantArg};
 use anyhow::Context;
-use emergo_core::{Color, EndReason, Game, GameRecord, Move, Outcome, Position, Status};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::position::Position;
+use emergo_core::record::GameRecord;
+use emergo_core::{with_variant, Color, EndReason, Outcome, Status, Variant};
 use emergo_engine::search::mate_in;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, Player};
 use std::io::{BufRead, IsTerminal, Write};
@@ -18,7 +22,7 @@ pub struct Args {
     /// Your colour: white or black.
     #[arg(long, default_value_t = Color::White)]
     color: Color,
-    /// Start from this position (N2 text) instead of the start.
+    /// Start from this position (N2 text, on the board of --variant) instead of the start.
     #[arg(long, value_name = "POS")]
     position: Option<String>,
     /// The engine's time per move, in milliseconds [default: the level's time, the same as
@@ -28,6 +32,8 @@ pub struct Args {
     /// Seed of the engine's choices among near-best moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 const HELP: &str = "\
@@ -43,7 +49,7 @@ commands:
   quit          leave";
 
 /// The engine the player faces.
-fn engine(level: Level, seed: u64) -> Box<dyn Player> {
+fn engine<V: Variant>(level: Level, seed: u64) -> Box<dyn Player<V>> {
     Box::new(AlphaBetaPlayer::new(level).with_seed(seed))
 }
 
@@ -53,7 +59,7 @@ const HINT_LINES: usize = 3;
 /// A suggestion for the side to move from the full-strength engine: one line
 /// `hint: d3 (score +0.35, depth 7, pv d3 f6 c4)` (the score for the side to move), then the
 /// evaluation bar and the three best lines (scores from White's side).
-fn hint(game: &Game, limits: &Limits) -> String {
+fn hint<V: Variant>(game: &Game<V>, limits: &Limits) -> String {
     let mut engine = AlphaBetaPlayer::new(Level::MAX);
     engine.set_multipv(HINT_LINES);
     let result = engine.analyse(game, limits, |_| {});
@@ -93,22 +99,22 @@ fn announce(status: Status) -> Option<String> {
     Some(format!("game over: {}, {who} ({reason})", outcome.token()))
 }
 
-fn legal_list(pos: &Position) -> String {
+fn legal_list<V: Variant>(pos: &Position<V>) -> String {
     let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
     moves.sort();
     moves.join(" ")
 }
 
-struct Session<W: Write> {
-    game: Game,
+struct Session<W: Write, V: Variant> {
+    game: Game<V>,
     human: Color,
-    engine: Box<dyn Player>,
+    engine: Box<dyn Player<V>>,
     engine_name: String,
     limits: Limits,
     out: W,
 }
 
-impl<W: Write> Session<W> {
+impl<W: Write, V: Variant> Session<W, V> {
     fn board(&mut self) -> std::io::Result<()> {
         let drawing = super::show::draw(self.game.position());
         write!(self.out, "{drawing}")?;
@@ -252,10 +258,11 @@ impl<W: Write> Session<W> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let start = match &args.position {
-        Some(text) => super::parse_position(text)?,
-        None => Position::start(),
-    };
+    with_variant!(args.variant.variant, V => run_on::<V>(&args))
+}
+
+fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
+    let start = position_or_start::<V>(args.position.as_deref())?;
     let human = args.color;
     let stdout = std::io::stdout();
     // One table of levels for every face: the web's time per move unless --movetime says.
@@ -266,7 +273,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut session = Session {
         game: Game::new(start),
         human,
-        engine: engine(args.level, args.seed),
+        engine: engine::<V>(args.level, args.seed),
         engine_name: format!("emergo level {}", args.level),
         limits: Limits::movetime(movetime),
         out: stdout.lock(),

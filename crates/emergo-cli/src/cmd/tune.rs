@@ -1,9 +1,12 @@
 //! `emergo tune --pgn FILE...`: fits the evaluation weights to the results of recorded games
-//! (the Texel method, see `emergo_arena::tune`) and prints them.
+//! (the Texel method, see `emergo_arena::tune`) and prints them. With `--variant`, the records
+//! are games on that board and the fit starts from that board's weights.
 
+use super::VariantArg;
 use anyhow::Context;
 use emergo_arena::tune;
-use emergo_core::{split_records, GameRecord};
+use emergo_core::record::GameRecord;
+use emergo_core::{split_records, with_variant, Variant};
 use emergo_engine::eval::Weights;
 use std::path::PathBuf;
 
@@ -27,6 +30,8 @@ pub struct Args {
     /// error (0 for none).
     #[arg(long, default_value_t = 0.001)]
     l2: f64,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -35,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "--l2: {} is not a weight of zero or more",
         args.l2
     );
-    let mut start = Weights::default();
+    let mut start = Weights::for_variant(args.variant.variant);
     for pair in &args.start {
         let (name, value) = pair
             .split_once('=')
@@ -63,10 +68,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         for (line, record) in split_records(&text) {
-            let game = GameRecord::parse(record)
-                .and_then(|r| r.to_game())
+            let found = with_variant!(args.variant.variant, V => samples_on::<V>(record))
                 .with_context(|| format!("{}: the record at line {line}", path.display()))?;
-            let found = tune::samples(&game);
             if found.is_empty() {
                 continue;
             }
@@ -102,4 +105,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{name} {new} (was {old})");
     }
     Ok(())
+}
+
+/// The samples of one record of a game on the board `V`.
+fn samples_on<V: Variant>(record: &str) -> anyhow::Result<Vec<tune::Sample>> {
+    let game = GameRecord::<V>::parse(record).and_then(|r| r.to_game())?;
+    Ok(tune::samples(&game))
 }

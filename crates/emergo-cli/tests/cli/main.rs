@@ -12,6 +12,7 @@ mod common;
 
 mod cli_rules;
 mod cluster;
+mod engine_variants;
 mod match_play;
 mod serve_kill;
 mod ugi;

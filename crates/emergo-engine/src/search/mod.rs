@@ -18,7 +18,10 @@ pub mod tt;
 
 use crate::eval::{evaluate, Weights};
 use crate::player::Limits;
-use emergo_core::{Game, Move, Position, RepetitionKey};
+use emergo_core::game::Game;
+use emergo_core::moves::Move;
+use emergo_core::position::Position;
+use emergo_core::{Emergo, RepetitionKey, Variant};
 pub use multipv::Line;
 use multipv::{merge, ExtraTables, MAX_LINES};
 use ordering::{History, Killers};
@@ -53,7 +56,7 @@ pub fn mate_in(score: i32) -> Option<i32> {
 
 /// What the search reports after each completed depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
+pub struct SearchInfo<V: Variant = Emergo> {
     pub depth: u32,
     /// The deepest ply reached, extensions and quiescence included.
     pub seldepth: u32,
@@ -62,28 +65,28 @@ pub struct SearchInfo {
     pub nodes: u64,
     pub nps: u64,
     pub time: Duration,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<V>>,
     /// Per mille of the transposition table written in this search.
     pub hashfull: u32,
     /// The best root moves, best first (one unless [`SearchOptions::multipv`] asks for more);
     /// line 1 is `score` and `pv`.
-    pub lines: Vec<Line>,
+    pub lines: Vec<Line<V>>,
 }
 
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct SearchResult<V: Variant = Emergo> {
     /// The best move, `None` when the position has no legal move.
-    pub best: Option<Move>,
+    pub best: Option<Move<V>>,
     /// Its score for the side to move.
     pub score: i32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<V>>,
     /// The last completed depth.
     pub depth: u32,
     pub nodes: u64,
     /// The best root moves, best first; line 1 is `best`, `score` and `pv`. Lines of the last
     /// depth that completed, then earlier lines for other moves when the search stopped midway.
-    pub lines: Vec<Line>,
+    pub lines: Vec<Line<V>>,
 }
 
 /// Settings of a search that are not limits.
@@ -120,9 +123,9 @@ impl Default for SearchOptions {
 /// A search result with the score of every root move from the last completed depth (exact only
 /// with [`SearchOptions::exact_root`]).
 #[derive(Clone, Debug)]
-pub struct FullResult {
-    pub result: SearchResult,
-    pub root_scores: Vec<(Move, i32)>,
+pub struct FullResult<V: Variant = Emergo> {
+    pub result: SearchResult<V>,
+    pub root_scores: Vec<(Move<V>, i32)>,
 }
 
 /// State shared by the threads of one search.
@@ -136,14 +139,14 @@ struct Shared<'a> {
 }
 
 /// Searches `game`'s current position under `limits`. `stop` may be set from another thread.
-pub fn search(
-    game: &Game,
+pub fn search<V: Variant>(
+    game: &Game<V>,
     limits: &Limits,
     options: &SearchOptions,
     tt: &TranspositionTable,
     stop: &AtomicBool,
-    info: &mut dyn FnMut(&SearchInfo),
-) -> FullResult {
+    info: &mut dyn FnMut(&SearchInfo<V>),
+) -> FullResult<V> {
     let pos = *game.position();
     let tc = TimeControl::new(limits, pos.turn());
     tt.new_search();
@@ -153,7 +156,7 @@ pub fn search(
         abort: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
     };
-    let history: Vec<Position> = game.positions().to_vec();
+    let history: Vec<Position<V>> = game.positions().to_vec();
     let threads = options.threads.clamp(1, 256);
     std::thread::scope(|scope| {
         for id in 1..threads {
@@ -161,7 +164,7 @@ pub fn search(
             let tc = &tc;
             let history = &history;
             scope.spawn(move || {
-                let mut worker = Worker::new(shared, options, tc, history, id);
+                let mut worker = Worker::<V>::new(shared, options, tc, history, id);
                 worker.iterate(&mut |_| {});
             });
         }
@@ -173,7 +176,7 @@ pub fn search(
 }
 
 /// One thread's search.
-struct Worker<'a> {
+struct Worker<'a, V: Variant> {
     shared: &'a Shared<'a>,
     weights: &'a Weights,
     options: &'a SearchOptions,
@@ -187,18 +190,18 @@ struct Worker<'a> {
     keys: Vec<RepetitionKey>,
     /// The index in `keys` of the root.
     root_index: usize,
-    root: Position,
-    moves: Vec<Vec<Move>>,
+    root: Position<V>,
+    moves: Vec<Vec<Move<V>>>,
     /// Per ply: the ordering score and generated index of each move of `moves`.
     scored: Vec<Vec<(i32, usize)>>,
-    pv: Vec<Vec<Move>>,
-    killers: Killers,
-    history: History,
-    root_scores: Vec<(Move, i32)>,
+    pv: Vec<Vec<Move<V>>>,
+    killers: Killers<V>,
+    history: History<V>,
+    root_scores: Vec<(Move<V>, i32)>,
     /// The move that last raised alpha at the root in the current iteration, with its score.
-    root_best: Option<(Move, i32)>,
+    root_best: Option<(Move<V>, i32)>,
     /// Multi-PV (main thread): the tables the extra lines write to.
-    extra: Option<Box<ExtraTables>>,
+    extra: Option<Box<ExtraTables<V>>>,
     /// Whether an extra line (2..N) is being searched.
     in_extra_line: bool,
     /// In an extra line: the positions the root moves of the earlier lines lead to.
@@ -226,14 +229,14 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-impl<'a> Worker<'a> {
+impl<'a, V: Variant> Worker<'a, V> {
     fn new(
         shared: &'a Shared<'a>,
         options: &'a SearchOptions,
         tc: &'a TimeControl,
-        history: &[Position],
+        history: &[Position<V>],
         id: usize,
-    ) -> Worker<'a> {
+    ) -> Worker<'a, V> {
         let keys: Vec<RepetitionKey> = history.iter().map(RepetitionKey::of).collect();
         let root = *history.last().unwrap_or(&Position::start());
         let extra = (id == 0 && options.multipv > 1 && !options.exact_root)
@@ -342,7 +345,7 @@ impl<'a> Worker<'a> {
         false
     }
 
-    fn push(&mut self, pos: &Position) {
+    fn push(&mut self, pos: &Position<V>) {
         self.keys.push(RepetitionKey::of(pos));
     }
 
@@ -351,7 +354,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Iterative deepening with aspiration windows. Reports each completed depth (main thread).
-    fn iterate(&mut self, info: &mut dyn FnMut(&SearchInfo)) -> FullResult {
+    fn iterate(&mut self, info: &mut dyn FnMut(&SearchInfo<V>)) -> FullResult<V> {
         let root = self.root;
         let mut root_moves = root.legal_moves();
         let mut result = SearchResult {
@@ -377,7 +380,7 @@ impl<'a> Worker<'a> {
         };
         root_moves.clear();
         let mut root_scores = Vec::new();
-        let mut lines: Vec<Line> = Vec::new();
+        let mut lines: Vec<Line<V>> = Vec::new();
         let mut score = 0;
         let mut depth = 1 + (self.id as u32 % 2);
         while depth <= self.tc.max_depth {
@@ -492,7 +495,7 @@ impl<'a> Worker<'a> {
     /// Principal variation search. `ply` 0 is the root.
     fn search(
         &mut self,
-        pos: &Position,
+        pos: &Position<V>,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -564,7 +567,7 @@ impl<'a> Worker<'a> {
         let n = moves.len();
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move: Option<(Move, usize)> = None;
+        let mut best_move: Option<(Move<V>, usize)> = None;
         let mut seen = CaptureResults::default();
         let mut searched = 0usize;
         for k in 0..n {
@@ -679,7 +682,14 @@ impl<'a> Worker<'a> {
     /// Quiescence: forced positions (a capture to make, a single move) are searched through; a
     /// capture threat by the opponent is answered once per line (`qply == 0`); otherwise the
     /// static evaluation stands.
-    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+    fn qsearch(
+        &mut self,
+        pos: &Position<V>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+    ) -> i32 {
         self.pv[ply].clear();
         if self.tick() {
             return 0;
@@ -741,7 +751,7 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    fn update_pv(&mut self, ply: usize, m: Move<V>) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
@@ -755,7 +765,7 @@ mod tests;
 
 /// How many different positions the root moves lead to (two capture routes to one position,
 /// R7.4, count once): the most lines a multi-PV search can report.
-fn distinct_children(root: &Position, moves: &[Move]) -> usize {
+fn distinct_children<V: Variant>(root: &Position<V>, moves: &[Move<V>]) -> usize {
     let mut hashes: Vec<u64> = moves
         .iter()
         .map(|&m| {

@@ -13,7 +13,8 @@
 use super::ordering::{History, Killers};
 use super::tt::{Entry, TranspositionTable};
 use super::{is_mate_score, Worker, MAX_PLY};
-use emergo_core::Move;
+use emergo_core::moves::Move;
+use emergo_core::{Emergo, Variant};
 
 /// The most lines a search reports.
 pub const MAX_LINES: usize = 8;
@@ -21,27 +22,27 @@ pub const MAX_LINES: usize = 8;
 /// One line of a multi-PV search: a root move's score for the side to move and its principal
 /// variation (which starts with the move).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
+pub struct Line<V: Variant = Emergo> {
     pub score: i32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<V>>,
 }
 
-impl Line {
+impl<V: Variant> Line<V> {
     /// The root move of the line.
-    pub fn first(&self) -> Option<Move> {
+    pub fn first(&self) -> Option<Move<V>> {
         self.pv.first().copied()
     }
 }
 
 /// The tables the extra lines write to.
-pub(super) struct ExtraTables {
+pub(super) struct ExtraTables<V: Variant> {
     tt: TranspositionTable,
-    killers: Killers,
-    history: History,
+    killers: Killers<V>,
+    history: History<V>,
 }
 
-impl ExtraTables {
-    pub(super) fn new(megabytes: usize) -> ExtraTables {
+impl<V: Variant> ExtraTables<V> {
+    pub(super) fn new(megabytes: usize) -> ExtraTables<V> {
         ExtraTables {
             tt: TranspositionTable::new(megabytes),
             killers: Killers::new(MAX_PLY + 1),
@@ -50,7 +51,7 @@ impl ExtraTables {
     }
 }
 
-impl Worker<'_> {
+impl<V: Variant> Worker<'_, V> {
     /// The transposition table entry for `key`: in an extra line its own table first.
     #[inline]
     pub(super) fn probe(&self, key: u64) -> Option<Entry> {
@@ -91,10 +92,10 @@ impl Worker<'_> {
     pub(super) fn more_lines(
         &mut self,
         depth: u32,
-        first: Line,
-        previous: &[Line],
+        first: Line<V>,
+        previous: &[Line<V>],
         wanted: usize,
-    ) -> Vec<Line> {
+    ) -> Vec<Line<V>> {
         let mut lines = vec![first];
         if wanted <= 1 || self.extra.is_none() {
             return lines;
@@ -133,7 +134,11 @@ impl Worker<'_> {
 /// of `previous` for root moves not yet listed, `wanted` at most. Line 1 stays first; the others
 /// are sorted by score, and a later line never shows more than the line above it (a line searched
 /// alone can come out a little above line 1, whose rivals were searched with reductions).
-pub fn merge(mut current: Vec<Line>, previous: &[Line], wanted: usize) -> Vec<Line> {
+pub fn merge<V: Variant>(
+    mut current: Vec<Line<V>>,
+    previous: &[Line<V>],
+    wanted: usize,
+) -> Vec<Line<V>> {
     for line in previous {
         if current.len() >= wanted {
             break;

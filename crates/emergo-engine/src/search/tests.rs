@@ -180,7 +180,7 @@ fn exact_root_scores_agree_with_the_normal_search() {
 /// once with a legal move.
 #[test]
 fn node_limits_and_the_stop_flag_end_the_search() {
-    let game = Game::default();
+    let game: Game = Game::default();
     let tt = TranspositionTable::new(4);
     let stop = AtomicBool::new(false);
     let r = search(
@@ -358,4 +358,44 @@ fn multipv_reports_every_depth_and_no_more_lines_than_moves() {
         seen,
         [(1, moves.min(8)), (2, moves.min(8)), (3, moves.min(8))]
     );
+}
+
+/// The search plays every board (issue 20): legal best moves and distinct multi-PV lines on the
+/// 7×7 board and the hexagon, and a win found by R10.1 on the hexagon.
+#[test]
+fn the_search_plays_the_7x7_board_and_the_hexagon() {
+    use emergo_core::{Emergo7x7, HexEmergo};
+    fn check<V: Variant>(text: &str) {
+        let game = Game::<V>::new(text.parse().expect("valid position text"));
+        let tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        let options = SearchOptions {
+            multipv: 3,
+            ..SearchOptions::default()
+        };
+        let full = search(&game, &Limits::depth(4), &options, &tt, &stop, &mut |_| {});
+        let r = full.result;
+        assert_eq!(r.depth, 4, "{text}");
+        assert!(game.position().is_legal(r.best.unwrap()), "{text}");
+        let firsts: Vec<_> = r.lines.iter().map(|l| l.first()).collect();
+        assert_eq!(firsts.len(), 3, "{text}");
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    }
+    check::<Emergo7x7>("W:8:8");
+    check::<Emergo7x7>("B:6:7:c3=W,d5=W,e4=B");
+    check::<HexEmergo>("W:12:12");
+    check::<HexEmergo>("B:10:11:c3=W,d5=W,e4=B");
+    // White's c3 over Black's lone man d4 jumps it to e5 (a hexagon step: both up): Black has
+    // nothing left, R10.1.
+    let game = Game::<HexEmergo>::new("W:0:0:c3=W,d4=B".parse().unwrap());
+    let full = search(
+        &game,
+        &Limits::depth(2),
+        &SearchOptions::default(),
+        &TranspositionTable::new(1),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert_eq!(full.result.best.unwrap().to_string(), "c3xe5");
+    assert_eq!(mate_in(full.result.score), Some(1));
 }
