@@ -266,29 +266,16 @@ pub async fn accept(
         Color::White => (owner, acceptor),
         Color::Black => (acceptor, owner),
     };
-    let now = now_text();
     // Both seats are taken: the game, and White's clock, start now.
     let mut clock = GameClock::new(tc);
     clock.start(state.clock.now_ms());
-    let meta = GameMeta {
-        id: new_game_id(),
-        mode: Mode::Human,
-        level: None,
-        seats,
-        invite_hash: None,
-        tags: Vec::new(),
-        draw_offer: None,
-        takeback: Default::default(),
-        rematch: Default::default(),
-        players: Players {
-            white: Some(white),
-            black: Some(black),
-            rated: row.rated.then(|| tc.category()),
-        },
-        clock: Some(clock),
-        created_at: now.clone(),
-        updated_at: now,
+    let mut meta = GameMeta::new(new_game_id(), Mode::Human, seats, now_text());
+    meta.players = Players {
+        white: Some(white),
+        black: Some(black),
+        rated: row.rated.then(|| tc.category()),
     };
+    meta.clock = Some(clock);
     let game = Game::default();
     // Both players from one address: a rated game counts within that address's limit.
     let client = client.to_string();

@@ -3,8 +3,8 @@
 //! on the SQLite run only.
 
 use crate::common::{skip_unless, Backend, TestDb};
-use emergo_core::{ByColor, Color, EndReason, Game, Outcome, Status};
-use emergo_platform::domain::model::{GameMeta, Mode, Seat, SeatKind};
+use emergo_core::{Color, EndReason, Game, Outcome, Status};
+use emergo_platform::fixtures::human_game;
 use emergo_platform::store::{ClockColumns, MoveWrite, Store, StoreError};
 use emergo_server::clock::GameClock;
 
@@ -17,28 +17,6 @@ fn play<'a>(version: i64, ply: usize, text: &'a str, now: &'a str) -> MoveWrite<
         status: Status::Ongoing,
         clock: ClockColumns::default(),
         now,
-    }
-}
-
-fn human_game(id: &str) -> GameMeta {
-    let seat = || Seat {
-        kind: SeatKind::Human,
-        token_hash: None,
-    };
-    GameMeta {
-        id: id.to_string(),
-        mode: Mode::Human,
-        level: None,
-        seats: ByColor::new(seat(), seat()),
-        invite_hash: None,
-        tags: Vec::new(),
-        draw_offer: None,
-        takeback: Default::default(),
-        rematch: Default::default(),
-        players: Default::default(),
-        clock: None,
-        created_at: "2026-11-30T00:00:00Z".to_string(),
-        updated_at: "2026-11-30T00:00:00Z".to_string(),
     }
 }
 

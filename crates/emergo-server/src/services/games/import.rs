@@ -4,7 +4,7 @@
 
 use crate::services::error::ServiceError;
 use emergo_core::{ByColor, Game, GameRecord, RecordLimits, RecordMove, Status};
-use emergo_platform::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
+use emergo_platform::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat};
 
 /// Reads `body` as a record within `caps` and replays it: the record and its game, or the
 /// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).
@@ -25,26 +25,10 @@ pub fn read_record(body: &[u8], caps: RecordLimits) -> Result<(GameRecord, Game)
 /// The metadata of an imported game: nobody holds a seat; the record's tags are kept for its
 /// export.
 pub fn imported_meta(record: GameRecord) -> GameMeta {
-    let nobody = || Seat {
-        kind: SeatKind::Human,
-        token_hash: None,
-    };
-    let now = now_text();
-    GameMeta {
-        id: new_game_id(),
-        mode: Mode::Imported,
-        level: None,
-        seats: ByColor::new(nobody(), nobody()),
-        invite_hash: None,
-        tags: record.tags,
-        draw_offer: None,
-        takeback: Default::default(),
-        rematch: Default::default(),
-        players: Default::default(),
-        clock: None,
-        created_at: now.clone(),
-        updated_at: now,
-    }
+    let seats = ByColor::splat(Seat::vacant());
+    let mut meta = GameMeta::new(new_game_id(), Mode::Imported, seats, now_text());
+    meta.tags = record.tags;
+    meta
 }
 
 /// The export of an imported game from the record text it was read from, so that its

@@ -392,28 +392,11 @@ mod tests {
     use super::*;
     use emergo_core::ByColor;
     use emergo_core::Game;
-    use emergo_platform::domain::model::{GameMeta, Mode, Seat, SeatKind};
+    use emergo_platform::domain::model::{GameMeta, Mode, Seat};
 
     fn live(game: Game) -> LiveGame {
-        let nobody = || Seat {
-            kind: SeatKind::Human,
-            token_hash: None,
-        };
-        let meta = GameMeta {
-            id: "test".into(),
-            mode: Mode::Imported,
-            level: None,
-            seats: ByColor::new(nobody(), nobody()),
-            invite_hash: None,
-            tags: Vec::new(),
-            draw_offer: None,
-            takeback: Default::default(),
-            rematch: Default::default(),
-            players: Default::default(),
-            clock: None,
-            created_at: String::new(),
-            updated_at: String::new(),
-        };
+        let seats = ByColor::splat(Seat::vacant());
+        let meta = GameMeta::new("test".into(), Mode::Imported, seats, String::new());
         LiveGame::new(meta, game)
     }
 
