@@ -2,6 +2,7 @@
 
 use crate::http::extract::{Body, GameId};
 use crate::http::session::{SessionCookie, SignedIn};
+use crate::services::accounts::Accounts;
 use crate::services::error::ServiceError;
 use crate::services::games::chat::{clean, publish, MessageView, Room, Speaker, MAX_PER_GAME};
 use crate::services::games::rematch::{join, make, rematch_seat, Action};
@@ -18,6 +19,7 @@ use emergo_platform::domain::model::{hash_secret, new_token, now_text, Mode};
 use emergo_platform::store::chat::{NewChat, NewReport};
 use emergo_platform::store::StoreError;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `POST /api/games/{id}/seat`: a new token for the seat the session's account holds (the old
@@ -60,12 +62,13 @@ pub struct RematchBody {
 
 pub async fn rematch(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<RematchBody>,
 ) -> Result<Response, ServiceError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let mut live = slot.state.lock().await;
     let color = rematch_seat(&live, &actor)?;
@@ -126,13 +129,14 @@ pub struct Said {
 /// `POST /api/games/{id}/chat`: writes a message (201 with it).
 pub async fn post(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     Path(id): Path<String>,
     cookie: SessionCookie,
     Body(body): Body<ChatBody>,
 ) -> Result<(StatusCode, Json<Said>), ServiceError> {
     let slot = state.slot(&id).await?;
-    let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
+    let (who, over) = speaker(&accounts, &slot, body.token.as_deref(), &cookie).await?;
     match (body.room, who.seat) {
         (Room::Players, None) => {
             return Err(ServiceError::BadToken(
@@ -202,13 +206,14 @@ pub struct Reported {
 /// another spectator); 201 `{"reported": true}`, the same when reported before.
 pub async fn report(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     Path((id, message)): Path<(String, String)>,
     cookie: SessionCookie,
     Body(body): Body<ReportBody>,
 ) -> Result<(StatusCode, Json<Reported>), ServiceError> {
     let slot = state.slot(&id).await?;
-    let (who, over) = speaker(&state, &slot, body.token.as_deref(), &cookie).await?;
+    let (who, over) = speaker(&accounts, &slot, body.token.as_deref(), &cookie).await?;
     if who.seat.is_none() && who.account.is_none() {
         return Err(ServiceError::Unauthorized(
             "sign in (or hold a seat) to report a message".to_string(),
@@ -288,7 +293,7 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<WatchListView>, 
 /// Reads who speaks: the token's seat (403 `bad_token` when it holds none), else the session's
 /// account and the seat it holds, if any. Also returns whether the game is over.
 pub async fn speaker(
-    state: &AppState,
+    accounts: &Accounts,
     slot: &GameSlot,
     token: Option<&str>,
     cookie: &SessionCookie,
@@ -296,7 +301,7 @@ pub async fn speaker(
     let token = token.filter(|t| !t.is_empty());
     let session = match token {
         Some(_) => None,
-        None => cookie.account(state).await?,
+        None => cookie.account(accounts).await?,
     };
     let live = slot.state.lock().await;
     if live.meta.mode != Mode::Human {

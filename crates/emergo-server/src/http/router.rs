@@ -10,6 +10,7 @@ use crate::http::extract::{Body, GameId, ViewQuery};
 use crate::http::ops;
 use crate::http::session::SessionCookie;
 use crate::http::ws;
+use crate::services::accounts::Accounts;
 use crate::services::error::ServiceError;
 use crate::services::games::actions::{require_ongoing, DrawAction};
 use crate::services::games::create::{ColorChoice, NewGame, Opponent};
@@ -318,12 +319,13 @@ struct MoveBody {
 
 async fn play(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .play(&slot, client.0, &actor, body.ply, &body.mv)
@@ -346,12 +348,13 @@ struct TakebackBody {
 
 async fn takeback(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TakebackBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .take_back(&slot, client.0, &actor, body.action)
@@ -369,12 +372,13 @@ struct Hint {
 
 async fn hint(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<Hint>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let game = {
         let live = slot.state.lock().await;
@@ -427,12 +431,13 @@ async fn hint(
 
 async fn resign(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state.resign(&slot, client.0, &actor).await?;
     Ok(delta(&live, usize::MAX))
@@ -442,12 +447,13 @@ async fn resign(
 /// side has moved (src/services/games/takeback.rs).
 async fn abort(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state.abort(&slot, client.0, &actor).await?;
     Ok(delta(&live, usize::MAX))
@@ -461,12 +467,13 @@ struct DrawBody {
 
 async fn draw(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state.draw(&slot, client.0, &actor, body.action).await?;
     Ok(delta(&live, usize::MAX))
@@ -538,7 +545,7 @@ async fn record_tags(
 
 async fn record(
     State(state): State<AppState>,
-    State(accounts): State<Arc<crate::services::accounts::Accounts>>,
+    State(accounts): State<Arc<Accounts>>,
     GameId(id): GameId,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {

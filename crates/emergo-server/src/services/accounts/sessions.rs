@@ -132,11 +132,7 @@ impl Accounts {
                 .await?
                 .is_some_and(|s| name_key(&s.account.name) == key);
         }
-        let attempt = Attempt {
-            client,
-            key,
-            known,
-        };
+        let attempt = Attempt { client, key, known };
         self.attempt_login(&attempt)?;
         let account = if name.len() <= 20 {
             self.store.account_by_key(&attempt.key).await?
