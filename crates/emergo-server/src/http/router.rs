@@ -24,7 +24,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Extension, Json, Router};
-use emergo_core::{Color, Game, GameRecord};
+use emergo_core::{Color, GameRecord};
 use emergo_engine::Level;
 use emergo_platform::domain::model::{hash_secret, new_token, GameMeta, Mode, SeatKind};
 use emergo_platform::store::StatusFilter;
@@ -578,22 +578,6 @@ async fn record(
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-/// Reads and replays a record within the caps, on a blocking thread (never on the runtime),
-/// a few at a time.
-async fn read_record(state: &AppState, body: Bytes) -> Result<(GameRecord, Game), ApiError> {
-    let _turn = state
-        .imports
-        .acquire()
-        .await
-        .map_err(ServiceError::internal)?;
-    let caps = state.limits.record;
-    Ok(
-        tokio::task::spawn_blocking(move || import::read_record(&body, caps))
-            .await
-            .map_err(ServiceError::internal)??,
-    )
-}
-
 async fn import(
     State(state): State<AppState>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
@@ -609,13 +593,7 @@ async fn import(
         .into(),
         other => other,
     })?;
-    let (record, game) = read_record(&state, body.clone()).await?;
-    let mut meta = import::imported_meta(record);
-    state.insert_with_fresh_id(&mut meta, &game).await?;
-    if let Ok(text) = std::str::from_utf8(&body) {
-        state.store.put_record(&meta.id, text).await?;
-    }
-    let slot = state.insert(LiveGame::new(meta, game));
+    let slot = state.import(body).await?;
     // The whole view, built off the game's lock and kept for the page that opens it next.
     let text = state.view_text(&slot, 0).await?;
     Ok((
