@@ -1,7 +1,7 @@
 //! What a stored game is made of: its mode, its seats, its metadata; random ids and secrets;
 //! timestamps.
 
-use emergo_core::{ByColor, Color, Game};
+use emergo_core::{ByColor, Color, Game, VariantKind};
 use emergo_engine::Level;
 use sha2::{Digest, Sha256};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -103,6 +103,8 @@ pub struct GameMeta {
     pub players: Players,
     /// A timed game's clock (`None`: untimed).
     pub clock: Option<crate::domain::clock::GameClock>,
+    /// The board the game is played on (Emergo's 9x9 unless made otherwise).
+    pub variant: VariantKind,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -176,6 +178,7 @@ impl GameMeta {
             rematch: Rematch::default(),
             players: Players::default(),
             clock: None,
+            variant: VariantKind::Emergo,
             created_at: now.clone(),
             updated_at: now,
         }

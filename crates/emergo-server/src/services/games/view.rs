@@ -160,6 +160,8 @@ impl BoardView {
 pub struct GameView {
     pub id: String,
     pub mode: &'static str,
+    /// The board: `emergo`, `7x7` or `hex`.
+    pub variant: &'static str,
     pub level: Option<u8>,
     pub white: SeatView,
     pub black: SeatView,
@@ -289,6 +291,7 @@ impl GameView {
         GameView {
             id: live.meta.id.clone(),
             mode: live.meta.mode.name(),
+            variant: live.meta.variant.name(),
             level: live.meta.level.map(Level::get),
             white: SeatView::of(&live.meta.seats[Color::White]),
             black: SeatView::of(&live.meta.seats[Color::Black]),
@@ -351,6 +354,8 @@ pub struct SeatGrant {
 pub struct GameSummary {
     pub id: String,
     pub mode: &'static str,
+    /// The board: `emergo`, `7x7` or `hex`.
+    pub variant: &'static str,
     pub level: Option<u8>,
     pub white: SeatView,
     pub black: SeatView,
@@ -368,6 +373,7 @@ impl GameSummary {
     pub fn of(row: SummaryRow) -> GameSummary {
         GameSummary {
             mode: row.mode.name(),
+            variant: row.variant.name(),
             level: row.level.map(Level::get),
             white: SeatView::of(&row.seats.white),
             black: SeatView::of(&row.seats.black),

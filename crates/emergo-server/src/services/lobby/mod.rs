@@ -126,6 +126,8 @@ pub fn time_control(text: &str) -> Result<TimeControl, ServiceError> {
 #[derive(Clone, Debug, Serialize)]
 pub struct SeekView {
     id: String,
+    /// The board of the game it makes: `emergo` (the only board a seek makes yet).
+    variant: &'static str,
     owner: String,
     /// Rounded to a whole number (written as a float, `1500.0`).
     rating: f64,
@@ -155,6 +157,7 @@ impl SeekView {
             .unwrap_or_default();
         SeekView {
             id: row.id.clone(),
+            variant: emergo_core::VariantKind::Emergo.name(),
             owner: row.owner.clone(),
             rating: rating.rating.round(),
             provisional: rating.rd >= LEADERBOARD_RD,
