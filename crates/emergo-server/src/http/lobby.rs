@@ -11,6 +11,7 @@ use crate::services::games::AppState;
 use crate::services::lobby::seeks::{SeekList, SeekRequest};
 use crate::services::lobby::{Lobby, SeekColor, SeekView};
 use crate::services::notify::Notify;
+use crate::services::Services;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, State};
@@ -105,15 +106,19 @@ pub async fn accept(
 /// for the notifications alone (no seeks, none kept alive); the client switches with a message
 /// `{"lobby": true}` or `{"lobby": false}`.
 pub async fn lobby_ws(
-    State(state): State<AppState>,
-    State(accounts): State<Arc<Accounts>>,
-    State(service): State<Arc<Lobby>>,
-    State(notify): State<Notify>,
+    State(services): State<Services>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     cookie: SessionCookie,
     query: Result<axum::extract::Query<LobbyQuery>, axum::extract::rejection::QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let Services {
+        games: state,
+        accounts,
+        lobby: service,
+        notify,
+        ..
+    } = services;
     let axum::extract::Query(query) = query?;
     let upgrade = upgrade.map_err(|e| ServiceError::BadRequest(e.body_text()))?;
     let account = cookie.account(&accounts).await?.map(|s| s.account.id);
