@@ -9,6 +9,8 @@
 //! and `emergo db copy` are built on it. See docs/architecture.md.
 
 pub mod domain;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod store;
 
 #[cfg(test)]

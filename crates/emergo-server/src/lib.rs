@@ -33,7 +33,7 @@ use services::accounts::Accounts;
 use services::fanout;
 use services::games::flag;
 use services::games::{AppState, Shared};
-use services::lobby::{self as seeks, Lobby};
+use services::lobby::Lobby;
 use services::notify::Notify;
 use services::permits::Permits;
 use services::Services;
@@ -159,8 +159,8 @@ impl Server {
         ));
         let services = Services {
             games: state.clone(),
-            accounts: Arc::new(Accounts::new(&limits)),
-            lobby: Arc::new(Lobby::new(&limits)),
+            accounts: Arc::new(Accounts::new(&limits, state.store.clone())),
+            lobby: Arc::new(Lobby::new(&limits, state.store.clone())),
             notify,
             reviews: Arc::default(),
             analyses: Arc::default(),
@@ -300,7 +300,7 @@ fn spawn_account_sweeper(services: Services, mut stop: watch::Receiver<bool>) {
             if stopped {
                 break;
             }
-            seeks::sweep(&services.games, &services.lobby).await;
+            services.lobby.sweep().await;
             if rounds.is_multiple_of(6) {
                 crate::services::games::ratings::settle_pending(&services.games).await;
                 services.accounts.forget_idle();

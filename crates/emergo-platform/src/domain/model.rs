@@ -1,7 +1,7 @@
 //! What a stored game is made of: its mode, its seats, its metadata; random ids and secrets;
 //! timestamps.
 
-use emergo_core::{ByColor, Color, Game};
+use emergo_core::{ByColor, Color, Game, VariantKind};
 use emergo_engine::Level;
 use sha2::{Digest, Sha256};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -66,6 +66,14 @@ pub struct Seat {
 }
 
 impl Seat {
+    /// A person's seat that nobody has taken yet.
+    pub fn vacant() -> Seat {
+        Seat {
+            kind: SeatKind::Human,
+            token_hash: None,
+        }
+    }
+
     /// Whether someone sits there: the engine always does, a person once the seat is taken.
     pub fn joined(&self) -> bool {
         self.kind == SeatKind::Engine || self.token_hash.is_some()
@@ -95,6 +103,8 @@ pub struct GameMeta {
     pub players: Players,
     /// A timed game's clock (`None`: untimed).
     pub clock: Option<crate::domain::clock::GameClock>,
+    /// The board the game is played on (Emergo's 9x9 unless made otherwise).
+    pub variant: VariantKind,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -153,6 +163,27 @@ impl Players {
 }
 
 impl GameMeta {
+    /// A new game `id` of `mode` with `seats`, made `now`: no level, invitation, tags, offers,
+    /// accounts or clock yet (each set by the caller that has one).
+    pub fn new(id: String, mode: Mode, seats: ByColor<Seat>, now: String) -> GameMeta {
+        GameMeta {
+            id,
+            mode,
+            level: None,
+            seats,
+            invite_hash: None,
+            tags: Vec::new(),
+            draw_offer: None,
+            takeback: Takeback::default(),
+            rematch: Rematch::default(),
+            players: Players::default(),
+            clock: None,
+            variant: VariantKind::Emergo,
+            created_at: now.clone(),
+            updated_at: now,
+        }
+    }
+
     /// The seat whose token hashes to `token`'s hash.
     pub fn seat_of(&self, token: &str) -> Option<Color> {
         let hash = hash_secret(token);
@@ -279,30 +310,13 @@ mod tests {
 
     #[test]
     fn a_seat_is_found_by_its_token_and_by_nothing_else() {
-        let meta = GameMeta {
-            id: "x".into(),
-            mode: Mode::Human,
-            level: None,
-            seats: ByColor::new(
-                Seat {
-                    kind: SeatKind::Human,
-                    token_hash: Some(hash_secret("w")),
-                },
-                Seat {
-                    kind: SeatKind::Human,
-                    token_hash: None,
-                },
-            ),
-            invite_hash: None,
-            tags: Vec::new(),
-            draw_offer: None,
-            takeback: Takeback::default(),
-            rematch: Rematch::default(),
-            players: Players::default(),
-            clock: None,
-            created_at: String::new(),
-            updated_at: String::new(),
-        };
+        let mut meta = GameMeta::new(
+            "x".into(),
+            Mode::Human,
+            ByColor::splat(Seat::vacant()),
+            String::new(),
+        );
+        meta.seats[Color::White].token_hash = Some(hash_secret("w"));
         assert_eq!(meta.seat_of("w"), Some(Color::White));
         assert_eq!(meta.seat_of("b"), None);
         assert_eq!(meta.seat_of(""), None);

@@ -424,9 +424,9 @@ for_each_backend! {
             "INSERT INTO games (id, mode, level, white_kind, black_kind, white_token,
                 black_token, invite, start, tags, ply, result, reason, draw_offer, created_at,
                 updated_at, white_account, black_account, rated,
-                time_control, white_ms, black_ms, turn_started_ms, flag_at_ms)
+                time_control, white_ms, black_ms, turn_started_ms, flag_at_ms, variant)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                $17, $18, $19, $20, $21, $22, $23, $24)",
+                $17, $18, $19, $20, $21, $22, $23, $24, $25)",
         )
         .bind(&meta.id)
         .bind(meta.mode.name())
@@ -452,6 +452,7 @@ for_each_backend! {
         .bind(clock.black_ms)
         .bind(clock.turn_started_ms)
         .bind(clock.flag_at_ms)
+        .bind(meta.variant.name())
         .execute(&mut *tx)
         .await
         .map_err(conflict_on_unique("game id taken"))?;

@@ -106,6 +106,8 @@ pub struct SummaryRow {
     pub ply: i64,
     pub result: Option<String>,
     pub reason: Option<String>,
+    /// The board the game is played on.
+    pub variant: emergo_core::VariantKind,
     pub created_at: String,
     pub updated_at: String,
 }

@@ -5,7 +5,7 @@ use super::{ClockColumns, StoreError, StoredGame, SummaryRow};
 use crate::domain::clock::GameClock;
 use crate::domain::model::{GameMeta, Mode, PlayerRef, Rematch, Seat, SeatKind};
 use crate::domain::time_control::TimeControl;
-use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status};
+use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status, VariantKind};
 use emergo_engine::Level;
 
 /// The columns of `games` that [`GAME_COLUMNS`] selects.
@@ -40,6 +40,7 @@ pub(super) struct GameRow {
     white_ms: Option<i64>,
     black_ms: Option<i64>,
     turn_started_ms: Option<i64>,
+    variant: String,
 }
 
 pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
@@ -49,7 +50,7 @@ pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, 
         AS white_name, \
     (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
         AS black_name, \
-    rated, time_control, white_ms, black_ms, turn_started_ms";
+    rated, time_control, white_ms, black_ms, turn_started_ms, variant";
 
 /// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
 #[derive(sqlx::FromRow)]
@@ -71,6 +72,7 @@ pub(super) struct SummaryDbRow {
     white_name: Option<String>,
     black_name: Option<String>,
     rated: Option<String>,
+    variant: String,
 }
 
 pub(super) const SUMMARY_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
@@ -79,7 +81,7 @@ pub(super) const SUMMARY_COLUMNS: &str = "id, mode, level, white_kind, black_kin
         AS white_name, \
     (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
         AS black_name, \
-    rated";
+    rated, variant";
 
 /// A stored move: `(ply, move text)`.
 pub(super) type MoveRow = (i64, String);
@@ -93,6 +95,18 @@ fn corrupt(id: String) -> impl Fn(String) -> StoreError {
 
 fn mode(text: &str) -> Result<Mode, String> {
     Mode::from_name(text).ok_or_else(|| format!("mode {text}"))
+}
+
+/// The board of a stored game. The live games are Emergo's 9x9 board alone yet
+/// (docs/architecture.md, "Variants on the server"): a game of another board is refused.
+fn variant(text: &str) -> Result<VariantKind, String> {
+    match text.parse::<VariantKind>() {
+        Ok(VariantKind::Emergo) => Ok(VariantKind::Emergo),
+        Ok(other) => Err(format!(
+            "variant {other}: this server plays Emergo's 9x9 board only"
+        )),
+        Err(_) => Err(format!("variant {text}")),
+    }
 }
 
 fn level(level: Option<i64>) -> Option<Level> {
@@ -172,6 +186,7 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
             rated: row.rated.as_deref().and_then(|c| c.parse().ok()),
         },
         clock,
+        variant: variant(&row.variant).map_err(&corrupt)?,
         created_at: row.created_at,
         updated_at: row.updated_at,
     };
@@ -229,6 +244,11 @@ pub(super) fn summary(row: SummaryDbRow) -> Result<SummaryRow, StoreError> {
         ply: row.ply,
         result: row.result,
         reason: row.reason,
+        variant: row
+            .variant
+            .parse()
+            .map_err(|_| format!("variant {}", row.variant))
+            .map_err(&corrupt)?,
         created_at: row.created_at,
         updated_at: row.updated_at,
         id: row.id,

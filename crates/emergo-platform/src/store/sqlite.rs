@@ -428,31 +428,9 @@ impl Backend for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::model::{Mode, Seat, SeatKind};
+    use crate::fixtures::human_game;
     use crate::store::Store;
-    use emergo_core::{ByColor, Color};
-
-    fn human_game(id: &str) -> GameMeta {
-        let seat = || Seat {
-            kind: SeatKind::Human,
-            token_hash: None,
-        };
-        GameMeta {
-            id: id.to_string(),
-            mode: Mode::Human,
-            level: None,
-            seats: ByColor::new(seat(), seat()),
-            invite_hash: None,
-            tags: Vec::new(),
-            draw_offer: None,
-            takeback: Default::default(),
-            rematch: Default::default(),
-            players: Default::default(),
-            clock: None,
-            created_at: "2026-12-01T00:00:00Z".to_string(),
-            updated_at: "2026-12-01T00:00:00Z".to_string(),
-        }
-    }
+    use emergo_core::Color;
 
     fn job(id: &str, version: i64, ply: usize, text: &str) -> WriteJob {
         queued(GroupWrite::Move {

@@ -2,7 +2,7 @@
 //! taken (on this instance or another), and its notifications.
 
 use crate::services::games::AppState;
-use crate::services::lobby::{owner_is_around, Lobby, LobbyEvent, LOBBY_TICK};
+use crate::services::lobby::{Lobby, LobbyEvent, LOBBY_TICK};
 use crate::services::notify::{self, NoteMessage, Subscription};
 use crate::services::permits::Permit;
 use axum::extract::ws::{Message, WebSocket};
@@ -111,8 +111,8 @@ impl Follower {
                     }
                     // Another instance may have taken a seek: ask the database.
                     if let (Some(id), true) = (self.account, self.lobby) {
-                        owner_is_around(&self.state, id).await;
-                        if let Ok(taken) = self.state.store.taken_seeks(id, opened).await {
+                        self.service.owner_is_around(id).await;
+                        if let Ok(taken) = self.service.taken_since(id, opened).await {
                             let fresh = taken.into_iter().find(|(seek, _)| !self.told.contains(seek));
                             if let Some((seek, game)) = fresh {
                                 out.extend(self.taken(seek, game));
@@ -127,7 +127,7 @@ impl Follower {
                             if switch.lobby && !self.lobby {
                                 out.push(Outgoing::Lobby(LobbyMessage::Seeks));
                                 if let Some(id) = self.account {
-                                    owner_is_around(&self.state, id).await;
+                                    self.service.owner_is_around(id).await;
                                 }
                             }
                             self.lobby = switch.lobby;

@@ -3,8 +3,7 @@
 use crate::http::extract::Body;
 use crate::http::session::SignedIn;
 use crate::services::error::ServiceError;
-use crate::services::games::AppState;
-use crate::services::notify::{NoteView, Notify, PER_ACCOUNT, READ_IDS_MAX};
+use crate::services::notify::{NoteView, Notify, READ_IDS_MAX};
 use axum::extract::State;
 use axum::Json;
 use emergo_platform::store::notifications::ReadWhich;
@@ -28,14 +27,10 @@ pub struct ReadCounts {
 /// `GET /api/notifications`: the session's notifications, newest first, and how many are
 /// unread.
 pub async fn list(
-    State(state): State<AppState>,
+    State(notes): State<Notify>,
     SignedIn(session): SignedIn,
 ) -> Result<Json<NoteList>, ServiceError> {
-    let rows = state
-        .store
-        .notes_of(session.account.id, PER_ACCOUNT as u32)
-        .await?;
-    let notes: Vec<NoteView> = rows.into_iter().map(NoteView::of).collect();
+    let notes = notes.list(session.account.id).await?;
     let unread = notes.iter().filter(|n| !n.read).count();
     Ok(Json(NoteList {
         notifications: notes,
@@ -54,7 +49,6 @@ pub struct ReadBody {
 /// `POST /api/notifications/read`: `{"all": true}` or `{"ids": [...]}` marks them read;
 /// answers how many were unread and how many are still.
 pub async fn read(
-    State(state): State<AppState>,
     State(notes): State<Notify>,
     SignedIn(session): SignedIn,
     Body(body): Body<ReadBody>,
@@ -76,12 +70,6 @@ pub async fn read(
         }
     };
     let read = notes.mark_read(account, which).await?;
-    let unread = state
-        .store
-        .notes_of(account, PER_ACCOUNT as u32)
-        .await?
-        .iter()
-        .filter(|n| n.read_at.is_none())
-        .count();
+    let unread = notes.unread(account).await?;
     Ok(Json(ReadCounts { read, unread }))
 }

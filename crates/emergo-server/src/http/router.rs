@@ -10,8 +10,10 @@ use crate::http::extract::{Body, GameId, ViewQuery};
 use crate::http::ops;
 use crate::http::session::SessionCookie;
 use crate::http::ws;
+use crate::services::accounts::Accounts;
 use crate::services::error::ServiceError;
 use crate::services::games::actions::{require_ongoing, DrawAction};
+use crate::services::games::create::{ColorChoice, NewGame, Opponent};
 use crate::services::games::import;
 use crate::services::games::view::{GameSummary, GameView, SeatGrant};
 use crate::services::games::{AppState, GameSlot, LiveGame};
@@ -22,12 +24,9 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Extension, Json, Router};
-use emergo_core::{ByColor, Color, Game, GameRecord, Position};
+use emergo_core::{Color, GameRecord};
 use emergo_engine::Level;
-use emergo_platform::domain::model::{
-    hash_secret, new_game_id, new_invite, new_token, now_text, random_bit, GameMeta, Mode, Seat,
-    SeatKind,
-};
+use emergo_platform::domain::model::{hash_secret, new_token, GameMeta, Mode, SeatKind};
 use emergo_platform::store::StatusFilter;
 use emergo_worker::pool;
 use serde::{Deserialize, Serialize};
@@ -198,37 +197,9 @@ async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Respon
     }
 }
 
-/// The mode of a new game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum NewMode {
-    Engine,
-    Human,
-}
-
-/// The seat the creator takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum ColorChoice {
-    White,
-    Black,
-    Random,
-}
-
-impl ColorChoice {
-    fn color(self) -> Color {
-        match self {
-            ColorChoice::White => Color::White,
-            ColorChoice::Black => Color::Black,
-            ColorChoice::Random if random_bit() => Color::White,
-            ColorChoice::Random => Color::Black,
-        }
-    }
-}
-
 #[derive(Deserialize)]
 struct CreateBody {
-    mode: NewMode,
+    mode: Opponent,
     color: ColorChoice,
     level: Option<i64>,
     position: Option<String>,
@@ -241,105 +212,15 @@ async fn create(
     Extension(client): Extension<ClientAddr>,
     Body(body): Body<CreateBody>,
 ) -> Result<(StatusCode, Json<SeatGrant>), ApiError> {
-    let mode = match body.mode {
-        NewMode::Engine => Mode::Engine,
-        NewMode::Human => Mode::Human,
+    let new = NewGame {
+        opponent: body.mode,
+        color: body.color,
+        level: body.level,
+        position: body.position.as_deref(),
+        time: body.time.as_deref(),
     };
-    let color = body.color.color();
-    let level = match (mode, body.level) {
-        (Mode::Engine, Some(l)) => Some(Level::try_from(l).map_err(|_| {
-            ServiceError::BadRequest(format!("level must be from 1 to 10, not {l}"))
-        })?),
-        (Mode::Engine, None) => {
-            return Err(ServiceError::BadRequest(
-                "a game against the engine needs a level from 1 to 10".to_string(),
-            )
-            .into())
-        }
-        (_, Some(l)) => {
-            return Err(ServiceError::BadRequest(format!(
-                "a game between people has no level (the request says {l})"
-            ))
-            .into())
-        }
-        (_, None) => None,
-    };
-    let clock = match (&body.time, mode) {
-        (None, _) => None,
-        (Some(text), Mode::Human) => Some(emergo_platform::domain::clock::GameClock::new(
-            text.parse::<emergo_platform::domain::time_control::TimeControl>()
-                .map_err(|e| ServiceError::BadRequest(format!("time {}: {e}", echo(text))))?,
-        )),
-        (Some(_), _) => {
-            return Err(ServiceError::BadRequest(
-                "a game against the engine has no clock".to_string(),
-            )
-            .into())
-        }
-    };
-    let start = match &body.position {
-        None => Position::start(),
-        Some(text) => text
-            .parse::<Position>()
-            .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))?,
-    };
-    let game = Game::new(start);
-    if game.is_over() {
-        return Err(ServiceError::BadRequest(
-            "no game can start from that position: it is already decided".to_string(),
-        )
-        .into());
-    }
-    let token = new_token();
-    let other_kind = if mode == Mode::Engine {
-        SeatKind::Engine
-    } else {
-        SeatKind::Human
-    };
-    if other_kind == SeatKind::Engine && start.turn() != color {
-        state.engine_room(client.0)?;
-    }
-    let mut seats = ByColor::splat(Seat {
-        kind: other_kind,
-        token_hash: None,
-    });
-    seats[color] = Seat {
-        kind: SeatKind::Human,
-        token_hash: Some(hash_secret(&token)),
-    };
-    let invite = (mode == Mode::Human).then(new_invite);
-    let now = now_text();
-    let mut meta = GameMeta {
-        id: new_game_id(),
-        mode,
-        level,
-        seats,
-        invite_hash: invite.as_deref().map(hash_secret),
-        tags: Vec::new(),
-        draw_offer: None,
-        takeback: Default::default(),
-        rematch: Default::default(),
-        players: Default::default(),
-        clock,
-        created_at: now.clone(),
-        updated_at: now,
-    };
-    state.insert_with_fresh_id(&mut meta, &game).await?;
-    let mut live = LiveGame::new(meta, game);
-    live.engine_client = client.0;
-    let slot = state.insert(live);
-    let mut live = slot.state.lock().await;
-    state.schedule_engine(&slot, &mut live);
-    slot.publish(&live);
-    Ok((
-        StatusCode::CREATED,
-        Json(SeatGrant {
-            game: GameView::of(&live),
-            seat: color.name(),
-            token,
-            invite,
-        }),
-    ))
+    let grant = state.create(client.0, new).await?;
+    Ok((StatusCode::CREATED, Json(grant)))
 }
 
 #[derive(Deserialize)]
@@ -445,12 +326,13 @@ struct MoveBody {
 
 async fn play(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<MoveBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .play(&slot, client.0, &actor, body.ply, &body.mv)
@@ -473,12 +355,13 @@ struct TakebackBody {
 
 async fn takeback(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TakebackBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
         .take_back(&slot, client.0, &actor, body.action)
@@ -496,12 +379,13 @@ struct Hint {
 
 async fn hint(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<Hint>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let game = {
         let live = slot.state.lock().await;
@@ -554,12 +438,13 @@ async fn hint(
 
 async fn resign(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state.resign(&slot, client.0, &actor).await?;
     Ok(delta(&live, usize::MAX))
@@ -569,12 +454,13 @@ async fn resign(
 /// side has moved (src/services/games/takeback.rs).
 async fn abort(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state.abort(&slot, client.0, &actor).await?;
     Ok(delta(&live, usize::MAX))
@@ -588,12 +474,13 @@ struct DrawBody {
 
 async fn draw(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(client): Extension<ClientAddr>,
     GameId(id): GameId,
     cookie: SessionCookie,
     Body(body): Body<DrawBody>,
 ) -> Result<Json<GameView>, ApiError> {
-    let actor = crate::http::session::actor(&state, body.token.as_deref(), &cookie).await?;
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state.draw(&slot, client.0, &actor, body.action).await?;
     Ok(delta(&live, usize::MAX))
@@ -665,7 +552,7 @@ async fn record_tags(
 
 async fn record(
     State(state): State<AppState>,
-    State(accounts): State<Arc<crate::services::accounts::Accounts>>,
+    State(accounts): State<Arc<Accounts>>,
     GameId(id): GameId,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -698,22 +585,6 @@ async fn record(
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-/// Reads and replays a record within the caps, on a blocking thread (never on the runtime),
-/// a few at a time.
-async fn read_record(state: &AppState, body: Bytes) -> Result<(GameRecord, Game), ApiError> {
-    let _turn = state
-        .imports
-        .acquire()
-        .await
-        .map_err(ServiceError::internal)?;
-    let caps = state.limits.record;
-    Ok(
-        tokio::task::spawn_blocking(move || import::read_record(&body, caps))
-            .await
-            .map_err(ServiceError::internal)??,
-    )
-}
-
 async fn import(
     State(state): State<AppState>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
@@ -729,13 +600,7 @@ async fn import(
         .into(),
         other => other,
     })?;
-    let (record, game) = read_record(&state, body.clone()).await?;
-    let mut meta = import::imported_meta(record);
-    state.insert_with_fresh_id(&mut meta, &game).await?;
-    if let Ok(text) = std::str::from_utf8(&body) {
-        state.store.put_record(&meta.id, text).await?;
-    }
-    let slot = state.insert(LiveGame::new(meta, game));
+    let slot = state.import(body).await?;
     // The whole view, built off the game's lock and kept for the page that opens it next.
     let text = state.view_text(&slot, 0).await?;
     Ok((

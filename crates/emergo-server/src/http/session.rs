@@ -5,14 +5,14 @@
 //! handler needs it.
 
 use crate::http::error::ApiError;
+use crate::services::accounts::sessions::Session;
+use crate::services::accounts::Accounts;
 use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
-use crate::services::games::AppState;
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
-use emergo_platform::domain::model::hash_secret;
-use emergo_platform::store::accounts::AccountRow;
+use std::sync::Arc;
 
 /// The cookie's name.
 pub const COOKIE: &str = "emergo_session";
@@ -49,18 +49,14 @@ impl SessionCookie {
         SessionCookie(first, tokens.collect())
     }
 
+    /// Every token, the first first.
+    pub fn tokens(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().chain(&self.1).map(String::as_str)
+    }
+
     /// The account the first of the cookies whose session is alive logs in.
-    pub async fn account(&self, state: &AppState) -> Result<Option<Session>, ServiceError> {
-        for token in self.0.iter().chain(&self.1) {
-            let token_hash = hash_secret(token);
-            if let Some(account) = state.store.session_account(&token_hash).await? {
-                return Ok(Some(Session {
-                    account,
-                    token_hash,
-                }));
-            }
-        }
-        Ok(None)
+    pub async fn account(&self, accounts: &Accounts) -> Result<Option<Session>, ServiceError> {
+        accounts.session(self.tokens()).await
     }
 }
 
@@ -72,25 +68,18 @@ impl<S: Send + Sync> FromRequestParts<S> for SessionCookie {
     }
 }
 
-/// A live session: the account it logs in and the hash of its token.
-#[derive(Clone, Debug)]
-pub struct Session {
-    pub account: AccountRow,
-    pub token_hash: String,
-}
-
 /// A request that needs a session: 401 `unauthorized` without one.
 pub struct SignedIn(pub Session);
 
 impl<S: Send + Sync> FromRequestParts<S> for SignedIn
 where
-    AppState: FromRef<S>,
+    Arc<Accounts>: FromRef<S>,
 {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let cookie = SessionCookie::from_headers(&parts.headers);
-        match cookie.account(&AppState::from_ref(state)).await? {
+        match cookie.account(&Arc::<Accounts>::from_ref(state)).await? {
             Some(session) => Ok(SignedIn(session)),
             None => Err(ApiError::Service(ServiceError::Unauthorized(
                 "this needs an account's session: log in first".to_string(),
@@ -102,13 +91,13 @@ where
 /// Who acts for a seat in a request: its `token` when one is given, else the account of the
 /// request's session (read only then: one database read, before the game's lock is taken).
 pub async fn actor(
-    state: &AppState,
+    accounts: &Accounts,
     token: Option<&str>,
     cookie: &SessionCookie,
 ) -> Result<Actor, ServiceError> {
     let account = match token.filter(|t| !t.is_empty()) {
         Some(_) => None,
-        None => cookie.account(state).await?.map(|s| s.account.id),
+        None => cookie.account(accounts).await?.map(|s| s.account.id),
     };
     Ok(Actor::new(token, account))
 }

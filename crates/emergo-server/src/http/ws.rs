@@ -17,6 +17,7 @@
 use crate::http::error::ApiError;
 use crate::http::extract::ViewQuery;
 use crate::http::session::SessionCookie;
+use crate::services::accounts::Accounts;
 use crate::services::error::ServiceError;
 use crate::services::games::chat::{self, ChatPush, Room};
 use crate::services::games::watching::{count_message, WatchGuard, WatcherKey, COUNT_EVERY};
@@ -49,6 +50,7 @@ const WRITE_BUFFER: usize = 0;
 
 pub async fn handler(
     State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     Path(id): Path<String>,
     cookie: SessionCookie,
@@ -63,7 +65,7 @@ pub async fn handler(
     // A spectator: an account that plays here is not one; an anonymous player says so with
     // its seat's token (`{"type": "seat", "token": …}`).
     let account = match cookie.0.is_some() {
-        true => cookie.account(&state).await?.map(|s| s.account.id),
+        true => cookie.account(&accounts).await?.map(|s| s.account.id),
         false => None,
     };
     let plays = match account {

@@ -263,6 +263,18 @@ impl Notify {
         }
         Ok(done)
     }
+
+    /// The notifications of `account`, newest first (at most [`PER_ACCOUNT`]: all it keeps).
+    pub async fn list(&self, account: i64) -> Result<Vec<NoteView>, ServiceError> {
+        let rows = self.store.notes_of(account, PER_ACCOUNT as u32).await?;
+        Ok(rows.into_iter().map(NoteView::of).collect())
+    }
+
+    /// How many notifications of `account` are unread.
+    pub async fn unread(&self, account: i64) -> Result<usize, ServiceError> {
+        let rows = self.store.notes_of(account, PER_ACCOUNT as u32).await?;
+        Ok(rows.iter().filter(|n| n.read_at.is_none()).count())
+    }
 }
 
 impl GameListener for Notify {

@@ -710,3 +710,34 @@ async fn a_long_games_view_is_paged_from_a_ply_over_http_and_the_websocket() {
     assert_eq!(first["moves"], tail("moves", 298));
     srv.stop().await;
 }
+
+/// Issue 20, item 4: the game view (the grant's, a game's, a socket's), the list of games and
+/// a seek say their board, `"variant": "emergo"` (the only board games are made on yet).
+#[tokio::test]
+async fn item4_the_game_view_the_list_and_a_seek_say_their_variant() {
+    let srv = TestServer::start().await;
+    let grant = srv
+        .create(json!({"mode": "engine", "level": 1, "color": "white"}))
+        .await;
+    assert_eq!(grant["game"]["variant"], "emergo", "{grant}");
+    let id = id_of(&grant);
+    let (status, view) = srv.get(&format!("/api/games/{id}")).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["variant"], "emergo");
+    let mut socket = srv.socket(&id).await;
+    assert_eq!(next_state(&mut socket).await["variant"], "emergo");
+    let (status, list) = srv.get("/api/games").await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let line = list["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .expect("the game is listed");
+    assert_eq!(line["variant"], "emergo", "{line}");
+    let alice = sign_up(&srv, "alice").await;
+    let (status, seek) = post_as(&srv, &alice, "/api/seeks", json!({"time": "3+2"})).await;
+    assert_eq!(status, StatusCode::CREATED, "{seek}");
+    assert_eq!(seek["variant"], "emergo", "{seek}");
+    srv.stop().await;
+}

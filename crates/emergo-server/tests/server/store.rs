@@ -3,8 +3,8 @@
 //! on the SQLite run only.
 
 use crate::common::{skip_unless, Backend, TestDb};
-use emergo_core::{ByColor, Color, EndReason, Game, Outcome, Status};
-use emergo_platform::domain::model::{GameMeta, Mode, Seat, SeatKind};
+use emergo_core::{Color, EndReason, Game, Outcome, Status};
+use emergo_platform::fixtures::human_game;
 use emergo_platform::store::{ClockColumns, MoveWrite, Store, StoreError};
 use emergo_server::clock::GameClock;
 
@@ -17,28 +17,6 @@ fn play<'a>(version: i64, ply: usize, text: &'a str, now: &'a str) -> MoveWrite<
         status: Status::Ongoing,
         clock: ClockColumns::default(),
         now,
-    }
-}
-
-fn human_game(id: &str) -> GameMeta {
-    let seat = || Seat {
-        kind: SeatKind::Human,
-        token_hash: None,
-    };
-    GameMeta {
-        id: id.to_string(),
-        mode: Mode::Human,
-        level: None,
-        seats: ByColor::new(seat(), seat()),
-        invite_hash: None,
-        tags: Vec::new(),
-        draw_offer: None,
-        takeback: Default::default(),
-        rematch: Default::default(),
-        players: Default::default(),
-        clock: None,
-        created_at: "2026-11-30T00:00:00Z".to_string(),
-        updated_at: "2026-11-30T00:00:00Z".to_string(),
     }
 }
 
@@ -367,4 +345,52 @@ async fn every_write_names_the_version_it_was_decided_on_and_a_changed_game_refu
     assert_eq!(stored.version, 5);
     assert!(stored.game.is_over());
     assert_eq!(a.moves(id).await.expect("read"), Vec::<String>::new());
+}
+
+/// Issue 20, item 4: a stored game keeps its board (`variant`, Emergo's 9x9 for every game
+/// made yet), in the list of games too; a game of another board is refused on loading as
+/// corrupt (the live games are the 9x9 board alone until the server plays the others), naming
+/// its board.
+#[tokio::test]
+async fn item4_a_stored_game_keeps_its_variant_and_another_board_is_not_loaded_yet() {
+    use emergo_core::VariantKind;
+    let db = TestDb::new();
+    let store = Store::open(db.url()).await.expect("opens and migrates");
+    let meta = human_game("v1");
+    assert_eq!(meta.variant, VariantKind::Emergo);
+    store
+        .insert_game(&meta, &Game::default())
+        .await
+        .expect("stored");
+    let loaded = store.load("v1").await.expect("read").expect("found");
+    assert_eq!(loaded.meta.variant, VariantKind::Emergo);
+    let mut hex = human_game("v2");
+    hex.variant = VariantKind::HexEmergo;
+    store
+        .insert_game(&hex, &Game::default())
+        .await
+        .expect("stored");
+    let refused = store.load("v2").await;
+    match refused {
+        Err(StoreError::Corrupt { id, message }) => {
+            assert_eq!(id, "v2");
+            assert!(message.contains("variant hex"), "{message}");
+        }
+        Err(other) => panic!("a hex game is refused as corrupt, not {other:?}"),
+        Ok(found) => panic!("a hex game is not loaded yet: {:?}", found.map(|g| g.meta)),
+    }
+    let list = store
+        .list(emergo_platform::store::StatusFilter::All, 10)
+        .await
+        .expect("listed");
+    let variants: Vec<(&str, VariantKind)> =
+        list.iter().map(|r| (r.id.as_str(), r.variant)).collect();
+    assert!(
+        variants.contains(&("v1", VariantKind::Emergo)),
+        "{variants:?}"
+    );
+    assert!(
+        variants.contains(&("v2", VariantKind::HexEmergo)),
+        "{variants:?}"
+    );
 }

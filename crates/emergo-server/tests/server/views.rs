@@ -273,6 +273,7 @@ async fn item1_watch_list_keeps_its_json_shape() {
 fn seek_shape(opponent: &str, game: &str) -> Value {
     json!({
         "id": "string",
+        "variant": "string",
         "owner": "string",
         "rating": "float",
         "provisional": "bool",

@@ -6,6 +6,7 @@
 //! name from every address but those that logged in to it before; every attempt per address.
 
 pub mod players;
+pub mod sessions;
 
 use crate::services::error::ServiceError;
 use argon2::password_hash::{Output, PasswordHash, SaltString};
@@ -13,6 +14,7 @@ use argon2::{Algorithm, Argon2, Block, Params, Version};
 use emergo_platform::domain::limits::Limits;
 use emergo_platform::domain::model::random_text;
 use emergo_platform::store::accounts::AccountRow;
+use emergo_platform::store::Store;
 use governor::{clock::Clock, DefaultKeyedRateLimiter, Quota};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
@@ -60,6 +62,8 @@ pub struct Accounts {
     /// Every login and sign-up attempt from one address.
     pub by_client: DefaultKeyedRateLimiter<IpAddr>,
     pub hashing: Hashing,
+    /// The accounts, sessions and ratings.
+    store: Store,
 }
 
 pub fn quota(burst: u32, every: Duration) -> Quota {
@@ -135,7 +139,7 @@ pub struct Attempt {
 }
 
 impl Accounts {
-    pub fn new(limits: &Limits) -> Accounts {
+    pub fn new(limits: &Limits, store: Store) -> Accounts {
         let (burst, every) = (limits.logins_per_name_burst, limits.logins_per_name_every);
         Accounts {
             secure: AtomicBool::new(false),
@@ -151,6 +155,7 @@ impl Accounts {
                 limits.logins_per_client_every,
             )),
             hashing: Hashing::new(),
+            store,
         }
     }
 

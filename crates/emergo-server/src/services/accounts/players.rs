@@ -7,10 +7,11 @@
 //! periods a day, never above 350): the stored RD is the one after the player's last game, and
 //! every answer and every new game start from the RD grown since then.
 
-use crate::services::error::ServiceError;
+use super::{name_key, Accounts};
+use crate::services::error::{echo, ServiceError};
 use emergo_core::Color;
 use emergo_platform::domain::model::unix_now;
-use emergo_platform::domain::rating::LEADERBOARD_RD;
+use emergo_platform::domain::rating::{Rating, LEADERBOARD_RD};
 use emergo_platform::domain::time_control::Category;
 use emergo_platform::store::accounts::{
     HistoryRow, PlayerGameRow, RatedResultRow, RatingRow, ResultCountRow,
@@ -128,7 +129,7 @@ fn game_line(row: &PlayerGameRow, account_id: i64) -> GameLine {
 }
 
 /// The games of an account as lines of a list.
-pub async fn game_lines(
+async fn game_lines(
     store: &Store,
     account_id: i64,
     ongoing_only: bool,
@@ -278,4 +279,126 @@ pub fn performance(mean: f64, games: i64, wins: i64, losses: i64) -> i64 {
         return mean.round() as i64;
     }
     (mean + 400.0 * (wins - losses) as f64 / games as f64).round() as i64
+}
+
+/// A player's page (`GET /api/players/{name}`).
+#[derive(Debug, Serialize)]
+pub struct PlayerPage {
+    name: String,
+    created_at: String,
+    ratings: BTreeMap<String, RatingView>,
+    /// Per category, the rating after each rated game, oldest first.
+    history: BTreeMap<String, Vec<HistoryPoint>>,
+    stats: BTreeMap<&'static str, StatsLine>,
+    best: BTreeMap<String, BestLine>,
+    performance: BTreeMap<String, PerformanceLine>,
+    /// The games of `games` that go on.
+    playing: Vec<GameLine>,
+    games: Vec<GameLine>,
+}
+
+/// A point of a rating's history: after which game, when, the rating and RD to two places.
+#[derive(Debug, Serialize)]
+pub struct HistoryPoint {
+    game: String,
+    at: String,
+    rating: f64,
+    rd: f64,
+}
+
+/// `GET /api/leaderboard`: the category and its best players.
+#[derive(Debug, Serialize)]
+pub struct Leaderboard {
+    category: &'static str,
+    players: Vec<LeaderboardLine>,
+}
+
+/// A line of the leaderboard: rank (from 1), name, rating and RD to two places, games.
+#[derive(Debug, Serialize)]
+pub struct LeaderboardLine {
+    rank: usize,
+    name: String,
+    rating: f64,
+    rd: f64,
+    games: i64,
+}
+
+impl Accounts {
+    /// The page of the player `name` (404 `not_found` for no such account).
+    pub async fn player_page(&self, name: &str) -> Result<PlayerPage, ServiceError> {
+        let not_found = || ServiceError::NotFound(format!("there is no player {}", echo(name)));
+        if name.len() > 20 {
+            return Err(not_found());
+        }
+        let store = &self.store;
+        let account = store
+            .account_by_key(&name_key(name))
+            .await?
+            .ok_or_else(not_found)?;
+        let ratings = store.ratings_of(account.id).await?;
+        let history = store.history_of(account.id, 1000).await?;
+        let mut history_view: BTreeMap<String, Vec<HistoryPoint>> = BTreeMap::new();
+        for h in &history {
+            history_view
+                .entry(h.category.clone())
+                .or_default()
+                .push(HistoryPoint {
+                    game: h.game_id.clone(),
+                    at: h.at.clone(),
+                    rating: (h.rating * 100.0).round() / 100.0,
+                    rd: (h.rd * 100.0).round() / 100.0,
+                });
+        }
+        let games = game_lines(store, account.id, false, 100).await?;
+        let counts = store.result_counts(account.id).await?;
+        let rated = store.rated_results(account.id, PERFORMANCE_READ).await?;
+        let playing = games.iter().filter(|g| g.ongoing()).cloned().collect();
+        Ok(PlayerPage {
+            name: account.name,
+            created_at: account.created_at,
+            ratings: ratings_view(&ratings),
+            history: history_view,
+            stats: stats_view(&counts),
+            best: best_view(&history),
+            performance: performance_view(&rated),
+            playing,
+            games,
+        })
+    }
+
+    /// The best 100 of `category` (`blitz` when none is named) with an RD (grown since their
+    /// last game) under [`LEADERBOARD_RD`].
+    pub async fn leaderboard(&self, category: Option<&str>) -> Result<Leaderboard, ServiceError> {
+        let text = category.unwrap_or("blitz");
+        let category: Category = text
+            .parse()
+            .map_err(|e| ServiceError::BadRequest(format!("category {}: {e}", echo(text))))?;
+        let rows = self
+            .store
+            .leaderboard(category.name(), LEADERBOARD_RD, 500)
+            .await?;
+        let now = unix_now();
+        let mut lines: Vec<(String, Rating, i64)> = rows
+            .iter()
+            .map(|(name, row)| (name.clone(), row.rating_at(now), row.games))
+            .filter(|(_, r, _)| r.rd < LEADERBOARD_RD)
+            .collect();
+        lines.sort_by(|a, b| b.1.rating.total_cmp(&a.1.rating));
+        lines.truncate(100);
+        let players = lines
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, r, games))| LeaderboardLine {
+                rank: i + 1,
+                name,
+                rating: (r.rating * 100.0).round() / 100.0,
+                rd: (r.rd * 100.0).round() / 100.0,
+                games,
+            })
+            .collect();
+        Ok(Leaderboard {
+            category: category.name(),
+            players,
+        })
+    }
 }

@@ -20,11 +20,13 @@
 //! A message of the other side (or of another spectator) can be reported: the report is a row of
 //! `chat_reports` (who, what, when, from where), read with SQL (docs/api.md, "Chat").
 
-use crate::services::error::ServiceError;
-use crate::services::games::GameSlot;
+use crate::services::error::{echo, ServiceError};
+use crate::services::games::{GameSlot, Shared};
 use axum::extract::ws::Utf8Bytes;
 use emergo_core::Color;
-use emergo_platform::store::chat::ChatRow;
+use emergo_platform::domain::model::{now_text, Mode};
+use emergo_platform::store::chat::{ChatRow, NewChat, NewReport};
+use emergo_platform::store::StoreError;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use serde::{Deserialize, Serialize};
@@ -244,6 +246,182 @@ impl Speaker {
             (None, None) => "nobody".to_string(),
         }
     }
+}
+
+/// Who acts in a chat request: a seat's token (when one is given), else the session's account
+/// (its id and name), else nobody.
+pub struct ChatActor<'a> {
+    pub token: Option<&'a str>,
+    pub account: Option<(i64, String)>,
+}
+
+impl Shared {
+    /// `POST /api/games/{id}/chat`: `who` writes `text` in `room` of the game in `slot`, from
+    /// `client`: the message as stored (and pushed to the room's sockets).
+    pub async fn say(
+        &self,
+        slot: &GameSlot,
+        client: IpAddr,
+        who: ChatActor<'_>,
+        room: Room,
+        text: &str,
+    ) -> Result<MessageView, ServiceError> {
+        let (who, over) = speaker(slot, who.token, who.account).await?;
+        match (room, who.seat) {
+            (Room::Players, None) => {
+                return Err(ServiceError::BadToken(
+                    "the players' room is for the two players (with a seat's token or session); \
+                     spectators write in the spectators' room"
+                        .to_string(),
+                ))
+            }
+            (Room::Spectators, Some(_)) if !over => {
+                return Err(ServiceError::NotAllowed(
+                    "the players write in the spectators' room once the game is over".to_string(),
+                ))
+            }
+            (Room::Spectators, None) if who.account.is_none() => {
+                return Err(ServiceError::Unauthorized(
+                    "sign in to write in the spectators' room".to_string(),
+                ))
+            }
+            _ => {}
+        }
+        let text = clean(text)?;
+        self.chat.admit_client(client)?;
+        self.chat.admit_author(&who.key(slot.id()))?;
+        let now = now_text();
+        let client_text = client.to_string();
+        let message = NewChat {
+            game_id: slot.id(),
+            room: room.name(),
+            seat: who.seat.map(Color::name),
+            account_id: who.account.as_ref().map(|(id, _)| *id),
+            author: who.account.as_ref().map(|(_, name)| name.as_str()),
+            body: &text,
+            client: &client_text,
+            now: &now,
+        };
+        let row = match self.store.insert_chat(&message, MAX_PER_GAME).await {
+            Ok(row) => row,
+            Err(StoreError::Conflict(_)) => {
+                return Err(ServiceError::NotAllowed(format!(
+                    "this game's chat is full: it keeps at most {MAX_PER_GAME} messages"
+                )))
+            }
+            Err(err) => return Err(err.into()),
+        };
+        publish(slot, row.clone());
+        Ok(MessageView::of(row))
+    }
+
+    /// `POST /api/games/{id}/chat/{message}/report`: `who` reports the message `message` of
+    /// the other side (or of another spectator); its id (the same when reported before).
+    pub async fn report(
+        &self,
+        slot: &GameSlot,
+        client: IpAddr,
+        who: ChatActor<'_>,
+        message: &str,
+    ) -> Result<i64, ServiceError> {
+        let (who, over) = speaker(slot, who.token, who.account).await?;
+        if who.seat.is_none() && who.account.is_none() {
+            return Err(ServiceError::Unauthorized(
+                "sign in (or hold a seat) to report a message".to_string(),
+            ));
+        }
+        let missing =
+            || ServiceError::NotFound(format!("there is no message {} here", echo(message)));
+        let message_id: i64 = message.parse().map_err(|_| missing())?;
+        let row = self
+            .store
+            .chat_message(slot.id(), message_id)
+            .await?
+            .ok_or_else(missing)?;
+        let own = match row.room.as_str() {
+            "players" => {
+                if who.seat.is_none() {
+                    return Err(missing());
+                }
+                row.seat.as_deref() == who.seat.map(Color::name)
+            }
+            _ => {
+                if who.seat.is_some() && !over {
+                    return Err(missing());
+                }
+                let mine =
+                    row.account_id.is_some() && row.account_id == who.account.as_ref().map(|a| a.0);
+                mine || (row.account_id.is_none()
+                    && row.seat.as_deref() == who.seat.map(Color::name))
+            }
+        };
+        if own {
+            return Err(ServiceError::NotAllowed(
+                "that message is yours: report the other side's".to_string(),
+            ));
+        }
+        self.chat.admit_client(client)?;
+        let client_text = client.to_string();
+        let now = now_text();
+        let reporter = who.reporter();
+        let report = NewReport {
+            message: &row,
+            reporter: &reporter,
+            account_id: who.account.as_ref().map(|(id, _)| *id),
+            client: &client_text,
+            now: &now,
+        };
+        let new = self.store.report_chat(&report).await?;
+        if new {
+            tracing::info!(game = %row.game_id, message = row.id, %reporter, "chat message reported");
+        }
+        Ok(row.id)
+    }
+}
+
+/// Reads who speaks: the token's seat (403 `bad_token` when it holds none), else the session's
+/// account and the seat it holds, if any. Also returns whether the game is over.
+async fn speaker(
+    slot: &GameSlot,
+    token: Option<&str>,
+    session: Option<(i64, String)>,
+) -> Result<(Speaker, bool), ServiceError> {
+    let token = token.filter(|t| !t.is_empty());
+    let live = slot.state.lock().await;
+    if live.meta.mode != Mode::Human {
+        return Err(ServiceError::NotAllowed(
+            "chat is for games between people".to_string(),
+        ));
+    }
+    let over = live.game.is_over();
+    if let Some(token) = token {
+        let seat = live.meta.seat_of(token).ok_or_else(|| {
+            ServiceError::BadToken("this token holds no seat in this game".to_string())
+        })?;
+        let account = live
+            .meta
+            .players
+            .of(seat)
+            .and_then(|p| Some((p.id, p.name.clone()?)));
+        return Ok((
+            Speaker {
+                seat: Some(seat),
+                account,
+            },
+            over,
+        ));
+    }
+    let speaker = match session {
+        Some((id, name)) => Speaker {
+            seat: live.meta.players.seat_of(id),
+            account: Some((id, name)),
+        },
+        None => Speaker {
+            seat: None,
+            account: None,
+        },
+    };
+    Ok((speaker, over))
 }
 
 #[cfg(test)]

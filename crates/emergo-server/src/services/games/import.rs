@@ -3,8 +3,11 @@
 //! (never on the async runtime), and the fuzz target `import` calls it directly.
 
 use crate::services::error::ServiceError;
+use crate::services::games::{GameSlot, LiveGame, Shared};
+use axum::body::Bytes;
 use emergo_core::{ByColor, Game, GameRecord, RecordLimits, RecordMove, Status};
-use emergo_platform::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat, SeatKind};
+use emergo_platform::domain::model::{new_game_id, now_text, GameMeta, Mode, Seat};
+use std::sync::Arc;
 
 /// Reads `body` as a record within `caps` and replays it: the record and its game, or the
 /// documented error (400 `bad_request`; 413 `too_large` naming the cap that was exceeded).
@@ -25,26 +28,10 @@ pub fn read_record(body: &[u8], caps: RecordLimits) -> Result<(GameRecord, Game)
 /// The metadata of an imported game: nobody holds a seat; the record's tags are kept for its
 /// export.
 pub fn imported_meta(record: GameRecord) -> GameMeta {
-    let nobody = || Seat {
-        kind: SeatKind::Human,
-        token_hash: None,
-    };
-    let now = now_text();
-    GameMeta {
-        id: new_game_id(),
-        mode: Mode::Imported,
-        level: None,
-        seats: ByColor::new(nobody(), nobody()),
-        invite_hash: None,
-        tags: record.tags,
-        draw_offer: None,
-        takeback: Default::default(),
-        rematch: Default::default(),
-        players: Default::default(),
-        clock: None,
-        created_at: now.clone(),
-        updated_at: now,
-    }
+    let seats = ByColor::splat(Seat::vacant());
+    let mut meta = GameMeta::new(new_game_id(), Mode::Imported, seats, now_text());
+    meta.tags = record.tags;
+    meta
 }
 
 /// The export of an imported game from the record text it was read from, so that its
@@ -65,4 +52,30 @@ pub fn export_imported(text: &str, game: &Game, caps: RecordLimits) -> Option<St
         record.result = Some(outcome);
     }
     Some(record.to_string())
+}
+
+impl Shared {
+    /// `POST /api/games/import`: the game of the record `body` (read and replayed within the
+    /// caps on a blocking thread, a few at a time), stored with the record's text for its
+    /// export.
+    pub async fn import(self: &Arc<Self>, body: Bytes) -> Result<Arc<GameSlot>, ServiceError> {
+        let (record, game) = {
+            let _turn = self
+                .imports
+                .acquire()
+                .await
+                .map_err(ServiceError::internal)?;
+            let caps = self.limits.record;
+            let text = body.clone();
+            tokio::task::spawn_blocking(move || read_record(&text, caps))
+                .await
+                .map_err(ServiceError::internal)??
+        };
+        let mut meta = imported_meta(record);
+        self.insert_with_fresh_id(&mut meta, &game).await?;
+        if let Ok(text) = std::str::from_utf8(&body) {
+            self.store.put_record(&meta.id, text).await?;
+        }
+        Ok(self.insert(LiveGame::new(meta, game)))
+    }
 }

@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod chat;
+pub mod create;
 pub mod flag;
 pub mod import;
 pub mod jobs;

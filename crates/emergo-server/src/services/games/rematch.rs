@@ -19,7 +19,7 @@ use axum::Json;
 use emergo_core::{ByColor, Color, Game};
 use emergo_platform::domain::limits::ClientAddr;
 use emergo_platform::domain::model::{
-    hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat, SeatKind,
+    hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat,
 };
 use serde::Deserialize;
 
@@ -67,36 +67,20 @@ pub async fn make(
 ) -> Result<Response, ServiceError> {
     let seat = acceptor.other();
     let token = new_token();
-    let mut seats = ByColor::splat(Seat {
-        kind: SeatKind::Human,
-        token_hash: None,
-    });
+    let mut seats = ByColor::splat(Seat::vacant());
     seats[seat].token_hash = Some(hash_secret(&token));
-    let now = now_text();
-    let mut meta = GameMeta {
-        id: new_game_id(),
-        mode: Mode::Human,
-        level: None,
-        seats,
-        invite_hash: None,
-        tags: Vec::new(),
-        draw_offer: None,
-        takeback: Default::default(),
-        rematch: Default::default(),
-        // Between accounts: the same accounts, colours swapped, rated as the first game was.
-        players: emergo_platform::domain::model::Players {
-            white: live.meta.players.black.clone(),
-            black: live.meta.players.white.clone(),
-            rated: live.meta.players.rated,
-        },
-        // The same time control; the clock starts when the offerer takes its seat.
-        clock: live
-            .meta
-            .clock
-            .map(|c| emergo_platform::domain::clock::GameClock::new(c.control)),
-        created_at: now.clone(),
-        updated_at: now,
+    let mut meta = GameMeta::new(new_game_id(), Mode::Human, seats, now_text());
+    // Between accounts: the same accounts, colours swapped, rated as the first game was.
+    meta.players = emergo_platform::domain::model::Players {
+        white: live.meta.players.black.clone(),
+        black: live.meta.players.white.clone(),
+        rated: live.meta.players.rated,
     };
+    // The same time control; the clock starts when the offerer takes its seat.
+    meta.clock = live
+        .meta
+        .clock
+        .map(|c| emergo_platform::domain::clock::GameClock::new(c.control));
     let game = Game::new(*live.game.start());
     state.insert_with_fresh_id(&mut meta, &game).await?;
     if meta.players.rated.is_some() {

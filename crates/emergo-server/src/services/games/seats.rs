@@ -4,8 +4,10 @@
 //! seat (the page keeps it like any seat token).
 
 use crate::services::error::ServiceError;
-use crate::services::games::LiveGame;
+use crate::services::games::view::{GameView, SeatGrant};
+use crate::services::games::{GameSlot, LiveGame, Shared};
 use emergo_core::Color;
+use emergo_platform::domain::model::{hash_secret, new_token};
 
 /// The credentials of a request that acts for a seat: a token, or else the session's account.
 pub struct Actor {
@@ -39,5 +41,33 @@ impl Actor {
                     .to_string(),
             )),
         }
+    }
+}
+
+impl Shared {
+    /// `POST /api/games/{id}/seat`: a new token for the seat `account` holds in the game in
+    /// `slot` (the old one stops working); 403 `bad_token` when it holds none.
+    pub async fn claim_seat(
+        &self,
+        slot: &GameSlot,
+        account: i64,
+    ) -> Result<SeatGrant, ServiceError> {
+        let mut live = slot.state.lock().await;
+        let color = live.meta.players.seat_of(account).ok_or_else(|| {
+            ServiceError::BadToken("the account logged in holds no seat in this game".to_string())
+        })?;
+        let token = new_token();
+        let token_hash = hash_secret(&token);
+        self.store
+            .set_seat_token(slot.id(), color, &token_hash, account)
+            .await?;
+        live.meta.seats[color].token_hash = Some(token_hash);
+        live.version += 1;
+        Ok(SeatGrant {
+            game: GameView::of(&live),
+            seat: color.name(),
+            token,
+            invite: None,
+        })
     }
 }

@@ -160,6 +160,8 @@ impl BoardView {
 pub struct GameView {
     pub id: String,
     pub mode: &'static str,
+    /// The board: `emergo`, `7x7` or `hex`.
+    pub variant: &'static str,
     pub level: Option<u8>,
     pub white: SeatView,
     pub black: SeatView,
@@ -289,6 +291,7 @@ impl GameView {
         GameView {
             id: live.meta.id.clone(),
             mode: live.meta.mode.name(),
+            variant: live.meta.variant.name(),
             level: live.meta.level.map(Level::get),
             white: SeatView::of(&live.meta.seats[Color::White]),
             black: SeatView::of(&live.meta.seats[Color::Black]),
@@ -351,6 +354,8 @@ pub struct SeatGrant {
 pub struct GameSummary {
     pub id: String,
     pub mode: &'static str,
+    /// The board: `emergo`, `7x7` or `hex`.
+    pub variant: &'static str,
     pub level: Option<u8>,
     pub white: SeatView,
     pub black: SeatView,
@@ -368,6 +373,7 @@ impl GameSummary {
     pub fn of(row: SummaryRow) -> GameSummary {
         GameSummary {
             mode: row.mode.name(),
+            variant: row.variant.name(),
             level: row.level.map(Level::get),
             white: SeatView::of(&row.seats.white),
             black: SeatView::of(&row.seats.black),
@@ -392,28 +398,11 @@ mod tests {
     use super::*;
     use emergo_core::ByColor;
     use emergo_core::Game;
-    use emergo_platform::domain::model::{GameMeta, Mode, Seat, SeatKind};
+    use emergo_platform::domain::model::{GameMeta, Mode, Seat};
 
     fn live(game: Game) -> LiveGame {
-        let nobody = || Seat {
-            kind: SeatKind::Human,
-            token_hash: None,
-        };
-        let meta = GameMeta {
-            id: "test".into(),
-            mode: Mode::Imported,
-            level: None,
-            seats: ByColor::new(nobody(), nobody()),
-            invite_hash: None,
-            tags: Vec::new(),
-            draw_offer: None,
-            takeback: Default::default(),
-            rematch: Default::default(),
-            players: Default::default(),
-            clock: None,
-            created_at: String::new(),
-            updated_at: String::new(),
-        };
+        let seats = ByColor::splat(Seat::vacant());
+        let meta = GameMeta::new("test".into(), Mode::Imported, seats, String::new());
         LiveGame::new(meta, game)
     }
 

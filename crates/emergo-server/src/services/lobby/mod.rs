@@ -13,14 +13,16 @@
 //! shows the newest public seeks, always the viewer's own, and apart from them the challenges to
 //! or from the viewer (issue 17 item 3: one account's flood of seeks hid everyone else's).
 
+pub mod seeks;
+
 use crate::services::accounts::quota;
 use crate::services::error::{echo, ServiceError};
-use crate::services::games::AppState;
 use emergo_platform::domain::limits::Limits;
 use emergo_platform::domain::model::unix_now;
 use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::time_control::TimeControl;
 use emergo_platform::store::accounts::{RatingRow, SeekRow};
+use emergo_platform::store::Store;
 use governor::DefaultKeyedRateLimiter;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -68,16 +70,19 @@ pub struct Lobby {
     pub seeks_rate: DefaultKeyedRateLimiter<i64>,
     /// Lobby events (seeks changed, a seek was taken) for the lobby WebSockets.
     pub events: broadcast::Sender<LobbyEvent>,
+    /// The seeks, and the ratings their views show.
+    store: Store,
 }
 
 impl Lobby {
-    pub fn new(limits: &Limits) -> Lobby {
+    pub fn new(limits: &Limits, store: Store) -> Lobby {
         Lobby {
             seeks_rate: DefaultKeyedRateLimiter::keyed(quota(
                 limits.seeks_burst,
                 limits.seeks_every,
             )),
             events: broadcast::channel(64).0,
+            store,
         }
     }
 
@@ -89,23 +94,6 @@ impl Lobby {
     /// Forgets limiter keys not seen for a while.
     pub fn forget_idle(&self) {
         self.seeks_rate.retain_recent();
-    }
-}
-
-/// Keeps the account's real-time seeks alive for [`SEEK_GRACE_SECS`] more.
-pub async fn owner_is_around(state: &AppState, account_id: i64) {
-    let until = unix_now() + SEEK_GRACE_SECS;
-    if let Err(err) = state.store.touch_seeks(account_id, until).await {
-        tracing::warn!("cannot keep seeks alive: {err}");
-    }
-}
-
-/// Deletes expired seeks; the sweeper calls it.
-pub async fn sweep(state: &AppState, lobby: &Lobby) {
-    match state.store.sweep_seeks(unix_now()).await {
-        Ok(0) => {}
-        Ok(_) => lobby.changed(),
-        Err(err) => tracing::warn!("cannot sweep seeks: {err}"),
     }
 }
 
@@ -138,6 +126,8 @@ pub fn time_control(text: &str) -> Result<TimeControl, ServiceError> {
 #[derive(Clone, Debug, Serialize)]
 pub struct SeekView {
     id: String,
+    /// The board of the game it makes: `emergo` (the only board a seek makes yet).
+    variant: &'static str,
     owner: String,
     /// Rounded to a whole number (written as a float, `1500.0`).
     rating: f64,
@@ -167,6 +157,7 @@ impl SeekView {
             .unwrap_or_default();
         SeekView {
             id: row.id.clone(),
+            variant: emergo_core::VariantKind::Emergo.name(),
             owner: row.owner.clone(),
             rating: rating.rating.round(),
             provisional: rating.rd >= LEADERBOARD_RD,
@@ -181,36 +172,56 @@ impl SeekView {
     }
 }
 
-/// A seek as the API shows it, with its owner's current rating in the seek's category.
-pub async fn seek_view(state: &AppState, row: &SeekRow) -> SeekView {
-    let ratings = state
-        .store
-        .ratings_of(row.account_id)
-        .await
-        .unwrap_or_default();
-    SeekView::with(row, &ratings)
-}
-
-/// Seeks as the API shows them, each owner's ratings read once.
-pub async fn seek_views(state: &AppState, rows: &[SeekRow]) -> Vec<SeekView> {
-    let mut ratings: std::collections::HashMap<i64, Vec<RatingRow>> = Default::default();
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        if let std::collections::hash_map::Entry::Vacant(slot) = ratings.entry(row.account_id) {
-            let read = state.store.ratings_of(row.account_id).await;
-            slot.insert(read.unwrap_or_default());
+impl Lobby {
+    /// Keeps the account's real-time seeks alive for [`SEEK_GRACE_SECS`] more.
+    pub async fn owner_is_around(&self, account_id: i64) {
+        let until = unix_now() + SEEK_GRACE_SECS;
+        if let Err(err) = self.store.touch_seeks(account_id, until).await {
+            tracing::warn!("cannot keep seeks alive: {err}");
         }
-        let theirs = ratings.get(&row.account_id).map_or(&[][..], Vec::as_slice);
-        out.push(SeekView::with(row, theirs));
     }
-    out
-}
 
-pub async fn find(state: &AppState, id: &str) -> Result<SeekRow, ServiceError> {
-    let found = if id.len() <= 64 {
-        state.store.seek(id).await?
-    } else {
-        None
-    };
-    found.ok_or_else(|| ServiceError::NotFound(format!("there is no seek {}", echo(id))))
+    /// Deletes expired seeks; the sweeper calls it.
+    pub async fn sweep(&self) {
+        match self.store.sweep_seeks(unix_now()).await {
+            Ok(0) => {}
+            Ok(_) => self.changed(),
+            Err(err) => tracing::warn!("cannot sweep seeks: {err}"),
+        }
+    }
+
+    /// A seek as the API shows it, with its owner's current rating in the seek's category.
+    async fn seek_view(&self, row: &SeekRow) -> SeekView {
+        let ratings = self
+            .store
+            .ratings_of(row.account_id)
+            .await
+            .unwrap_or_default();
+        SeekView::with(row, &ratings)
+    }
+
+    /// Seeks as the API shows them, each owner's ratings read once.
+    async fn seek_views(&self, rows: &[SeekRow]) -> Vec<SeekView> {
+        let mut ratings: std::collections::HashMap<i64, Vec<RatingRow>> = Default::default();
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            if let std::collections::hash_map::Entry::Vacant(slot) = ratings.entry(row.account_id) {
+                let read = self.store.ratings_of(row.account_id).await;
+                slot.insert(read.unwrap_or_default());
+            }
+            let theirs = ratings.get(&row.account_id).map_or(&[][..], Vec::as_slice);
+            out.push(SeekView::with(row, theirs));
+        }
+        out
+    }
+
+    /// The seek `id` (404 `not_found` for none).
+    async fn find(&self, id: &str) -> Result<SeekRow, ServiceError> {
+        let found = if id.len() <= 64 {
+            self.store.seek(id).await?
+        } else {
+            None
+        };
+        found.ok_or_else(|| ServiceError::NotFound(format!("there is no seek {}", echo(id))))
+    }
 }
