@@ -434,6 +434,7 @@ async fn item1_position_answers_and_their_problems_keep_their_json_shape() {
     let answer = |over: &str, moves: Value| {
         json!({
             "position": "string",
+            "variant": "string",
             "board": board,
             "status": "string",
             "result": over,
