@@ -3,44 +3,17 @@
 //! Same rig as browser.rs: headless Chromium over WebDriver against the server in-process.
 
 use crate::rig::*;
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::Client;
 use serde_json::{json, Value};
-use std::time::Duration;
 
-/// Drags the column on `from` to `to` with the mouse (press, move in steps, release).
+/// Drags the column on `from` to `to` with the mouse.
 async fn drag(c: &Client, from: &str, to: &str) {
-    let a = find(c, &format!("#board rect.hit[data-sq='{from}']")).await;
-    let b = find(c, &format!("#board rect.hit[data-sq='{to}']")).await;
-    c.perform_actions(
-        MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement {
-                element: a.clone(),
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveToElement {
-                element: a,
-                duration: Some(Duration::from_millis(50)),
-                x: 12.0,
-                y: 6.0,
-            })
-            .then(PointerAction::MoveToElement {
-                element: b,
-                duration: Some(Duration::from_millis(250)),
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            }),
+    drag_between(
+        c,
+        &format!("#board rect.hit[data-sq='{from}']"),
+        &format!("#board rect.hit[data-sq='{to}']"),
     )
-    .await
-    .expect("the mouse drags");
+    .await;
 }
 
 async fn text_of(c: &Client, css: &str) -> String {

@@ -5,44 +5,17 @@
 //! the colour of the screenshot's pixels there, the status left uncovered.
 
 use crate::rig::*;
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::Client;
 use serde_json::{json, Value};
-use std::time::Duration;
 
 /// Drags the column on `from` to `to` on the analysis board with the mouse.
 async fn drag(c: &Client, from: &str, to: &str) {
-    let a = find(c, &format!("#an-board .hit[data-sq='{from}']")).await;
-    let b = find(c, &format!("#an-board .hit[data-sq='{to}']")).await;
-    c.perform_actions(
-        MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement {
-                element: a.clone(),
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveToElement {
-                element: a,
-                duration: Some(Duration::from_millis(50)),
-                x: 12.0,
-                y: 6.0,
-            })
-            .then(PointerAction::MoveToElement {
-                element: b,
-                duration: Some(Duration::from_millis(250)),
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            }),
+    drag_between(
+        c,
+        &format!("#an-board .hit[data-sq='{from}']"),
+        &format!("#an-board .hit[data-sq='{to}']"),
     )
-    .await
-    .expect("the mouse drags");
+    .await;
 }
 
 /// What the board `css` shows, read from the page: each cell's centre on the screen (the
@@ -75,38 +48,6 @@ const atStatus = document.elementFromPoint(s.left + s.width / 2, s.top + Math.mi
 return { cells, board: box(b), status: s, statusOnTop: !!atStatus && status.contains(atStatus), dark, points,
   scrollWidth: document.documentElement.scrollWidth, innerWidth };
 "#;
-
-/// The colours of the screenshot at `points` ([{x, y}]), decoded by the browser.
-async fn pixels(c: &Client, png: &[u8], points: &[Value]) -> Vec<[u8; 3]> {
-    let v = c
-        .execute(
-            "const [bytes, points] = arguments;
-             return createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' })).then((bitmap) => {
-               const canvas = document.createElement('canvas');
-               canvas.width = bitmap.width;
-               canvas.height = bitmap.height;
-               const ctx = canvas.getContext('2d', { willReadFrequently: true });
-               ctx.drawImage(bitmap, 0, 0);
-               return points.map((p) => [...ctx.getImageData(p.x, p.y, 1, 1).data].slice(0, 3));
-             });",
-            vec![json!(png), json!(points)],
-        )
-        .await
-        .expect("the screenshot is read");
-    serde_json::from_value(v).expect("colours")
-}
-
-fn rgb(text: &str) -> [u8; 3] {
-    let n: Vec<u8> = text
-        .trim_start_matches("rgba(")
-        .trim_start_matches("rgb(")
-        .trim_end_matches(')')
-        .split(',')
-        .take(3)
-        .map(|s| s.trim().parse().unwrap_or(0))
-        .collect();
-    [n[0], n[1], n[2]]
-}
 
 fn f(v: &Value, k: &str) -> f64 {
     v[k].as_f64().unwrap_or(f64::NAN)
@@ -216,8 +157,8 @@ async fn assert_cells_drawn(c: &Client, variant: &str, count: usize, screen: &st
         "{screen}: empty cells to look at"
     );
     let png = c.screenshot().await.expect("a screenshot");
-    let seen = pixels(c, &png, &points).await;
-    let want = rgb(probe["dark"].as_str().expect("a colour"));
+    let seen = pixels(c, &png, &Value::Array(points.clone())).await;
+    let want = rgb_of(probe["dark"].as_str().expect("a colour"));
     for (p, got) in points.iter().zip(seen) {
         assert!(
             got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 8),

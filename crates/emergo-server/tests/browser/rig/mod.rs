@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use emergo_server::{Config, Server};
-use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::net::{SocketAddr, TcpListener};
@@ -598,7 +598,7 @@ return { want, darkFills: fills('sq-dark'), lightFills: fills('sq-light'), point
 
 /// The colours (`rgb(r, g, b)`) of the screenshot `png` at `points` ([{x, y}]), decoded by the
 /// browser itself.
-async fn pixels(c: &Client, png: &[u8], points: &Value) -> Vec<[u8; 3]> {
+pub async fn pixels(c: &Client, png: &[u8], points: &Value) -> Vec<[u8; 3]> {
     let v = c
         .execute(
             "const [bytes, points] = arguments;
@@ -617,7 +617,7 @@ async fn pixels(c: &Client, png: &[u8], points: &Value) -> Vec<[u8; 3]> {
     serde_json::from_value(v).expect("colours")
 }
 
-fn rgb_of(text: &str) -> [u8; 3] {
+pub fn rgb_of(text: &str) -> [u8; 3] {
     let n: Vec<u8> = text
         .trim_start_matches("rgba(")
         .trim_start_matches("rgb(")
@@ -788,4 +788,40 @@ pub async fn tap(c: &Client, css: &str) {
     )
     .await
     .expect("the finger taps");
+}
+
+/// Drags what is on the element `from_css` to the element `to_css` with the mouse (press,
+/// move in steps, release), as a person drags a column.
+pub async fn drag_between(c: &Client, from_css: &str, to_css: &str) {
+    let a = find(c, from_css).await;
+    let b = find(c, to_css).await;
+    c.perform_actions(
+        MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element: a.clone(),
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveToElement {
+                element: a,
+                duration: Some(Duration::from_millis(50)),
+                x: 12.0,
+                y: 6.0,
+            })
+            .then(PointerAction::MoveToElement {
+                element: b,
+                duration: Some(Duration::from_millis(250)),
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            }),
+    )
+    .await
+    .expect("the mouse drags");
 }
