@@ -6,7 +6,7 @@
 use crate::http::error::ApiError;
 use crate::services::error::ServiceError;
 use crate::services::games::view::BoardView;
-use crate::services::study::position::{board_view, variant_of};
+use crate::services::study::position::variant_of;
 use axum::extract::Query;
 use axum::Json;
 use emergo_core::game::Game;
@@ -77,7 +77,7 @@ fn check_in<V: Variant>(text: &str) -> Result<PositionView, ServiceError> {
     Ok(PositionView {
         variant: V::KIND.name(),
         position: pos.to_string(),
-        board: board_view(&pos),
+        board: BoardView::of(&pos),
         status,
         result,
         reason,

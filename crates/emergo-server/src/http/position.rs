@@ -6,7 +6,7 @@
 use crate::http::extract::Body;
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{BoardView, MoveView};
-use crate::services::study::position::{board_view, move_view, variant_of, variants, VariantView};
+use crate::services::study::position::{variant_of, variants, VariantView};
 use emergo_core::game::Game;
 use emergo_core::position::Position;
 use emergo_core::record::{GameRecord, RecordMove};
@@ -71,7 +71,7 @@ fn moves_of<V: Variant>(text: &str) -> Result<PositionView, ServiceError> {
                 let mut after = pos;
                 after.play_unchecked(*m);
                 LegalMove {
-                    view: move_view(m),
+                    view: MoveView::of(m),
                     after: after.to_string(),
                 }
             })
@@ -80,7 +80,7 @@ fn moves_of<V: Variant>(text: &str) -> Result<PositionView, ServiceError> {
     Ok(PositionView {
         variant: V::KIND.name(),
         position: pos.to_string(),
-        board: board_view(&pos),
+        board: BoardView::of(&pos),
         status,
         result,
         legal_moves,

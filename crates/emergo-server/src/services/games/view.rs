@@ -1,7 +1,9 @@
 //! The JSON objects of docs/api.md: `GameView`, `SeatGrant`, `GameSummary`.
 
 use crate::services::games::LiveGame;
-use emergo_core::{Color, Move, Position, Status};
+use emergo_core::moves::Move as AnyMove;
+use emergo_core::position::Position as AnyPosition;
+use emergo_core::{Color, Move, Position, Status, Variant};
 use emergo_engine::Level;
 use emergo_platform::domain::model::{format_unix_time, PlayerRef, Players, Seat};
 use emergo_platform::domain::time_control::Category;
@@ -32,7 +34,7 @@ pub struct Hand {
 }
 
 impl Hand {
-    fn of(pos: &Position) -> Hand {
+    fn of<V: Variant>(pos: &AnyPosition<V>) -> Hand {
         Hand {
             white: pos.hand(Color::White),
             black: pos.hand(Color::Black),
@@ -97,11 +99,12 @@ pub struct MoveView {
 }
 
 impl MoveView {
-    pub fn of(mv: &Move) -> MoveView {
+    /// The move's squares, on any board.
+    pub fn of<V: Variant>(mv: &AnyMove<V>) -> MoveView {
         let (passed, captured) = match mv {
-            Move::Enter(to) => (vec![to.to_string()], Vec::new()),
-            Move::Step { from, to } => (vec![from.to_string(), to.to_string()], Vec::new()),
-            Move::Capture(path) => {
+            AnyMove::Enter(to) => (vec![to.to_string()], Vec::new()),
+            AnyMove::Step { from, to } => (vec![from.to_string(), to.to_string()], Vec::new()),
+            AnyMove::Capture(path) => {
                 let mut passed = vec![path.from().to_string()];
                 let mut captured = Vec::with_capacity(path.len());
                 for (over, land) in path.jumps() {
@@ -136,7 +139,8 @@ pub struct BoardView {
 }
 
 impl BoardView {
-    pub fn of(pos: &Position) -> BoardView {
+    /// The position as drawn, on any board.
+    pub fn of<V: Variant>(pos: &AnyPosition<V>) -> BoardView {
         BoardView {
             turn: pos.turn().name(),
             hand: Hand::of(pos),

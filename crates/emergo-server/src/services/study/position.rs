@@ -4,11 +4,9 @@
 //! core's; this module only turns its answers into the views' JSON.
 
 use crate::services::error::ServiceError;
-use crate::services::games::view::{BoardView, ColumnView, Hand, MoveView};
 use emergo_core::board::Square;
-use emergo_core::moves::Move;
 use emergo_core::position::Position;
-use emergo_core::{Color, Variant, VariantError, VariantKind};
+use emergo_core::{Variant, VariantError, VariantKind};
 use serde::Serialize;
 
 /// The board a request names by its short name (`emergo`, `7x7`, `hex`; absent: `emergo`), or
@@ -24,50 +22,6 @@ pub fn variant_of(text: Option<&str>) -> Result<VariantKind, ServiceError> {
             let shown: String = text.chars().take(40).collect();
             ServiceError::BadRequest(VariantError(shown).to_string())
         })
-}
-
-/// A position as the page draws it (the game view's `boards` entry), on any board.
-pub fn board_view<V: Variant>(pos: &Position<V>) -> BoardView {
-    BoardView {
-        turn: pos.turn().name(),
-        hand: Hand {
-            white: pos.hand(Color::White),
-            black: pos.hand(Color::Black),
-        },
-        columns: pos
-            .columns()
-            .map(|(sq, col)| {
-                let view = ColumnView {
-                    owner: col.owner.name(),
-                    men: col.men,
-                    prisoners: col.prisoners,
-                };
-                (sq.to_string(), view)
-            })
-            .collect(),
-    }
-}
-
-/// A move with its squares (the game view's `legal` entry), on any board.
-pub fn move_view<V: Variant>(mv: &Move<V>) -> MoveView {
-    let (passed, captured) = match mv {
-        Move::Enter(to) => (vec![to.to_string()], Vec::new()),
-        Move::Step { from, to } => (vec![from.to_string(), to.to_string()], Vec::new()),
-        Move::Capture(path) => {
-            let mut passed = vec![path.from().to_string()];
-            let mut captured = Vec::with_capacity(path.len());
-            for (over, land) in path.jumps() {
-                captured.push(over.to_string());
-                passed.push(land.to_string());
-            }
-            (passed, captured)
-        }
-    };
-    MoveView {
-        text: mv.to_string(),
-        passed,
-        captured,
-    }
 }
 
 /// One cell of a board and where a drawing puts its centre.
