@@ -2,8 +2,8 @@
 
 use crate::color::Color;
 use crate::moves::Move;
-use crate::notation::MoveError;
 use crate::position::{PlayError, Position};
+use crate::refusal::MoveError;
 use crate::repetition::Repetitions;
 use crate::variant::{Emergo, Variant};
 use std::fmt;

@@ -50,13 +50,13 @@ mod zobrist;
 pub use board::{Direction, SquareError, SquareName};
 pub use color::{ByColor, Color, ColorError};
 pub use game::{EndReason, EndTextError, Outcome, Status};
-pub use notation::{MoveError, MoveTextError, PositionTextError};
+pub use notation::{MoveTextError, PositionTextError};
 pub use phase::{Phase, PhaseError};
 pub use position::{Column, PositionError};
 pub use record::{
     record_variant, split_records, RecordError, RecordLimit, RecordLimits, RecordPlace,
 };
-pub use refusal::Refusal;
+pub use refusal::{MoveError, Refusal};
 pub use repetition::{RepetitionKey, Repetitions};
 pub use variant::{Emergo, Emergo7x7, HexEmergo, Variant, VariantError, VariantKind};
 

@@ -1,14 +1,13 @@
 //! Move text (N1) and position text (N2).
 //!
-//! Parsing move text yields [`MoveText`], which is only text; [`Position::parse_move`] turns it
-//! into a [`Move`] by matching it against the legal moves, so a parser never produces an illegal
+//! Parsing move text yields [`MoveText`], which is only text; `Position::parse_move` (refusal.rs)
+//! turns it into a [`Move`] by matching it against the legal moves, so a parser never produces an illegal
 //! move.
 
 use crate::board::{Square, SquareName};
 use crate::color::{ByColor, Color};
 use crate::moves::Move;
 use crate::position::{Column, Position, PositionError, Setup, MEN_PER_SIDE};
-use crate::refusal::Refusal;
 use crate::variant::{Emergo, Variant, MAX_SLOTS};
 use std::fmt;
 use std::marker::PhantomData;
@@ -43,29 +42,6 @@ pub enum MoveTextError {
     /// More squares than any move has.
     #[error("a move names at most {MAX_MOVE_SQUARES} squares")]
     TooLong,
-}
-
-/// Why text could not be played in a position.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum MoveError {
-    /// The text is not move text (N1).
-    #[error("cannot read move '{text}': {source}")]
-    Syntax {
-        /// The text given.
-        text: String,
-        /// What is wrong with it.
-        #[source]
-        source: MoveTextError,
-    },
-    /// The text reads as a move, but no legal move has its squares. (A [`Move`] that is not
-    /// legal is a [`crate::PlayError`].)
-    #[error("{text} is not a legal move here: {reason}")]
-    NoLegalMatch {
-        /// The text given.
-        text: String,
-        /// The rule it breaks.
-        reason: Refusal,
-    },
 }
 
 /// Move text as written on the board `V`: the squares it names and whether it used `x` (N1).
@@ -142,23 +118,6 @@ impl<V: Variant> FromStr for MoveText<V> {
             squares,
             capture_mark,
         })
-    }
-}
-
-impl<V: Variant> Position<V> {
-    /// Turns move text into the legal move it names (N1), or says why it cannot.
-    pub fn parse_move(&self, text: &str) -> Result<Move<V>, MoveError> {
-        let parsed: MoveText<V> = text.parse().map_err(|source| MoveError::Syntax {
-            text: text.to_string(),
-            source,
-        })?;
-        match self.find_legal_move(|m| parsed.matches(m)) {
-            Some(mv) => Ok(mv),
-            None => Err(MoveError::NoLegalMatch {
-                text: text.to_string(),
-                reason: self.refusal_of_unmatched(&parsed),
-            }),
-        }
     }
 }
 

@@ -6,11 +6,53 @@
 
 use crate::board::{Square, SquareName};
 use crate::movegen::attackable;
-use crate::notation::MoveText;
+use crate::moves::Move;
+use crate::notation::{MoveText, MoveTextError};
 use crate::position::Position;
 use crate::variant::Variant;
 use crate::{Color, Phase};
 use std::fmt;
+use thiserror::Error;
+
+/// Why text could not be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// The text is not move text (N1).
+    #[error("cannot read move '{text}': {source}")]
+    Syntax {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        #[source]
+        source: MoveTextError,
+    },
+    /// The text reads as a move, but no legal move has its squares. (A [`Move`] that is not
+    /// legal is a [`crate::PlayError`].)
+    #[error("{text} is not a legal move here: {reason}")]
+    NoLegalMatch {
+        /// The text given.
+        text: String,
+        /// The rule it breaks.
+        reason: Refusal,
+    },
+}
+
+impl<V: Variant> Position<V> {
+    /// Turns move text into the legal move it names (N1), or says why it cannot.
+    pub fn parse_move(&self, text: &str) -> Result<Move<V>, MoveError> {
+        let parsed: MoveText<V> = text.parse().map_err(|source| MoveError::Syntax {
+            text: text.to_string(),
+            source,
+        })?;
+        match self.find_legal_move(|m| parsed.matches(m)) {
+            Some(mv) => Ok(mv),
+            None => Err(MoveError::NoLegalMatch {
+                text: text.to_string(),
+                reason: self.refusal_of_unmatched(&parsed),
+            }),
+        }
+    }
+}
 
 /// The rule that move text breaks in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,8 +8,9 @@ use super::{
 use crate::color::Color;
 use crate::game::{Game, Outcome};
 use crate::moves::Move;
-use crate::notation::{MoveError, MoveTextError};
+use crate::notation::MoveTextError;
 use crate::position::Position;
+use crate::refusal::MoveError;
 use crate::variant::Variant;
 
 /// Variations nest at most this deep whatever the limits say: the reader is recursive.
