@@ -33,6 +33,7 @@ use services::accounts::Accounts;
 use services::fanout;
 use services::games::flag;
 use services::games::{AppState, Shared};
+use services::learn::Learn;
 use services::lobby::Lobby;
 use services::notify::Notify;
 use services::permits::Permits;
@@ -164,10 +165,13 @@ impl Server {
             notify,
             reviews: Arc::default(),
             analyses: Arc::default(),
-            course: Arc::new(
-                emergo_platform::domain::course::Course::standard()
-                    .context("the rules course (crates/emergo-platform/data/course.toml)")?,
-            ),
+            learn: Arc::new(Learn::new(
+                Arc::new(
+                    emergo_platform::domain::course::Course::standard()
+                        .context("the rules course (crates/emergo-platform/data/course.toml)")?,
+                ),
+                state.store.clone(),
+            )),
         };
         // Flags fall with nobody connected: this instance's timers and the store's sweep.
         flag::spawn(state.clone(), stopped.clone());

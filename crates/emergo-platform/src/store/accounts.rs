@@ -304,7 +304,7 @@ impl Store {
         })
     }
 
-    /// Deletes an account: its name is free again, its sessions and open seeks go, its games
+    /// Deletes an account: its name is free again, its sessions, open seeks and course progress go, its games
     /// stay (shown as "deleted player").
     pub async fn delete_account(&self, account_id: i64, now: &str) -> Result<(), StoreError> {
         on_backend!(self, b => {
@@ -318,6 +318,10 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM learn_progress WHERE account_id = $1")
                 .bind(account_id)
                 .execute(&mut *tx)
                 .await?;

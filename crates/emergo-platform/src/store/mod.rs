@@ -55,6 +55,7 @@ pub mod chat;
 pub mod copy;
 mod games;
 mod jobs_pg;
+pub mod learn;
 pub mod notifications;
 mod postgres;
 mod rows;

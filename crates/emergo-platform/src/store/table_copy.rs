@@ -175,8 +175,21 @@ pub const CHAT_REPORTS: Table = Table {
     identity: true,
 };
 
-/// The tables the games name (copied before them).
-pub const BEFORE_GAMES: [&Table; 4] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS];
+/// The rules course's progress (issue 21).
+pub const LEARN_PROGRESS: Table = Table {
+    name: "learn_progress",
+    columns: &[
+        ("account_id", Int),
+        ("lesson", Text),
+        ("exercise", Int),
+        ("solved_at", Text),
+    ],
+    key: "account_id, lesson, exercise",
+    identity: false,
+};
+
+/// The tables the games name (copied before them), and those that name only accounts.
+pub const BEFORE_GAMES: [&Table; 5] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS, &LEARN_PROGRESS];
 /// The tables that name games (copied after them).
 pub const AFTER_GAMES: [&Table; 6] = [
     &RATED_GAMES,

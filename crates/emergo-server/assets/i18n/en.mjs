@@ -72,6 +72,7 @@ export default {
   'learn.retry': 'Start again',
   'learn.next': 'Next',
   'learn.exercise': 'Exercise {n} of {of}',
+  'learn.solvedOf': '{n} of {of} solved',
   'learn.try': 'Try {move}',
   'learn.refused': '{move} is not allowed: {why} ({rule}).',
   'learn.unreadable': '“{move}” is not a move.',

@@ -72,6 +72,7 @@ export default {
   'learn.retry': 'Recommencer',
   'learn.next': 'Suivant',
   'learn.exercise': 'Exercice {n} sur {of}',
+  'learn.solvedOf': '{n} sur {of} résolus',
   'learn.try': 'Essayer {move}',
   'learn.refused': '{move} n’est pas permis : {why} ({rule}).',
   'learn.unreadable': '« {move} » n’est pas un coup.',

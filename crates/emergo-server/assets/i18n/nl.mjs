@@ -73,6 +73,7 @@ export default {
   'learn.retry': 'Opnieuw',
   'learn.next': 'Volgende',
   'learn.exercise': 'Opgave {n} van {of}',
+  'learn.solvedOf': '{n} van {of} opgelost',
   'learn.try': 'Probeer {move}',
   'learn.refused': '{move} mag niet: {why} ({rule}).',
   'learn.unreadable': '„{move}” is geen zet.',

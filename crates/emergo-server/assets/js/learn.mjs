@@ -2,9 +2,13 @@
 // positions with a goal. The page judges nothing: the board offers the legal moves the server
 // sends, the server's judge (`POST /api/learn/{lesson}/{exercise}`) says whether a move solves
 // the exercise, and a move the rules refuse is explained by the core's own refusal and rule.
-// Progress is kept in this browser (localStorage).
+// Progress is kept in this browser (localStorage) and, when signed in, on the account
+// (`/api/learn/progress`): what the browser solved before is added to the account when the
+// course is opened signed in, and the page shows both together.
 import { $, el, store } from './dom.mjs';
 import { api, plainError } from './api.mjs';
+import { me, onMe } from './account.mjs';
+import { union, toAccount, fromAccount, lessonDone } from './learn/progress.mjs';
 import { t, lang } from './i18n.mjs';
 import { createBoard } from './board.mjs';
 
@@ -21,6 +25,8 @@ const ln = {
   open: false,
   board: null,
   navigate: () => {},
+  account: null, // the signed-in account's progress, as progress() gives it; null when anonymous
+  synced: null, // the name of the account `account` is of
 };
 
 /** The course's text in the page's language (English where the course has none). */
@@ -29,23 +35,49 @@ function say(text) {
 }
 
 /** Which exercises this browser has solved: {lessonId: [index, ...]}. */
-export function progress() {
+function local() {
   const p = store.get(PROGRESS_KEY);
   return p && typeof p === 'object' && !Array.isArray(p) ? p : {};
 }
 
+/** Which exercises are solved, here or on the account signed in: {lessonId: [index, ...]}. */
+function progress() {
+  return union(local(), ln.account || {});
+}
+
+/** Reads the account's progress (adding this browser's to it first); anonymous: none. */
+async function syncAccount(who) {
+  if (!ln.course) return;
+  if (!who) {
+    ln.account = null;
+    ln.synced = null;
+  } else if (ln.synced !== who.name) {
+    ln.synced = who.name;
+    const mine = toAccount(local(), ln.course);
+    try {
+      const v = Object.keys(mine).length
+        ? await api('POST', '/api/learn/progress', { solved: mine })
+        : await api('GET', '/api/learn/progress');
+      if (ln.synced === who.name) ln.account = fromAccount(v.solved);
+    } catch (err) {
+      // The course works without it: this browser's progress is still shown.
+      ln.synced = null;
+      return;
+    }
+  } else {
+    return;
+  }
+  if (ln.open) drawList();
+}
+
 function markSolved(lessonId, index) {
-  const p = progress();
+  // The server keeps a signed-in player's solution itself (the judge records it).
+  if (ln.account) ln.account = union(ln.account, { [lessonId]: [index] });
+  const p = local();
   const done = new Set(Array.isArray(p[lessonId]) ? p[lessonId] : []);
   done.add(index);
   p[lessonId] = [...done].sort((a, b) => a - b);
   store.set(PROGRESS_KEY, p);
-}
-
-/** Whether every exercise of `lesson` is solved, by `p` (progress()). */
-export function lessonDone(p, lesson) {
-  const done = new Set(p[lesson.id] || []);
-  return lesson.exercises.every((_, i) => done.has(i));
 }
 
 export function initLearn(navigate) {
@@ -57,6 +89,9 @@ export function initLearn(navigate) {
   });
   $('#learn-retry').addEventListener('click', () => startExercise());
   $('#learn-next').addEventListener('click', () => next());
+  onMe((who) => {
+    syncAccount(who);
+  });
   $('#learn-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = $('#learn-text').value.trim();
@@ -80,6 +115,8 @@ export async function showLearn(params) {
       return;
     }
   }
+  if (!ln.open) return;
+  await syncAccount(me());
   if (!ln.open) return;
   const lessons = ln.course.lessons;
   const wanted = lessons.findIndex((l) => l.id === params.get('lesson'));
@@ -121,6 +158,10 @@ function drawList() {
     ...ln.course.lessons.map((l, i) => {
       const b = el('button', { type: 'button', class: i === ln.lesson ? 'learn-lesson current' : 'learn-lesson' });
       b.textContent = `${lessonDone(p, l) ? '✓ ' : ''}${say(l.title)}`;
+      const solved = (p[l.id] || []).filter((i) => i >= 0 && i < l.exercises.length).length;
+      if (solved > 0 && !lessonDone(p, l)) {
+        b.append(' ', el('span', { class: 'learn-solved' }, t('learn.solvedOf', { n: solved, of: l.exercises.length })));
+      }
       if (i === ln.lesson) b.setAttribute('aria-current', 'step');
       b.addEventListener('click', () => ln.navigate(`/learn?lesson=${encodeURIComponent(l.id)}`));
       return el('li', {}, b);

@@ -3,15 +3,15 @@
 //! `domain::course`), every rule the core's: this layer only reads requests and writes answers.
 
 use crate::http::extract::Body;
-use crate::services::error::{echo, ServiceError};
+use crate::http::session::{SessionCookie, SignedIn};
+use crate::services::accounts::Accounts;
+use crate::services::error::ServiceError;
+use crate::services::learn::{Learn, Progress};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
-use emergo_platform::domain::course::{Course, CourseError, Lesson, Text, Verdict};
+use emergo_platform::domain::course::{Lesson, Text, Verdict};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// The most moves an exercise's line may have been played to before a move is judged.
-pub const MAX_PLAYED: usize = 32;
 
 /// `GET /api/learn`.
 #[derive(Serialize)]
@@ -74,9 +74,9 @@ fn lesson_view(lesson: &Lesson) -> LessonView {
 }
 
 /// `GET /api/learn`: every lesson, in order.
-pub async fn course(State(course): State<Arc<Course>>) -> axum::Json<CourseView> {
+pub async fn course(State(learn): State<Arc<Learn>>) -> axum::Json<CourseView> {
     axum::Json(CourseView {
-        lessons: course.lessons().iter().map(lesson_view).collect(),
+        lessons: learn.course().lessons().iter().map(lesson_view).collect(),
     })
 }
 
@@ -113,43 +113,21 @@ pub struct RefusalView {
     pub message: String,
 }
 
-/// Judges a move in exercise `exercise` (from 1) of `lesson`.
+/// Judges a move in exercise `exercise` (from 1) of `lesson`; a solution is kept on the
+/// account of the request's session, when there is one.
 pub async fn judge(
-    State(course): State<Arc<Course>>,
+    State(learn): State<Arc<Learn>>,
+    State(accounts): State<Arc<Accounts>>,
+    cookie: SessionCookie,
     path: Result<Path<(String, String)>, PathRejection>,
     Body(body): Body<JudgeBody>,
 ) -> Result<axum::Json<VerdictView>, ServiceError> {
     let Path((lesson, exercise)) =
         path.map_err(|e| ServiceError::BadRequest(format!("the path: {e}")))?;
-    let exercise: usize = exercise.parse().map_err(|_| {
-        ServiceError::NotFound(format!("exercise {} is not a number", echo(&exercise)))
-    })?;
-    let lesson = course
-        .lesson(&lesson)
-        .ok_or_else(|| ServiceError::NotFound(format!("no lesson {}", echo(&lesson))))?;
-    let ex = exercise
-        .checked_sub(1)
-        .and_then(|i| lesson.exercises.get(i))
-        .ok_or_else(|| {
-            ServiceError::NotFound(format!(
-                "lesson {} has exercises 1 to {}, not {exercise}",
-                lesson.id,
-                lesson.exercises.len()
-            ))
-        })?;
-    if body.played.len() > MAX_PLAYED {
-        return Err(ServiceError::BadRequest(format!(
-            "at most {MAX_PLAYED} moves played, not {}",
-            body.played.len()
-        )));
-    }
-    let verdict = ex.judge(&body.played, &body.mv).map_err(|e| match e {
-        CourseError::NotALine => ServiceError::BadRequest(format!(
-            "{}: the moves played are not a line of this exercise",
-            echo(&body.played.join(" "))
-        )),
-        other => ServiceError::BadRequest(other.to_string()),
-    })?;
+    let account = cookie.account(&accounts).await?.map(|s| s.account.id);
+    let verdict = learn
+        .judge(&lesson, &exercise, &body.played, &body.mv, account)
+        .await?;
     let mut view = VerdictView {
         verdict: "solved",
         reply: None,
@@ -177,4 +155,33 @@ pub async fn judge(
         }
     }
     Ok(axum::Json(view))
+}
+
+/// `GET /api/learn/progress` and the answer of `POST` to it: the account's solved exercises.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgressView {
+    /// Lesson id → the numbers (from 1) of its solved exercises.
+    pub solved: Progress,
+}
+
+/// `GET /api/learn/progress`: what the signed-in account has solved.
+pub async fn progress(
+    State(learn): State<Arc<Learn>>,
+    SignedIn(session): SignedIn,
+) -> Result<axum::Json<ProgressView>, ServiceError> {
+    Ok(axum::Json(ProgressView {
+        solved: learn.progress(session.account.id).await?,
+    }))
+}
+
+/// `POST /api/learn/progress {"solved": {...}}`: adds what this browser solved before signing in.
+pub async fn add_progress(
+    State(learn): State<Arc<Learn>>,
+    SignedIn(session): SignedIn,
+    Body(body): Body<ProgressView>,
+) -> Result<axum::Json<ProgressView>, ServiceError> {
+    Ok(axum::Json(ProgressView {
+        solved: learn.add_progress(session.account.id, &body.solved).await?,
+    }))
 }

@@ -91,6 +91,10 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route("/api/position/moves", post(crate::http::position::moves))
         .route("/api/learn", get(crate::http::learn::course))
         .route(
+            "/api/learn/progress",
+            get(crate::http::learn::progress).post(crate::http::learn::add_progress),
+        )
+        .route(
             "/api/learn/{lesson}/{exercise}",
             post(crate::http::learn::judge),
         )

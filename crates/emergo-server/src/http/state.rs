@@ -47,8 +47,8 @@ impl FromRef<Services> for Arc<Analyses> {
     }
 }
 
-impl FromRef<Services> for Arc<emergo_platform::domain::course::Course> {
-    fn from_ref(services: &Services) -> Arc<emergo_platform::domain::course::Course> {
-        services.course.clone()
+impl FromRef<Services> for Arc<crate::services::learn::Learn> {
+    fn from_ref(services: &Services) -> Arc<crate::services::learn::Learn> {
+        services.learn.clone()
     }
 }

@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod error;
 pub mod fanout;
 pub mod games;
+pub mod learn;
 pub mod lobby;
 pub mod notify;
 pub mod permits;
@@ -30,6 +31,7 @@ pub struct Services {
     pub reviews: Arc<study::review::Reviews>,
     /// The analysis board's running analyses, one per client.
     pub analyses: Arc<study::analysis::Analyses>,
-    /// The rules course, checked against the core when the server starts.
-    pub course: Arc<emergo_platform::domain::course::Course>,
+    /// The rules course (checked against the core when the server starts) and the players'
+    /// progress in it.
+    pub learn: Arc<learn::Learn>,
 }

@@ -96,6 +96,41 @@ async fn a_newcomer_learns_entering_and_the_jump_by_clicking_and_sees_refusals_w
     .await;
     assert_eq!(kept, json!({"entering": [0], "jump": [0]}));
 
+    // Signed in, the browser's progress joins the account's, and the account's shows in a
+    // browser that has none of its own.
+    let learner = sign_up_over_http(&rig, "learner", "a long pass phrase").await;
+    log_in(&c, &rig, &learner.token, "/learn?lesson=jump").await;
+    let mut on_account = json!(null);
+    for _ in 0..50 {
+        on_account = send_as(
+            &rig,
+            reqwest::Method::GET,
+            "/api/learn/progress",
+            &learner.token,
+            json!(null),
+        )
+        .await
+        .1;
+        if on_account == json!({"solved": {"entering": [1], "jump": [1]}}) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        on_account,
+        json!({"solved": {"entering": [1], "jump": [1]}}),
+        "the browser's progress on the account"
+    );
+    js(&c, "localStorage.removeItem('emergo.learn'); return true").await;
+    c.refresh().await.expect("reloads");
+    wait_until(
+        &c,
+        "[...document.querySelectorAll('#learn-lessons .learn-solved')].map((e) => e.textContent).join('|') === '1 of 3 solved|1 of 3 solved'",
+        "the account's progress shown by lesson",
+    )
+    .await;
+    save_screenshot(&c, "learn-account-progress").await;
+
     // French.
     choose_lang(&c, "fr").await;
     wait_until(

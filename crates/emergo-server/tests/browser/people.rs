@@ -62,18 +62,6 @@ async fn rated_win(rig: &Rig, white: &str, black: &str) -> String {
     id
 }
 
-/// Logs the browser in with a session made over HTTP (the page then reloads).
-async fn log_in(c: &Client, rig: &Rig, session: &str, path: &str) {
-    c.goto(&rig.url("/")).await.expect("the page loads");
-    js(
-        c,
-        &format!("document.cookie = 'emergo_session={session}; path=/'; return true"),
-    )
-    .await;
-    c.goto(&rig.url(path)).await.expect("the page loads");
-    find(c, "#me-link:not([hidden])").await;
-}
-
 /// The page's requests answered with an error status so far (`path status` each).
 async fn failed_requests(c: &Client) -> Value {
     js(

@@ -233,6 +233,23 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
     assert_eq!(status, StatusCode::CREATED);
     let (status, open, _) = as_account(&srv, Some(&alice), Method::POST, "/api/seeks", seek).await;
     assert_eq!(status, StatusCode::CREATED, "{open}");
+    // Issue 21: the course's progress of alice, and of carol (which goes with her account).
+    let solve = json!({"move": "h4xf4xd4"});
+    for who in [&alice, &carol] {
+        let (status, v, _) = as_account(
+            &srv,
+            Some(who),
+            Method::POST,
+            "/api/learn/majority/1",
+            solve.clone(),
+        )
+        .await;
+        assert_eq!(
+            (status, &v["verdict"]),
+            (StatusCode::OK, &json!("solved")),
+            "{v}"
+        );
+    }
     let (status, _, _) = as_account(
         &srv,
         Some(&carol),
@@ -262,6 +279,8 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
             ("sessions", 2),
             ("ratings", 2),
             ("seeks", 2),
+            // alice's solved exercise; carol's went with her account
+            ("learn_progress", 1),
             ("rated_games", 1),
             ("rating_history", 2),
             ("shared_client_games", 1),

@@ -93,3 +93,73 @@ async fn r7_3_a_move_in_an_exercise_is_judged_by_the_core_with_its_rule() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     s.stop().await;
 }
+
+/// Issue 21, progress on the account: a signed-in player's solution is kept on the account (and
+/// read back by another session of it), what the browser solved before signing in is added to
+/// it, and a list naming an exercise the course lacks is refused whole, changing nothing.
+#[tokio::test]
+async fn a_signed_in_players_solved_exercises_are_kept_on_the_account() {
+    let s = TestServer::start().await;
+    let (status, v) = s.get("/api/learn/progress").await;
+    assert_eq!(
+        (status, &v["error"]),
+        (StatusCode::UNAUTHORIZED, &json!("unauthorized")),
+        "{v}"
+    );
+    // Anonymous: judged, and nothing kept anywhere.
+    let (_, v) = s
+        .post("/api/learn/majority/1", json!({"move": "h4xf4xd4"}))
+        .await;
+    assert_eq!(v["verdict"], "solved", "{v}");
+
+    let ada = sign_up(&s, "ada").await;
+    let (status, v) = ada.get(&s, "/api/learn/progress").await;
+    assert_eq!(
+        (status, &v),
+        (StatusCode::OK, &json!({"solved": {}})),
+        "{v}"
+    );
+    // A wrong move keeps nothing; the solution is kept.
+    let (_, v) = ada
+        .post(&s, "/api/learn/entering/2", json!({"move": "e4"}))
+        .await;
+    assert_eq!(v["verdict"], "refused", "{v}");
+    let (_, v) = ada
+        .post(&s, "/api/learn/entering/2", json!({"move": "a5"}))
+        .await;
+    assert_eq!(v["verdict"], "solved", "{v}");
+    let (_, v) = ada.get(&s, "/api/learn/progress").await;
+    assert_eq!(v, json!({"solved": {"entering": [2]}}));
+
+    // The browser's own progress joins the account's (twice is once).
+    let (status, v) = ada
+        .post(
+            &s,
+            "/api/learn/progress",
+            json!({"solved": {"board": [2, 1], "entering": [2, 1]}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v, json!({"solved": {"board": [1, 2], "entering": [1, 2]}}));
+
+    // Refused whole: an unknown lesson, an exercise out of range, a wrong shape.
+    for bad in [
+        json!({"solved": {"majority": [1], "nothing": [1]}}),
+        json!({"solved": {"majority": [1, 99]}}),
+        json!({"solved": {"majority": [0]}}),
+        json!({"solved": ["majority"]}),
+        json!({"solved": {}, "more": 1}),
+    ] {
+        let (status, v) = ada.post(&s, "/api/learn/progress", bad.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {v}");
+        assert_eq!(v["error"], "bad_request", "{bad}: {v}");
+    }
+    let (_, v) = ada.get(&s, "/api/learn/progress").await;
+    assert_eq!(v, json!({"solved": {"board": [1, 2], "entering": [1, 2]}}));
+
+    // Another player's progress is their own.
+    let bob = sign_up(&s, "bob").await;
+    let (_, v) = bob.get(&s, "/api/learn/progress").await;
+    assert_eq!(v, json!({"solved": {}}));
+    s.stop().await;
+}

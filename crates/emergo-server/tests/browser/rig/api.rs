@@ -1,7 +1,8 @@
 //! The API beside the page: accounts made over HTTP and requests with their sessions, for the
 //! set-up of a browser test (what the browser then shows is the test).
 
-use super::Rig;
+use super::{find, js, Rig};
+use fantoccini::Client;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -53,4 +54,16 @@ pub async fn send_as(
         .expect("the request is sent");
     let status = res.status();
     (status, res.json().await.unwrap_or(Value::Null))
+}
+
+/// Logs the browser in with a session made over HTTP (the page then reloads).
+pub async fn log_in(c: &Client, rig: &Rig, session: &str, path: &str) {
+    c.goto(&rig.url("/")).await.expect("the page loads");
+    js(
+        c,
+        &format!("document.cookie = 'emergo_session={session}; path=/'; return true"),
+    )
+    .await;
+    c.goto(&rig.url(path)).await.expect("the page loads");
+    find(c, "#me-link:not([hidden])").await;
 }
