@@ -37,7 +37,10 @@ for crate in emergo-platform emergo-worker; do
     exit 1
   fi
 done
-cargo test --workspace --all-targets
+# The tests use the release profile, the build `cargo run --release -- serve` makes: one
+# optimised build of the dependencies for both commands (README, "Time and disk"). The crate
+# emergo-deps (made by cargo-hakari) keeps their features the same in both builds.
+cargo test --release --workspace --all-targets
 scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres sh -c \
-  'cargo test --workspace --test server && cargo test --workspace --test cli cluster::'
-cargo test --workspace --doc
+  'cargo test --release --workspace --test server && cargo test --release --workspace --test cli cluster::'
+cargo test --release --workspace --doc

@@ -1,5 +1,4 @@
-//! Values the tests of this crate and of the server build the same way (behind the `fixtures`
-//! feature, which the server's dev-dependency turns on).
+//! Values the tests of this crate and of the server build the same way.
 
 use crate::domain::model::{GameMeta, Mode, Seat};
 use emergo_core::ByColor;
