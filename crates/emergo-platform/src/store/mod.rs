@@ -53,6 +53,7 @@ macro_rules! for_each_backend {
 pub mod accounts;
 pub mod chat;
 pub mod copy;
+pub mod explorer;
 mod games;
 mod jobs_pg;
 pub mod notifications;
