@@ -47,6 +47,12 @@ impl FromRef<Services> for Arc<Analyses> {
     }
 }
 
+impl FromRef<Services> for crate::services::explorer::Explorer {
+    fn from_ref(services: &Services) -> crate::services::explorer::Explorer {
+        services.explorer.clone()
+    }
+}
+
 impl FromRef<Services> for Arc<emergo_platform::domain::course::Course> {
     fn from_ref(services: &Services) -> Arc<emergo_platform::domain::course::Course> {
         services.course.clone()
