@@ -363,3 +363,75 @@ async fn explorer_refuses_bad_input_and_says_when_a_ply_is_past_the_index() {
     assert_eq!(answer["past_indexed_plies"], false);
     srv.stop().await;
 }
+
+/// The explorer's figures (docs/web.md, "Opening explorer"): indexing time and index size per
+/// game, and the query's median and p99 over positions of the opening, on `EMERGO_EXPLORER_GAMES`
+/// generated games (default 2,000) of 60 random plies. SQLite only; run it alone:
+///
+/// ```text
+/// EMERGO_EXPLORER_GAMES=20000 nice -n 19 cargo test -p emergo-server --test server --release \
+///     -- --ignored --nocapture explorer_figures
+/// ```
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check"]
+async fn explorer_figures_over_generated_games() {
+    if skip_unless(Backend::Sqlite) {
+        return;
+    }
+    let n: usize = std::env::var("EMERGO_EXPLORER_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let srv = TestServer::start().await;
+    let explorer = &srv.server.services().explorer;
+    let emergo_platform::store::Store::Sqlite(sqlite) = &srv.server.state().store else {
+        panic!("SQLite");
+    };
+    let pages = || async {
+        let (count,): (i64,) = sqlx::query_as("PRAGMA page_count")
+            .fetch_one(sqlite.pool())
+            .await
+            .expect("page count");
+        let (size,): (i64,) = sqlx::query_as("PRAGMA page_size")
+            .fetch_one(sqlite.pool())
+            .await
+            .expect("page size");
+        count * size
+    };
+    let before = pages().await;
+    let outcomes = [
+        Outcome::Win(Color::White),
+        Outcome::Draw,
+        Outcome::Win(Color::Black),
+    ];
+    let mut probes = Vec::new();
+    let started = std::time::Instant::now();
+    for i in 0..n {
+        let game = random_game(0xF16 + i as u64 * 104_729, 60, outcomes[i % 3]);
+        if i % 20 == 0 {
+            probes.push(game.positions()[(i / 20) % 12]);
+        }
+        let record = emergo_core::record::write_game(&game, &[]);
+        let report = explorer.import_records(&record).await.expect("indexed");
+        assert_eq!(report.indexed, 1);
+    }
+    let indexing = started.elapsed();
+    let grown = pages().await - before;
+    let mut times = Vec::new();
+    for position in probes.iter().cycle().take(1000) {
+        let t = std::time::Instant::now();
+        explore(&srv, position, "").await;
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "explorer figures over {n} games: indexing {:.2} ms a game; index {:.0} bytes a game; \
+         query (HTTP, {} positions) median {:.2} ms, p99 {:.2} ms",
+        indexing.as_secs_f64() * 1000.0 / n as f64,
+        grown as f64 / n as f64,
+        probes.len(),
+        times[times.len() / 2].as_secs_f64() * 1000.0,
+        times[times.len() * 99 / 100].as_secs_f64() * 1000.0,
+    );
+    srv.stop().await;
+}

@@ -130,10 +130,13 @@ impl Explorer {
         game: &Game,
         ratings: [Option<i64>; 2],
     ) -> Result<bool, ServiceError> {
-        if meta.variant != emergo_core::VariantKind::Emergo || !game.is_over() {
+        if !game.is_over() {
             return Ok(false);
         }
-        let (rows, rating) = match GameFacts::of(meta, game, ratings) {
+        // Another board's game is marked with no rows (the explorer is the 9×9 board's).
+        let facts = GameFacts::of(meta, game, ratings)
+            .filter(|_| meta.variant == emergo_core::VariantKind::Emergo);
+        let (rows, rating) = match facts {
             Some(facts) => (rows_of(game, &facts), facts.rating),
             None => (Vec::new(), None),
         };
@@ -148,10 +151,25 @@ impl Explorer {
             .await?)
     }
 
-    /// Indexes stored game `id` (read from the database with its players' ratings), once.
+    /// Indexes stored game `id` (read from the database with its players' ratings), once. A
+    /// game that cannot be read is marked with no rows (said in the log), so that the catch-up
+    /// does not try it again and again.
     pub async fn index_stored(&self, id: &str) -> Result<bool, ServiceError> {
-        let Some(stored) = self.store.load(id).await? else {
-            return Ok(false);
+        let stored = match self.store.load(id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return Ok(false),
+            Err(err @ emergo_platform::store::StoreError::Corrupt { .. }) => {
+                tracing::warn!(game = %id, "left out of the explorer: {err}");
+                let now = now_text();
+                let recent = RecentOf {
+                    game_id: id,
+                    at: &now,
+                    rating: None,
+                };
+                self.store.explorer_index_game(recent, &[], &now).await?;
+                return Ok(false);
+            }
+            Err(err) => return Err(err.into()),
         };
         let seats = ratings::load(&self.store, &stored.meta).await?;
         let rating = |c| seats.of(c).map(|r| r.rating);
