@@ -48,6 +48,8 @@ enum Command {
     Worker(cmd::worker::Args),
     /// Work on a database as a whole: `emergo db copy --from URL --to URL`.
     Db(cmd::db::Args),
+    /// The opening explorer: `emergo explorer rebuild`, `emergo explorer import FILE`.
+    Explorer(cmd::explorer::Args),
     /// Fit the evaluation weights to the results of recorded games (Texel tuning).
     Tune(cmd::tune::Args),
 }
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::Worker(args) => cmd::worker::run(args),
         Command::Db(args) => cmd::db::run(args),
         Command::Tune(args) => cmd::tune::run(args),
+        Command::Explorer(args) => cmd::explorer::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

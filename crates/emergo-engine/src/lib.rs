@@ -10,6 +10,7 @@
 
 pub mod alphabeta;
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod greedy;
 pub mod level;

@@ -110,6 +110,11 @@ struct Engine {
     multipv: usize,
     /// Whether the running search is `go infinite`.
     infinite: bool,
+    /// Whether a book move is played when the book has one (option `OwnBook`).
+    own_book: bool,
+    /// The book the option `BookFile` loaded (9×9 board), and the seed of its next choice.
+    book: Option<Arc<crate::book::Book>>,
+    book_seed: u64,
     /// Set by the search thread just before it sends `bestmove`: the search is over, though its
     /// thread may take a moment more to end.
     answered: Arc<AtomicBool>,
@@ -133,6 +138,9 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
         overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         multipv: 1,
         infinite: false,
+        own_book: true,
+        book: None,
+        book_seed: 0x9E37_79B9,
         answered: Arc::new(AtomicBool::new(false)),
     };
     for line in input.lines() {
@@ -205,6 +213,8 @@ impl Engine {
         self.say(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
         ));
+        self.say("option name OwnBook type check default true");
+        self.say("option name BookFile type string default <empty>");
         let vars: Vec<String> = VariantKind::ALL
             .iter()
             .map(|v| format!("var {v}"))
@@ -291,6 +301,9 @@ impl Engine {
         if !self.ready_for_change("change an option") {
             return;
         }
+        if self.book_option(name, value) {
+            return;
+        }
         let number = value.parse::<u64>();
         let Some(player) = self.player.as_mut() else {
             return;
@@ -334,6 +347,57 @@ impl Engine {
         }
     }
 
+    /// The options `OwnBook` (`true`/`false`) and `BookFile` (a path; `<empty>` or nothing: no
+    /// book); `false` for another option. A book that cannot be read leaves none, said once.
+    fn book_option(&mut self, name: &str, value: &str) -> bool {
+        if name.eq_ignore_ascii_case("ownbook") {
+            match value {
+                "true" => self.own_book = true,
+                "false" => self.own_book = false,
+                _ => self.error(&format!(
+                    "bad value '{value}' for option '{name}' (true or false)"
+                )),
+            }
+            return true;
+        }
+        if !name.eq_ignore_ascii_case("bookfile") {
+            return false;
+        }
+        self.book = None;
+        if value.is_empty() || value == "<empty>" {
+            return true;
+        }
+        match crate::book::Book::load(std::path::Path::new(value)) {
+            Ok(book) => {
+                self.say(&format!(
+                    "info string book {value}: {} positions",
+                    book.positions()
+                ));
+                self.book = Some(Arc::new(book));
+            }
+            Err(e) => self.error(&format!("{e}; no book")),
+        }
+        true
+    }
+
+    /// The book's move for a `go` on `game`, when the book is on and has one (a 9×9 game; not
+    /// for `go infinite`, which is an analysis).
+    fn book_move(&mut self, game: &Board, limits: &crate::player::Limits) -> Option<Move> {
+        let (true, Some(book), Board::Emergo(game), false) =
+            (self.own_book, self.book.as_ref(), game, limits.infinite)
+        else {
+            return None;
+        };
+        if game.is_over() {
+            return None;
+        }
+        self.book_seed = self
+            .book_seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        book.choose(game.position(), self.level, self.book_seed >> 33)
+    }
+
     /// Sets the position; a rejected one leaves none (no stale state).
     fn position(&mut self, args: &[&str]) {
         let game = Board::parse(self.variant, args);
@@ -364,6 +428,10 @@ impl Engine {
             self.error(NO_POSITION);
             return self.say("bestmove 0000");
         };
+        if let Some(mv) = self.book_move(&game, &go.limits) {
+            self.say(&format!("info string book move {mv}"));
+            return self.say(&format!("bestmove {mv}"));
+        }
         let mut limits = go.limits;
         limits.overhead = self.overhead;
         let player = self.player.take().unwrap_or_else(|| self.fresh_player());
@@ -680,6 +748,50 @@ mod tests {
             .lines()
             .map(str::to_string)
             .collect()
+    }
+
+    /// A book file of the start position: d3 is the best move by far.
+    fn book_file(name: &str) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("emergo-{}-{name}.book", std::process::id()));
+        std::fs::write(&path, "W:12:12 d3 300\nW:12:12 a5 -200\n").unwrap();
+        path
+    }
+
+    #[test]
+    fn with_the_book_full_strength_plays_the_book_move_and_ownbook_false_searches() {
+        let path = book_file("plays");
+        let lines = session(&format!(
+            "ugi\nsetoption name BookFile value {}\nposition startpos\ngo depth 3\nisready\n",
+            path.display()
+        ));
+        assert!(lines.contains(&"option name OwnBook type check default true".to_string()));
+        assert!(lines.contains(&"option name BookFile type string default <empty>".to_string()));
+        assert!(
+            lines.contains(&"info string book move d3".to_string()),
+            "{lines:?}"
+        );
+        assert!(lines.contains(&"bestmove d3".to_string()), "{lines:?}");
+        // Without the book the engine searches (and says its depths).
+        let lines = session(&format!(
+            "setoption name BookFile value {}\nsetoption name OwnBook value false\n\
+             position startpos\ngo depth 2\nisready\n",
+            path.display()
+        ));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string book move")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{lines:?}"
+        );
+        let _ = std::fs::remove_file(path);
+        // A book that cannot be read is said, and there is none.
+        let lines = session("setoption name BookFile value /nonexistent/book\nisready\n");
+        assert!(
+            lines[0].starts_with("info string error: book line 0"),
+            "{lines:?}"
+        );
     }
 
     #[test]

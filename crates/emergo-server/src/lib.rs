@@ -20,7 +20,7 @@ mod layers_check;
 pub use emergo_platform::domain::{clock, limits};
 pub use http::assets;
 pub use services::games::jobs;
-pub use services::{games::import, notify};
+pub use services::{explorer, games::import, notify};
 
 use anyhow::Context;
 use emergo_platform::store::{self, Store};
@@ -150,19 +150,21 @@ impl Server {
         // The composition root: each service built with what it uses; the notifications
         // listen to the games' changes.
         let notify = Notify::new(store.clone());
+        let explorer = crate::services::explorer::Explorer::new(store.clone());
         let state: AppState = Arc::new(Shared::new(
             store,
             pool,
             limits.clone(),
             stopped.clone(),
             config.clock.clone(),
-            vec![Arc::new(notify.clone())],
+            vec![Arc::new(notify.clone()), Arc::new(explorer.clone())],
         ));
         let services = Services {
             games: state.clone(),
             accounts: Arc::new(Accounts::new(&limits, state.store.clone())),
             lobby: Arc::new(Lobby::new(&limits, state.store.clone())),
             notify,
+            explorer,
             reviews: Arc::default(),
             analyses: Arc::default(),
             learn: Arc::new(Learn::new(
@@ -290,8 +292,8 @@ impl Server {
 /// How often expired seeks go and unsettled rated games are settled.
 const ACCOUNT_SWEEP_EVERY: Duration = Duration::from_secs(10);
 
-/// Removes expired seeks and settles the rated games whose settlement is missing (at start,
-/// then every [`ACCOUNT_SWEEP_EVERY`]).
+/// Removes expired seeks, settles the rated games whose settlement is missing and indexes the
+/// finished games the explorer misses (at start, then every [`ACCOUNT_SWEEP_EVERY`]).
 fn spawn_account_sweeper(services: Services, mut stop: watch::Receiver<bool>) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(ACCOUNT_SWEEP_EVERY);
@@ -305,6 +307,11 @@ fn spawn_account_sweeper(services: Services, mut stop: watch::Receiver<bool>) {
                 break;
             }
             services.lobby.sweep().await;
+            // The finished games the explorer has not indexed yet (issue 22).
+            let explorer = crate::services::explorer::CATCH_UP_GAMES;
+            if let Err(err) = services.explorer.catch_up(explorer).await {
+                tracing::warn!("explorer catch-up: {err}");
+            }
             if rounds.is_multiple_of(6) {
                 crate::services::games::ratings::settle_pending(&services.games).await;
                 services.accounts.forget_idle();

@@ -5,6 +5,7 @@ pub mod apply;
 pub mod bench;
 pub mod db;
 pub mod evalbar;
+pub mod explorer;
 pub mod matches;
 pub mod moves;
 pub mod perft;

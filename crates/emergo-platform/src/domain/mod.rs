@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod course;
 pub mod ending;
+pub mod explorer;
 pub mod limits;
 pub mod metrics;
 pub mod model;

@@ -3,7 +3,7 @@
 //! instances). Every write is one transaction, committed before the caller acknowledges anything.
 //!
 //! Every statement and every method body is written once, for both backends: a method of
-//! [`Store`] (games.rs, accounts.rs, chat.rs, notifications.rs, table_copy.rs) is one body inside
+//! [`Store`] (games.rs, accounts.rs, chat.rs, notifications.rs, explorer.rs, table_copy.rs) is one body inside
 //! [`on_backend!`], which compiles it once for each backend, with that backend's own pool,
 //! connection and transaction types (sqlx's SQLite driver reads PostgreSQL's `$N` placeholders,
 //! and the bundled SQLite knows `IS NOT DISTINCT FROM`). What truly differs between the two
@@ -53,6 +53,7 @@ macro_rules! for_each_backend {
 pub mod accounts;
 pub mod chat;
 pub mod copy;
+pub mod explorer;
 mod games;
 mod jobs_pg;
 pub mod learn;

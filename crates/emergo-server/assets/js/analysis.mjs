@@ -11,6 +11,7 @@ import { createBoard } from './board.mjs';
 import { newTree, nodeAt, mainPath, play, promote, remove, step, recordMoves, layout, samePath } from './analysis-tree.mjs';
 import { analyse, forget, setEngine, watchVisibility, forWhite, whiteShare, scoreWords } from './analysis-live.mjs';
 import { fillVariants, isVariant, variantInfo } from './variants.mjs';
+import { createExplorer } from './analysis-explorer.mjs';
 
 const LINES = 3;
 
@@ -25,6 +26,7 @@ const st = {
   done: false,
   gameId: null,
   variant: 'emergo', // the board: 'emergo', '7x7' or 'hex'
+  explorer: null, // the opening explorer's panel (the 9×9 board)
 };
 
 /** Whether the engine analyses this board (the square 9×9 one only, for now). */
@@ -108,6 +110,7 @@ function showVariant() {
   // no evaluation to show where the engine does not analyse
   $('#an-eval').hidden = !engineHere();
   $('#an-eval').parentElement.classList.toggle('no-eval', !engineHere());
+  st.explorer.setHidden(!engineHere());
 }
 
 /** Another board chosen: its start position, the address saying which board. */
@@ -120,7 +123,9 @@ function chooseVariant(name) {
 
 /** The language changed: the status, the tree and the lines said again in it. */
 export function relabelAnalysis() {
-  if (st.open) render();
+  if (!st.open) return;
+  st.explorer.relabel();
+  render();
 }
 
 export function closeAnalysis() {
@@ -150,6 +155,8 @@ async function show() {
     return;
   }
   if (node().after !== position || !st.open) return;
+  // The explorer's moves from here (its ply counts from the start position, when the line does).
+  if (engineHere()) st.explorer.show(position, st.root.after === variantInfo('emergo').start ? st.path.length : null);
   const v = view();
   if (v.legal_moves.length && engineHere()) analyse(position, LINES, onEngine);
   else forget();
@@ -322,6 +329,7 @@ async function exportRecord() {
 
 export function initAnalysis() {
   st.board = createBoard($('#an-board'), { onMove: playMove });
+  st.explorer = createExplorer({ onMove: playMove });
   $('#an-first').addEventListener('click', () => goTo(step(st.root, st.path, 'first')));
   $('#an-prev').addEventListener('click', () => goTo(step(st.root, st.path, 'back')));
   $('#an-next').addEventListener('click', () => goTo(step(st.root, st.path, 'next')));

@@ -8,6 +8,7 @@ pub mod assets;
 pub mod edge;
 pub mod editor;
 pub mod error;
+pub mod explorer;
 pub mod extract;
 pub mod games;
 pub mod learn;

@@ -99,6 +99,7 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
             post(crate::http::learn::judge),
         )
         .route("/api/position/record", post(crate::http::position::record))
+        .route("/api/explorer", get(crate::http::explorer::position))
         .route("/api/variants", get(crate::http::position::list_variants))
         // Accounts, seeks, ratings (issue 11).
         .route("/api/games/{id}/seat", post(crate::http::games::claim))

@@ -47,6 +47,12 @@ impl FromRef<Services> for Arc<Analyses> {
     }
 }
 
+impl FromRef<Services> for crate::services::explorer::Explorer {
+    fn from_ref(services: &Services) -> crate::services::explorer::Explorer {
+        services.explorer.clone()
+    }
+}
+
 impl FromRef<Services> for Arc<crate::services::learn::Learn> {
     fn from_ref(services: &Services) -> Arc<crate::services::learn::Learn> {
         services.learn.clone()

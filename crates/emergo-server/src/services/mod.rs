@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod error;
+pub mod explorer;
 pub mod fanout;
 pub mod games;
 pub mod learn;
@@ -31,6 +32,8 @@ pub struct Services {
     pub reviews: Arc<study::review::Reviews>,
     /// The analysis board's running analyses, one per client.
     pub analyses: Arc<study::analysis::Analyses>,
+    /// The opening explorer: its statistics, kept as games finish.
+    pub explorer: explorer::Explorer,
     /// The rules course (checked against the core when the server starts) and the players'
     /// progress in it.
     pub learn: Arc<learn::Learn>,

@@ -7,6 +7,7 @@ mod rig;
 
 mod accounts;
 mod analysis;
+mod explorer;
 mod game;
 mod learn;
 mod newplayer;

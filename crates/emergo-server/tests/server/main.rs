@@ -25,6 +25,7 @@ mod api;
 mod clocks;
 mod copy;
 mod deploy;
+mod explorer;
 mod instances;
 mod jobs;
 mod learn;

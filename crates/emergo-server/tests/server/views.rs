@@ -539,3 +539,58 @@ async fn item1_chat_game_list_hint_and_health_keep_their_json_shape() {
     let _ = socket.close(None).await;
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue22_explorer_answer_keeps_its_json_shape() {
+    let s = TestServer::start().await;
+    let (white, black) = s.human_game().await;
+    let id = id_of(&white);
+    let (status, answer) = s.play(&id, &white["token"], 0, "a5").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (status, answer) = s
+        .post(
+            &format!("/api/games/{id}/resign"),
+            json!({"token": black["token"]}),
+        )
+        .await;
+    assert!(status.is_success(), "{answer}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let answer = loop {
+        let (status, answer) = s.get("/api/explorer?position=W:12:12").await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        if answer["white"] == 1 {
+            break answer;
+        }
+        assert!(Instant::now() < deadline, "never indexed: {answer}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let player = json!({"name": "null", "engine": "bool", "level": "null"});
+    assert_shape(
+        &answer,
+        json!({
+            "position": "string",
+            "white": "int",
+            "draws": "int",
+            "black": "int",
+            "average_rating": "null",
+            "moves": [{
+                "move": "string",
+                "white": "int",
+                "draws": "int",
+                "black": "int",
+                "average_rating": "null",
+            }],
+            "games": [{
+                "id": "string",
+                "white": player,
+                "black": player,
+                "result": "string",
+                "rating": "null",
+                "at": "string",
+            }],
+            "indexed_plies": "int",
+            "past_indexed_plies": "bool",
+        }),
+    );
+    s.stop().await;
+}

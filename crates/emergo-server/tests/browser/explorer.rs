@@ -1,0 +1,164 @@
+//! The opening explorer's panel on the analysis board (issue 22), as a person sees it: after two
+//! finished games, the start position's move table lists both first moves with their games and
+//! share bars, clicking a move plays it and the table follows, a filter empties it, and the
+//! panel speaks French when the page does.
+
+use crate::rig::*;
+use serde_json::{json, Value};
+
+/// Plays `moves` in a new game between two guests over HTTP, then the side to move resigns.
+async fn finished_game(rig: &Rig, moves: &[&str]) {
+    let http = reqwest::Client::new();
+    let post = |path: String, body: Value| {
+        let http = http.clone();
+        let url = rig.url(&path);
+        async move {
+            let res = http.post(url).json(&body).send().await.expect("sent");
+            assert!(res.status().is_success(), "{path}: {}", res.status());
+            res.json::<Value>().await.expect("JSON")
+        }
+    };
+    let white = post(
+        "/api/games".into(),
+        json!({"mode": "human", "color": "white"}),
+    )
+    .await;
+    let id = white["game"]["id"].as_str().expect("id").to_string();
+    let black = post(
+        format!("/api/games/{id}/join"),
+        json!({"invite": white["invite"]}),
+    )
+    .await;
+    let tokens = [white["token"].clone(), black["token"].clone()];
+    for (ply, mv) in moves.iter().enumerate() {
+        post(
+            format!("/api/games/{id}/moves"),
+            json!({"token": tokens[ply % 2], "ply": ply, "move": mv}),
+        )
+        .await;
+    }
+    post(
+        format!("/api/games/{id}/resign"),
+        json!({"token": tokens[moves.len() % 2]}),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_panel_shows_the_moves_played_and_a_click_plays_one() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    // a5 i5, then White resigns: Black wins; e1, then Black resigns: White wins.
+    finished_game(&rig, &["a5", "i5"]).await;
+    finished_game(&rig, &["e1"]).await;
+
+    let c = rig.browser(1100, 1000).await;
+    c.goto(&rig.url("/analysis")).await.expect("the page loads");
+    let table = "#ex-moves tbody tr.ex-move";
+    // The games are indexed as they finish: at most a moment after.
+    for _ in 0..50 {
+        c.refresh().await.expect("reloads");
+        if js(
+            &c,
+            &format!("return document.querySelectorAll('{table}').length"),
+        )
+        .await
+        .as_u64()
+            == Some(2)
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    wait_until(
+        &c,
+        &format!("document.querySelectorAll('{table}').length === 2"),
+        "both first moves in the explorer",
+    )
+    .await;
+    let text = |css: &str| format!("return document.querySelector({css:?}).innerText");
+    let total = js(&c, &text("#ex-total")).await;
+    assert!(
+        total
+            .as_str()
+            .unwrap_or("")
+            .contains("This position: 2 games"),
+        "{total}"
+    );
+    let a5 = js(&c, &text("#ex-moves tr[data-move='a5']")).await;
+    let a5 = a5.as_str().unwrap_or("");
+    assert!(a5.contains("a5") && a5.contains("1 (50"), "{a5}");
+    let bar = js(
+        &c,
+        "return document.querySelector(\"#ex-moves tr[data-move='a5'] .ex-bar\").getAttribute('aria-label')",
+    )
+    .await;
+    assert_eq!(bar, "0.0% White wins, 0.0% draws, 100.0% Black wins");
+    // The share bar is drawn: after e1, White's part spans the bar.
+    let widths = js(
+        &c,
+        "const b = document.querySelector(\"#ex-moves tr[data-move='e1'] .ex-bar\"); \
+         return [b.querySelector('.ex-white').getBoundingClientRect().width, b.getBoundingClientRect().width]",
+    )
+    .await;
+    let (part, whole) = (
+        widths[0].as_f64().unwrap_or(0.0),
+        widths[1].as_f64().unwrap_or(0.0),
+    );
+    assert!(whole > 20.0 && (part - whole).abs() < 3.0, "{widths}");
+    let note = js(&c, &text("#ex-note")).await;
+    assert!(
+        note.as_str().unwrap_or("").contains("every move order"),
+        "{note}"
+    );
+
+    // A click on a5 plays it: the board is after a5, the table shows Black's reply.
+    click(&c, "#ex-moves tr[data-move='a5'] button.ex-play").await;
+    wait_until(
+        &c,
+        "document.querySelector('#analysis').dataset.path === '0' && document.querySelector(\"#ex-moves tr[data-move='i5']\")",
+        "a5 played and i5 listed",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('#an-tree .an-move').length"
+        )
+        .await,
+        1
+    );
+    wait_until(
+        &c,
+        "document.querySelectorAll('#ex-games a.ex-game').length === 1",
+        "the game through the position listed",
+    )
+    .await;
+
+    // A filter that matches none of them: no move, and the note says so.
+    find(&c, "#ex-source")
+        .await
+        .select_by_value("rated")
+        .await
+        .expect("the filter is chosen");
+    wait_until(
+        &c,
+        &format!("document.querySelectorAll('{table}').length === 0 && document.querySelector('#ex-note').innerText.includes('No game')"),
+        "the rated games' (empty) table",
+    )
+    .await;
+
+    // In French.
+    choose_lang(&c, "fr").await;
+    let title = js(&c, &text("#ex-title")).await;
+    assert_eq!(title, "Explorateur d’ouvertures");
+    let all = js(
+        &c,
+        "return document.querySelector('#ex-speed option').textContent",
+    )
+    .await;
+    assert_eq!(all, "Toutes les cadences");
+    assert_no_script_errors(&c).await;
+    save_screenshot(&c, "explorer").await;
+    c.close().await.expect("closes");
+}

@@ -1,0 +1,437 @@
+//! The opening explorer (issue 22, docs/api.md "Opening explorer"): counts by position
+//! (transpositions merge), each game once, the filters, a finished game counted without a
+//! rebuild, one game indexed by two at once counted once, and the refusals.
+
+use crate::common::*;
+use emergo_core::{Color, EndReason, Game, Outcome, Position};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Imports `record` as a stored game; its id.
+async fn import(srv: &TestServer, record: &str) -> String {
+    let (status, game) = srv
+        .post_raw("/api/games/import", "text/plain", record)
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    game["id"].as_str().expect("id").to_string()
+}
+
+/// The explorer's answer for `position` with the query `rest` (`&source=…`).
+async fn explore(srv: &TestServer, position: &Position, rest: &str) -> Value {
+    let (status, answer) = srv
+        .get(&format!("/api/explorer?position={position}{rest}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
+fn games_of(answer: &Value) -> i64 {
+    ["white", "draws", "black"]
+        .iter()
+        .map(|k| answer[k].as_i64().expect("a count"))
+        .sum()
+}
+
+/// The move `mv`'s entry of an answer.
+fn move_of<'a>(answer: &'a Value, mv: &str) -> Option<&'a Value> {
+    answer["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .find(|m| m["move"] == mv)
+}
+
+/// A game of `plies` random legal moves (seeded), ended by `outcome` declared.
+fn random_game(seed: u64, plies: usize, outcome: Outcome) -> Game {
+    let mut rng = seed | 1;
+    let mut game = Game::default();
+    while game.ply() < plies && !game.is_over() {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let moves = game.position().legal_moves();
+        let mv = moves[(rng % moves.len() as u64) as usize];
+        game.play(mv).expect("a legal move");
+    }
+    if !game.is_over() {
+        let reason = match outcome {
+            Outcome::Draw => EndReason::Agreement,
+            Outcome::Win(_) => EndReason::Resignation,
+        };
+        game.declare(outcome, reason).expect("declared");
+    }
+    game
+}
+
+/// Four moves from `pos` back to it, if there are.
+fn four_ply_cycle(pos: &Position) -> Option<[emergo_core::Move; 4]> {
+    for a in pos.legal_moves().iter() {
+        let p1 = pos.play(*a).ok()?;
+        for b in p1.legal_moves().iter() {
+            let p2 = p1.play(*b).ok()?;
+            for c in p2.legal_moves().iter() {
+                let p3 = p2.play(*c).ok()?;
+                for d in p3.legal_moves().iter() {
+                    if p3.play(*d).ok()? == *pos {
+                        return Some([*a, *b, *c, *d]);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// What the explorer should say of `position` over `games`, counted here without the
+/// explorer's code: games through it in their first 60 plies once each by result, and each
+/// move played from it once per game.
+fn expected(games: &[Game], position: &Position) -> ([i64; 3], BTreeMap<String, [i64; 3]>) {
+    let mut total = [0; 3];
+    let mut moves: BTreeMap<String, [i64; 3]> = BTreeMap::new();
+    for game in games {
+        let emergo_core::Status::Finished { outcome, .. } = game.status() else {
+            continue;
+        };
+        let slot = match outcome {
+            Outcome::Win(Color::White) => 0,
+            Outcome::Draw => 1,
+            Outcome::Win(Color::Black) => 2,
+        };
+        let plies: Vec<usize> = (0..game.positions().len().min(60))
+            .filter(|&i| game.positions()[i] == *position)
+            .collect();
+        if plies.is_empty() {
+            continue;
+        }
+        total[slot] += 1;
+        let mut played: Vec<String> = plies
+            .iter()
+            .filter_map(|&i| game.moves().get(i).map(|m| m.to_string()))
+            .collect();
+        played.sort();
+        played.dedup();
+        for mv in played {
+            moves.entry(mv).or_default()[slot] += 1;
+        }
+    }
+    (total, moves)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_counts_after_importing_records_equal_counts_made_independently() {
+    let srv = TestServer::start().await;
+    let outcomes = [
+        Outcome::Win(Color::White),
+        Outcome::Draw,
+        Outcome::Win(Color::Black),
+    ];
+    let games: Vec<Game> = (0..24u64)
+        .map(|i| {
+            random_game(
+                0x5EED + i * 7919,
+                10 + (i as usize * 7) % 70,
+                outcomes[i as usize % 3],
+            )
+        })
+        .collect();
+    for game in &games {
+        import(&srv, &emergo_core::record::write_game(game, &[])).await;
+    }
+    srv.server
+        .services()
+        .explorer
+        .catch_up(1000)
+        .await
+        .expect("indexed");
+    // The start, and every position at plies 1, 2 and 7 of the games.
+    let mut positions = vec![Position::start()];
+    for game in &games {
+        for ply in [1, 2, 7] {
+            positions.push(game.positions()[ply]);
+        }
+    }
+    for position in &positions {
+        let answer = explore(&srv, position, "").await;
+        let (total, moves) = expected(&games, position);
+        assert_eq!(
+            [&answer["white"], &answer["draws"], &answer["black"]],
+            total.map(|n| json!(n)).each_ref(),
+            "{position}: {answer}"
+        );
+        let got: BTreeMap<String, [i64; 3]> = answer["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| {
+                let n = |k: &str| m[k].as_i64().expect("a count");
+                (
+                    m["move"].as_str().expect("move").to_string(),
+                    [n("white"), n("draws"), n("black")],
+                )
+            })
+            .collect();
+        assert_eq!(got, moves, "{position}");
+    }
+    // Every game passes the start: the totals there are all of them.
+    assert_eq!(games_of(&explore(&srv, &Position::start(), "").await), 24);
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_two_move_orders_to_one_position_share_its_statistics() {
+    let srv = TestServer::start().await;
+    import(&srv, "1. a5 i5 2. e1 e9 3. b6 1-0\n").await;
+    import(&srv, "1. e1 e9 2. a5 i5 3. h4 0-1\n").await;
+    srv.server
+        .services()
+        .explorer
+        .catch_up(100)
+        .await
+        .expect("indexed");
+    let mut game = Game::default();
+    for mv in ["a5", "i5", "e1", "e9"] {
+        game.play_text(mv).expect("legal");
+    }
+    let answer = explore(&srv, game.position(), "").await;
+    assert_eq!(
+        (&answer["white"], &answer["black"]),
+        (&json!(1), &json!(1)),
+        "{answer}"
+    );
+    let b6 = move_of(&answer, "b6").expect("b6 is listed");
+    let h4 = move_of(&answer, "h4").expect("h4 is listed");
+    assert_eq!((&b6["white"], &b6["black"]), (&json!(1), &json!(0)));
+    assert_eq!((&h4["white"], &h4["black"]), (&json!(0), &json!(1)));
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_a_game_passing_a_position_twice_counts_once_for_it() {
+    let srv = TestServer::start().await;
+    // A game that comes back to a position four plies later (each side steps and back).
+    let mut game = Game::default();
+    let mut i = 0;
+    let (twice, cycle) = loop {
+        let here = *game.position();
+        if let Some(cycle) = four_ply_cycle(&here) {
+            break (here, cycle);
+        }
+        assert!(game.ply() < 40, "a cycle is found in the opening");
+        let moves = here.legal_moves();
+        game.play(moves[i % moves.len()]).expect("a legal move");
+        i += 7;
+    };
+    for mv in cycle {
+        game.play(mv).expect("a legal move");
+    }
+    assert_eq!(*game.position(), twice);
+    game.declare(Outcome::Draw, EndReason::Agreement)
+        .expect("declared");
+    import(&srv, &emergo_core::record::write_game(&game, &[])).await;
+    srv.server
+        .services()
+        .explorer
+        .catch_up(100)
+        .await
+        .expect("indexed");
+    let answer = explore(&srv, &twice, "").await;
+    assert_eq!(games_of(&answer), 1, "{answer}");
+    // The one move played from it (the second time, the game ended there).
+    assert_eq!(
+        answer["moves"].as_array().expect("moves").len(),
+        1,
+        "{answer}"
+    );
+    assert_eq!(answer["moves"][0]["draws"], 1, "{answer}");
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_a_finished_game_appears_without_a_rebuild_and_filters_split_it() {
+    let srv = TestServer::start().await;
+    let (white, black) = srv.human_game().await;
+    let id = id_of(&white);
+    let tokens = [white["token"].clone(), black["token"].clone()];
+    for (ply, mv) in ["a5", "i5", "e1"].iter().enumerate() {
+        let (status, answer) = srv.play(&id, &tokens[ply % 2], ply as i64, mv).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let start = Position::start();
+    // Ongoing: not counted.
+    assert_eq!(games_of(&explore(&srv, &start, "").await), 0);
+    let (status, answer) = srv
+        .post(
+            &format!("/api/games/{id}/resign"),
+            json!({"token": tokens[1]}),
+        )
+        .await;
+    assert!(status.is_success(), "{answer}");
+    let mut answer = Value::Null;
+    for _ in 0..100 {
+        answer = explore(&srv, &start, "").await;
+        if games_of(&answer) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(answer["white"], 1, "the resigned game is counted: {answer}");
+    assert_eq!(move_of(&answer, "a5").expect("a5")["white"], 1);
+    assert_eq!(answer["games"][0]["id"], json!(id), "{answer}");
+    assert_eq!(answer["games"][0]["result"], "1-0");
+    // A casual untimed game between guests: no average rating.
+    for rest in [
+        "&source=casual",
+        "&speed=untimed",
+        "&ratings=none",
+        "&source=casual,rated",
+    ] {
+        assert_eq!(games_of(&explore(&srv, &start, rest).await), 1, "{rest}");
+    }
+    for rest in [
+        "&source=rated",
+        "&speed=blitz",
+        "&ratings=1600,1800",
+        "&source=engine,imported",
+    ] {
+        let other = explore(&srv, &start, rest).await;
+        assert_eq!(games_of(&other), 0, "{rest}: {other}");
+        assert_eq!(other["moves"], json!([]), "{rest}");
+        assert_eq!(other["games"], json!([]), "{rest}");
+    }
+    // The catch-up finds it indexed: counted once.
+    srv.server
+        .services()
+        .explorer
+        .catch_up(100)
+        .await
+        .expect("caught up");
+    assert_eq!(games_of(&explore(&srv, &start, "").await), 1);
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_one_game_indexed_by_two_at_once_counts_once() {
+    let a = TestServer::start().await;
+    // PostgreSQL: a second instance over the same database; SQLite: the same one twice.
+    let b = if backend() == Backend::Postgres {
+        Some(TestServer::builder().db(&a.db).start().await)
+    } else {
+        None
+    };
+    let second = b.as_ref().unwrap_or(&a);
+    for round in 0..5 {
+        let id = import(&a, &format!("1. a5 i5 2. e{} 1-0\n", 1 + round % 2 * 8)).await;
+        let (x, y) = tokio::join!(
+            a.server.services().explorer.index_stored(&id),
+            second.server.services().explorer.index_stored(&id)
+        );
+        let counted = [x.expect("indexed"), y.expect("indexed")];
+        assert!(!(counted[0] && counted[1]), "both counted game {id}");
+        let answer = explore(&a, &Position::start(), "").await;
+        assert_eq!(games_of(&answer), round + 1, "{answer}");
+    }
+    if let Some(b) = b {
+        b.stop().await;
+    }
+    a.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_refuses_bad_input_and_says_when_a_ply_is_past_the_index() {
+    let srv = TestServer::start().await;
+    for (query, says) in [
+        ("", "position"),
+        ("?position=W:12", "position"),
+        ("?position=W:12:12&source=people", "source"),
+        ("?position=W:12:12&speed=fast", "speed"),
+        ("?position=W:12:12&ratings=1500", "ratings"),
+        ("?position=W:12:12&ply=-1", "ply"),
+    ] {
+        let (status, answer) = srv.get(&format!("/api/explorer{query}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {answer}");
+        assert!(
+            answer["message"].as_str().unwrap_or("").contains(says),
+            "{query}: {answer}"
+        );
+    }
+    let answer = explore(&srv, &Position::start(), "&ply=60").await;
+    assert_eq!(answer["past_indexed_plies"], true);
+    assert_eq!(answer["indexed_plies"], 60);
+    let answer = explore(&srv, &Position::start(), "&ply=59").await;
+    assert_eq!(answer["past_indexed_plies"], false);
+    srv.stop().await;
+}
+
+/// The explorer's figures (docs/web.md, "Opening explorer"): indexing time and index size per
+/// game, and the query's median and p99 over positions of the opening, on `EMERGO_EXPLORER_GAMES`
+/// generated games (default 2,000) of 60 random plies. SQLite only; run it alone:
+///
+/// ```text
+/// EMERGO_EXPLORER_GAMES=20000 nice -n 19 cargo test -p emergo-server --test server --release \
+///     -- --ignored --nocapture explorer_figures
+/// ```
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check"]
+async fn explorer_figures_over_generated_games() {
+    if skip_unless(Backend::Sqlite) {
+        return;
+    }
+    let n: usize = std::env::var("EMERGO_EXPLORER_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let srv = TestServer::start().await;
+    let explorer = &srv.server.services().explorer;
+    let emergo_platform::store::Store::Sqlite(sqlite) = &srv.server.state().store else {
+        panic!("SQLite");
+    };
+    let pages = || async {
+        let (count,): (i64,) = sqlx::query_as("PRAGMA page_count")
+            .fetch_one(sqlite.pool())
+            .await
+            .expect("page count");
+        let (size,): (i64,) = sqlx::query_as("PRAGMA page_size")
+            .fetch_one(sqlite.pool())
+            .await
+            .expect("page size");
+        count * size
+    };
+    let before = pages().await;
+    let outcomes = [
+        Outcome::Win(Color::White),
+        Outcome::Draw,
+        Outcome::Win(Color::Black),
+    ];
+    let mut probes = Vec::new();
+    let started = std::time::Instant::now();
+    for i in 0..n {
+        let game = random_game(0xF16 + i as u64 * 104_729, 60, outcomes[i % 3]);
+        if i % 20 == 0 {
+            probes.push(game.positions()[(i / 20) % 12]);
+        }
+        let record = emergo_core::record::write_game(&game, &[]);
+        let report = explorer.import_records(&record).await.expect("indexed");
+        assert_eq!(report.indexed, 1);
+    }
+    let indexing = started.elapsed();
+    let grown = pages().await - before;
+    let mut times = Vec::new();
+    for position in probes.iter().cycle().take(1000) {
+        let t = std::time::Instant::now();
+        explore(&srv, position, "").await;
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "explorer figures over {n} games: indexing {:.2} ms a game; index {:.0} bytes a game; \
+         query (HTTP, {} positions) median {:.2} ms, p99 {:.2} ms",
+        indexing.as_secs_f64() * 1000.0 / n as f64,
+        grown as f64 / n as f64,
+        probes.len(),
+        times[times.len() / 2].as_secs_f64() * 1000.0,
+        times[times.len() * 99 / 100].as_secs_f64() * 1000.0,
+    );
+    srv.stop().await;
+}
