@@ -7,7 +7,7 @@
 use super::games::changed;
 use super::{conflict_on_unique, Backend, Store, StoreError};
 use crate::domain::model::GameMeta;
-use emergo_core::{Color, Game};
+use emergo_core::{AnyGame, Color};
 
 /// An account that is not deleted.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -731,7 +731,7 @@ impl Store {
         acceptor: i64,
         now: i64,
         meta: &GameMeta,
-        game: &Game,
+        game: &AnyGame,
         shared_client: Option<&str>,
     ) -> Result<(), StoreError> {
         on_backend!(self, b => {

@@ -8,7 +8,7 @@
 
 use crate::services::error::ServiceError;
 use crate::services::games::{AppState, GameSlot};
-use emergo_core::{Color, Game, Outcome, Status};
+use emergo_core::{AnyGame, Color, Outcome, Status};
 use emergo_platform::domain::model::{now_text, GameMeta};
 use emergo_platform::domain::model::{unix_now, unix_of};
 use emergo_platform::domain::rating::LEADERBOARD_RD;
@@ -161,7 +161,7 @@ pub fn refresh_later(state: &AppState, slot: &Arc<GameSlot>, until_settled: bool
 pub async fn settle_game(
     state: &AppState,
     meta: &GameMeta,
-    game: &Game,
+    game: &AnyGame,
 ) -> Result<(), ServiceError> {
     let (Some(category), Some(white), Some(black)) = (
         meta.players.rated,
@@ -227,7 +227,7 @@ pub fn settle_later(
     state: &AppState,
     slot: &Arc<crate::services::games::GameSlot>,
     meta: &GameMeta,
-    game: &Game,
+    game: &AnyGame,
 ) {
     if meta.players.rated.is_none() || game.status() == Status::Ongoing {
         return;

@@ -12,7 +12,7 @@ use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, LiveGame};
 use crate::services::notify::Notify;
-use emergo_core::{ByColor, Color, Game};
+use emergo_core::{AnyGame, ByColor, Color};
 use emergo_platform::domain::clock::GameClock;
 use emergo_platform::domain::model::{
     hash_secret, new_game_id, new_token, now_text, random_bit, random_text, unix_now, GameMeta,
@@ -257,7 +257,7 @@ impl Lobby {
             rated: row.rated.then(|| tc.category()),
         };
         meta.clock = Some(clock);
-        let game = Game::default();
+        let game = AnyGame::default();
         // Both players from one address: a rated game counts within that address's limit.
         let client = client.to_string();
         let shared =

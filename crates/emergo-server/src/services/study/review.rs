@@ -383,7 +383,8 @@ pub fn done(review: Review) -> ReviewAnswer {
     }
 }
 
-/// The game of `id` if it may be reviewed: finished, or imported.
+/// The game of `id` if it may be reviewed: finished, or imported, and on the 9x9 board (the
+/// review of the other boards is not built yet).
 pub async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError> {
     let slot = state.slot(id).await?;
     let live = slot.state.lock().await;
@@ -392,7 +393,13 @@ pub async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError
             "a game is reviewed once it is over (or imported)".to_string(),
         ));
     }
-    Ok(live.game.clone())
+    match &live.game {
+        emergo_core::AnyGame::Emergo(game) => Ok(game.clone()),
+        other => Err(ServiceError::NotAllowed(format!(
+            "the review is of games on the 9x9 board yet, not of the {} board",
+            other.kind()
+        ))),
+    }
 }
 
 /// The stored review of `game`, if it is of its moves.
