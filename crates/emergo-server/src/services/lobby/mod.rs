@@ -126,7 +126,7 @@ pub fn time_control(text: &str) -> Result<TimeControl, ServiceError> {
 #[derive(Clone, Debug, Serialize)]
 pub struct SeekView {
     id: String,
-    /// The board of the game it makes: `emergo` (the only board a seek makes yet).
+    /// The board of the game it makes: `emergo`, `7x7` or `hex`.
     variant: &'static str,
     owner: String,
     /// Rounded to a whole number (written as a float, `1500.0`).
@@ -157,7 +157,10 @@ impl SeekView {
             .unwrap_or_default();
         SeekView {
             id: row.id.clone(),
-            variant: emergo_core::VariantKind::Emergo.name(),
+            variant: row
+                .variant
+                .parse::<emergo_core::VariantKind>()
+                .map_or("emergo", emergo_core::VariantKind::name),
             owner: row.owner.clone(),
             rating: rating.rating.round(),
             provisional: rating.rd >= LEADERBOARD_RD,
