@@ -193,6 +193,8 @@ pub struct WatchRow {
     pub ply: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// The board (`VariantKind`'s short name).
+    pub variant: String,
 }
 
 const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at";
@@ -882,7 +884,7 @@ pub(super) const WATCH_COLUMNS: &str = "id, white_account, black_account, \
         AS white_name, \
     (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
         AS black_name, \
-    rated, time_control, ply, created_at, updated_at";
+    rated, time_control, ply, created_at, updated_at, variant";
 
 /// The columns of a [`PlayerGameRow`], from `games`.
 pub(super) const PLAYER_GAME_COLUMNS: &str = "id, white_account, black_account, \

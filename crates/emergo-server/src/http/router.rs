@@ -543,7 +543,10 @@ async fn record_tags(
         for (color, tag) in [(Color::White, "WhiteElo"), (Color::Black, "BlackElo")] {
             if let Some(account) = meta.players.of(color) {
                 let rating = crate::services::games::ratings::rating_before(
-                    state, account.id, category, &meta.id,
+                    state,
+                    account.id,
+                    (meta.variant, category),
+                    &meta.id,
                 )
                 .await?;
                 tags.push((tag.to_string(), format!("{}", rating.round() as i64)));

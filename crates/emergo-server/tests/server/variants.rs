@@ -267,3 +267,92 @@ async fn item4_a_7x7_seek_is_listed_with_its_board_and_accepted_makes_a_7x7_game
     );
     srv.stop().await;
 }
+
+/// The player page once `name`'s rating in the pool `pool` counts `games` games.
+async fn settled_in(s: &TestServer, name: &str, pool: &str, games: i64) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (_, page) = s.get(&format!("/api/players/{name}")).await;
+        if page["ratings"][pool]["games"] == games {
+            return page;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never settled in {pool}: {page}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_ratings_are_a_separate_glicko2_pool_per_board_and_category() {
+    let srv = TestServer::start().await;
+    let white = sign_up(&srv, "hexwhite").await;
+    let black = sign_up(&srv, "hexblack").await;
+    // A rated 7x7 blitz game from a seek: ten plies, then Black resigns.
+    let (status, seek) = white
+        .post(
+            &srv,
+            "/api/seeks",
+            json!({"time": "3+2", "rated": true, "color": "white", "variant": "7x7"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{seek}");
+    let (status, grant) = black
+        .post(
+            &srv,
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    assert_eq!(grant["game"]["variant"], "7x7");
+    let id = id_of(&grant);
+    ten_plies(&srv, &id, &white, &black).await;
+    resign_as(&srv, &id, &black).await;
+    let page = settled_in(&srv, "hexwhite", "7x7:blitz", 1).await;
+    // The 7x7 pool moved; the 9x9 blitz pool has no game.
+    assert!(
+        page["ratings"]["7x7:blitz"]["rating"].as_f64() > Some(1500.0),
+        "{page}"
+    );
+    assert!(page["ratings"].get("blitz").is_none(), "{page}");
+    assert_eq!(
+        page["history"]["7x7:blitz"].as_array().map(Vec::len),
+        Some(1),
+        "{page}"
+    );
+    // A rated 9x9 blitz game between them counts in the 9x9 pool alone.
+    let id = paired(&srv, &white, &black, "3+2", true).await;
+    ten_plies(&srv, &id, &white, &black).await;
+    resign_as(&srv, &id, &white).await;
+    let page = settled_in(&srv, "hexwhite", "blitz", 1).await;
+    assert!(
+        page["ratings"]["blitz"]["rating"].as_f64() < Some(1500.0),
+        "{page}"
+    );
+    assert_eq!(page["ratings"]["7x7:blitz"]["games"], 1, "{page}");
+    // A seek shows its owner's rating in its own board's pool.
+    let (_, hex_seek) = white
+        .post(
+            &srv,
+            "/api/seeks",
+            json!({"time": "3+2", "rated": true, "variant": "7x7"}),
+        )
+        .await;
+    let own = page["ratings"]["7x7:blitz"]["rating"]
+        .as_f64()
+        .expect("a rating");
+    assert_eq!(hex_seek["rating"].as_f64(), Some(own.round()), "{hex_seek}");
+    // The leaderboard of a board: its pool (nobody yet: a new player's RD is too wide), the
+    // board named; an unknown board is 400.
+    let (status, board) = srv.get("/api/leaderboard?category=blitz&variant=7x7").await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    assert_eq!(
+        (&board["variant"], &board["category"]),
+        (&json!("7x7"), &json!("blitz"))
+    );
+    let (status, err) = srv.get("/api/leaderboard?variant=chess").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+    srv.stop().await;
+}
