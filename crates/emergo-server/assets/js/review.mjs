@@ -48,8 +48,6 @@ export function resetReview() {
 }
 
 function reviewable(g) {
-  // the server reviews games of the 9×9 board only yet (issue 20)
-  if ((g.variant || 'emergo') !== 'emergo') return false;
   return g.status === 'finished' || g.mode === 'imported';
 }
 

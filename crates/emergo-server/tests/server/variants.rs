@@ -356,3 +356,66 @@ async fn item4_ratings_are_a_separate_glicko2_pool_per_board_and_category() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_a_finished_hex_game_is_reviewed_on_its_board() {
+    let srv = TestServer::start().await;
+    let white = srv
+        .create(json!({"mode": "human", "color": "white", "variant": "hex"}))
+        .await;
+    let id = id_of(&white);
+    let (status, black) = srv
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": white["invite"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{black}");
+    let mut game = black["game"].clone();
+    for _ in 0..4 {
+        let ply = game["ply"].as_i64().expect("ply");
+        let seat = if game["turn"] == "white" {
+            &white
+        } else {
+            &black
+        };
+        let (status, answer) = srv
+            .play(&id, &seat["token"], ply, &first_legal(&game))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        game = answer;
+    }
+    let (status, _) = srv
+        .post(
+            &format!("/api/games/{id}/resign"),
+            json!({"token": white["token"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, started) = srv
+        .post(&format!("/api/games/{id}/review"), json!({}))
+        .await;
+    assert!(status.is_success(), "{started}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let review = loop {
+        let (status, review) = srv.get(&format!("/api/games/{id}/review")).await;
+        assert_eq!(status, StatusCode::OK, "{review}");
+        if review["status"] == "done" {
+            break review;
+        }
+        assert!(std::time::Instant::now() < deadline, "never done: {review}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let plies = review["plies"].as_array().expect("plies");
+    assert_eq!(plies.len(), 4, "{review}");
+    let moves = moves_of(&srv.game(&id).await);
+    // Each best move is a legal move of the hexagon where it stood.
+    for (k, ply) in plies.iter().enumerate() {
+        assert_eq!(ply["move"], moves[k].as_str());
+        let best = ply["best"].as_str().expect("a best move").to_string();
+        let mut line = moves[..k].to_vec();
+        line.push(best);
+        replay_on::<HexEmergo>(&line);
+    }
+    srv.stop().await;
+}
