@@ -247,6 +247,7 @@ async fn item1_watch_list_keeps_its_json_shape() {
     let line = |rated: &str| {
         json!({
             "id": "string",
+            "variant": "string",
             "white": side,
             "black": side,
             "rated": rated,

@@ -129,6 +129,8 @@ pub struct WatchListView {
 #[derive(Clone, Debug, Serialize)]
 pub struct WatchedGame {
     id: String,
+    /// The board: `emergo`, `7x7` or `hex`.
+    variant: &'static str,
     white: WatchedPlayer,
     black: WatchedPlayer,
     /// The category of a rated game; `null` for a casual one.
@@ -209,6 +211,7 @@ pub async fn make_list(state: &AppState) -> Result<WatchListView, ServiceError> 
             mean,
             WatchedGame {
                 id: row.id,
+                variant: variant.name(),
                 white: player(white),
                 black: player(black),
                 rated: row.rated,
