@@ -30,6 +30,7 @@
 
 #![warn(missing_docs)]
 
+pub mod any;
 pub mod bitboard;
 pub mod board;
 pub mod color;
@@ -47,6 +48,7 @@ pub mod repetition;
 pub mod variant;
 mod zobrist;
 
+pub use any::{AnyGame, AnyGameError, AnyMove, IntoAny, IntoAnyMove};
 pub use board::{Direction, SquareError, SquareName};
 pub use color::{ByColor, Color, ColorError};
 pub use game::{EndReason, EndTextError, Outcome, Status};

@@ -23,7 +23,9 @@ pub use services::games::jobs;
 pub use services::{explorer, games::import, notify};
 
 use anyhow::Context;
-use emergo_platform::store::{self, Store};
+// The store, for the fuzz target `import` (fuzz/fuzz_targets/import.rs).
+pub use emergo_platform::store;
+use emergo_platform::store::Store;
 use emergo_worker::pool::EnginePool;
 use emergo_worker::worker;
 use http::edge::EdgeConfig;

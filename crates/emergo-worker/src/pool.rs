@@ -1,7 +1,7 @@
 //! The engine's moves and hints, computed on a bounded, fair pool of worker threads so that no
 //! search ever runs on the async runtime, with a time limit per move by level.
 
-use emergo_core::{Game, Move};
+use emergo_core::{any_game, AnyGame, AnyMove, IntoAnyMove};
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, Player};
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -24,23 +24,25 @@ fn seed() -> u64 {
     u64::from_le_bytes(buf)
 }
 
-/// The engine's move in `game` at `level`; `None` when there is no legal move. Setting `cancel`
-/// (a takeback, a resignation) ends the search at once; its move is then not wanted.
-pub fn choose_move(game: &Game, level: Level, cancel: Arc<AtomicBool>) -> Option<Move> {
-    player(level)
-        .with_stop_flag(cancel)
-        .choose_move(game, &Limits::movetime(level.movetime()))
+/// The engine's move in `game` at `level`, on the game's board; `None` when there is no legal
+/// move. Setting `cancel` (a takeback, a resignation) ends the search at once; its move is then
+/// not wanted.
+pub fn choose_move(game: &AnyGame, level: Level, cancel: Arc<AtomicBool>) -> Option<AnyMove> {
+    let mut player = player(level).with_stop_flag(cancel);
+    let limits = Limits::movetime(level.movetime());
+    any_game!(game, g => player.choose_move(g, &limits).map(IntoAnyMove::into_any))
 }
 
 /// The engine's best move for the side to move and its score (for that side, in centimen):
 /// the hint, searched at full strength for [`HINT_TIME`] or until `stop` is set (the request
 /// went away, or the pool needs the worker).
-pub fn hint(game: &Game, stop: Arc<AtomicBool>) -> Option<(Move, i32)> {
-    let result =
-        player(Level::MAX)
-            .with_stop_flag(stop)
-            .analyse(game, &Limits::movetime(HINT_TIME), |_| {});
-    result.best.map(|mv| (mv, result.score))
+pub fn hint(game: &AnyGame, stop: Arc<AtomicBool>) -> Option<(AnyMove, i32)> {
+    let mut player = player(Level::MAX).with_stop_flag(stop);
+    let limits = Limits::movetime(HINT_TIME);
+    any_game!(game, g => {
+        let result = player.analyse(g, &limits, |_| {});
+        result.best.map(|mv| (mv.into_any(), result.score))
+    })
 }
 
 /// Who asked for an engine job: the client address the pool shares its time between.
@@ -382,12 +384,16 @@ mod tests {
     const B: Client = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 3));
 
     #[test]
-    fn the_engine_plays_and_hints_legal_moves() {
-        let game = Game::default();
-        let mv = choose_move(&game, Level::MIN, Arc::default()).expect("the start has moves");
-        assert!(game.position().legal_moves().contains(&mv));
-        let (hint, _) = hint(&game, Arc::default()).expect("the start has moves");
-        assert!(game.position().legal_moves().contains(&hint));
+    fn the_engine_plays_and_hints_legal_moves_on_every_board() {
+        for kind in emergo_core::VariantKind::ALL {
+            let game = AnyGame::start(kind);
+            let legal = game.legal_move_texts();
+            let mv = choose_move(&game, Level::MIN, Arc::default()).expect("the start has moves");
+            assert_eq!(mv.kind(), kind);
+            assert!(legal.contains(&mv.to_string()), "{kind}: {mv}");
+            let (hint, _) = hint(&game, Arc::default()).expect("the start has moves");
+            assert!(legal.contains(&hint.to_string()), "{kind}: {hint}");
+        }
     }
 
     #[test]
@@ -402,7 +408,7 @@ mod tests {
             })
         };
         let started = std::time::Instant::now();
-        let _ = choose_move(&Game::default(), Level::MAX, cancel);
+        let _ = choose_move(&AnyGame::default(), Level::MAX, cancel);
         let took = started.elapsed();
         setter.join().expect("the setter ends");
         assert!(

@@ -7,7 +7,7 @@
 //! requester. Idle loops wake on `NOTIFY emergo_jobs` and poll every [`POLL`] besides.
 
 use crate::pool::{self as engine, EnginePool, PoolError, SLICE_UNDER_LOAD};
-use emergo_core::Game;
+use emergo_core::AnyGame;
 use emergo_engine::Level;
 use emergo_platform::domain::model::now_text;
 use emergo_platform::store::{JobsPg, Lease, PgStore, Store, TakenJob, JOBS_CHANNEL};
@@ -133,8 +133,8 @@ async fn listen(worker: &Worker, wake: watch::Sender<u64>) {
 
 /// What a finished search found.
 enum Found {
-    Reply(emergo_core::Move),
-    Hint(emergo_core::Move, i32),
+    Reply(emergo_core::AnyMove),
+    Hint(emergo_core::AnyMove, i32),
     Nothing,
 }
 
@@ -261,7 +261,7 @@ impl Worker {
 
     async fn search(
         &self,
-        game: &Game,
+        game: &AnyGame,
         reply: bool,
         level: Level,
         client: IpAddr,

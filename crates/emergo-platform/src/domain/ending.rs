@@ -2,16 +2,16 @@
 //! flag fall loses, or aborts a game in which a side has not moved yet; a declared ending that
 //! early aborts too; and which endings count for ratings.
 
-use emergo_core::{Color, EndReason, Game, Outcome, Status};
+use emergo_core::{AnyGame, Color, EndReason, Outcome, Status};
 
 /// How `flagger`'s running out of time ends `game`: before each side has moved once the game
 /// is aborted; else the other side wins on time, or draws on time when it has nothing to win
 /// with. In Emergo that never happens: the side that did not flag has just moved, and a move
 /// leaves the mover owning a column (docs/api.md, "Time controls").
-pub fn time_ending(game: &Game, flagger: Color) -> Status {
+pub fn time_ending(game: &AnyGame, flagger: Color) -> Status {
     let (outcome, reason) = if abortable(game) {
         (Outcome::Draw, EndReason::Aborted)
-    } else if game.position().has_material(flagger.other()) {
+    } else if game.has_material(flagger.other()) {
         (Outcome::Win(flagger.other()), EndReason::Time)
     } else {
         (Outcome::Draw, EndReason::Time)
@@ -22,7 +22,7 @@ pub fn time_ending(game: &Game, flagger: Color) -> Status {
 /// Whether a game may still be aborted: before each side has moved once. The one rule of the
 /// Abort button (`POST /api/games/{id}/abort`, the view's `can_abort`), of a flag fall that
 /// early and of an early declared ending.
-pub fn abortable(game: &Game) -> bool {
+pub fn abortable(game: &AnyGame) -> bool {
     game.ply() < 2
 }
 
@@ -32,7 +32,7 @@ pub const RATED_MOVES_EACH: usize = 5;
 
 /// How a declared ending of a timed game counts: a resignation or a draw agreed before each
 /// side has moved once (in a rated game: [`RATED_MOVES_EACH`] times) aborts the game instead.
-pub fn declared_ending(game: &Game, status: Status, rated: bool) -> Status {
+pub fn declared_ending(game: &AnyGame, status: Status, rated: bool) -> Status {
     let early = match rated {
         true => game.ply() < 2 * RATED_MOVES_EACH,
         false => abortable(game),
@@ -56,8 +56,8 @@ pub fn is_rated(status: Status) -> bool {
 mod tests {
     use super::*;
 
-    fn game(moves: &[&str]) -> Game {
-        let mut game = Game::default();
+    fn game(moves: &[&str]) -> AnyGame {
+        let mut game = AnyGame::default();
         for mv in moves {
             game.play_text(mv).expect("legal");
         }

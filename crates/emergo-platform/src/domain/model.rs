@@ -1,7 +1,7 @@
 //! What a stored game is made of: its mode, its seats, its metadata; random ids and secrets;
 //! timestamps.
 
-use emergo_core::{ByColor, Color, Game, VariantKind};
+use emergo_core::{AnyGame, ByColor, Color, VariantKind};
 use emergo_engine::Level;
 use sha2::{Digest, Sha256};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -193,10 +193,10 @@ impl GameMeta {
     }
 
     /// Whether the engine is to move in `game`, this game's moves.
-    pub fn engine_to_move(&self, game: &Game) -> bool {
+    pub fn engine_to_move(&self, game: &AnyGame) -> bool {
         self.mode == Mode::Engine
             && !game.is_over()
-            && self.seats[game.position().turn()].kind == SeatKind::Engine
+            && self.seats[game.turn()].kind == SeatKind::Engine
     }
 }
 

@@ -65,6 +65,30 @@ impl Category {
     }
 }
 
+/// The rating pool of a board and a time category (issue 20: a separate Glicko-2 pool per
+/// board and category): the key of the `category` column of `ratings` and `rating_history`.
+/// On Emergo's 9x9 board it is the category's name (`blitz`), so every rating stored before
+/// the boards were told apart is the 9x9 board's; on another board the board's short name, a
+/// colon and the category (`hex:blitz`, `7x7:correspondence`).
+pub fn rating_pool(variant: emergo_core::VariantKind, category: Category) -> String {
+    match variant {
+        emergo_core::VariantKind::Emergo => category.name().to_string(),
+        other => format!("{}:{}", other.name(), category.name()),
+    }
+}
+
+/// The board and category of a pool key [`rating_pool`] wrote, or `None`.
+pub fn pool_parts(key: &str) -> Option<(emergo_core::VariantKind, Category)> {
+    let (variant, category) = match key.split_once(':') {
+        None => (emergo_core::VariantKind::Emergo, key),
+        Some((variant, category)) => (variant.parse().ok()?, category),
+    };
+    if variant == emergo_core::VariantKind::Emergo && key.contains(':') {
+        return None;
+    }
+    Some((variant, category.parse().ok()?))
+}
+
 impl fmt::Display for Category {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -230,6 +254,29 @@ impl TimeControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_board_has_its_own_rating_pool_and_the_9x9_keeps_the_old_keys() {
+        use emergo_core::VariantKind;
+        assert_eq!(rating_pool(VariantKind::Emergo, Category::Blitz), "blitz");
+        assert_eq!(
+            rating_pool(VariantKind::HexEmergo, Category::Blitz),
+            "hex:blitz"
+        );
+        assert_eq!(
+            rating_pool(VariantKind::Emergo7x7, Category::Rapid),
+            "7x7:rapid"
+        );
+        for variant in VariantKind::ALL {
+            for category in Category::ALL {
+                let key = rating_pool(variant, category);
+                assert_eq!(pool_parts(&key), Some((variant, category)), "{key}");
+            }
+        }
+        assert_eq!(pool_parts("emergo:blitz"), None);
+        assert_eq!(pool_parts("hex:bullet"), None);
+        assert_eq!(pool_parts("go:blitz"), None);
+    }
 
     fn tc(text: &str) -> TimeControl {
         text.parse().unwrap()

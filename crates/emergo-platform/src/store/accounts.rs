@@ -7,7 +7,7 @@
 use super::games::changed;
 use super::{conflict_on_unique, Backend, Store, StoreError};
 use crate::domain::model::GameMeta;
-use emergo_core::{Color, Game};
+use emergo_core::{AnyGame, Color};
 
 /// An account that is not deleted.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -89,6 +89,8 @@ pub struct SeekRow {
     pub expires_at: Option<i64>,
     /// The address it was made from.
     pub client: Option<String>,
+    /// The board its game is played on (`VariantKind`'s short name).
+    pub variant: String,
 }
 
 /// A new seek.
@@ -104,6 +106,8 @@ pub struct NewSeek {
     pub expires_at: Option<i64>,
     /// The address it is made from.
     pub client: Option<String>,
+    /// The board its game is played on.
+    pub variant: emergo_core::VariantKind,
 }
 
 /// A leaderboard line's columns: the name, then a [`RatingRow`]'s.
@@ -189,6 +193,8 @@ pub struct WatchRow {
     pub ply: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// The board (`VariantKind`'s short name).
+    pub variant: String,
 }
 
 const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at";
@@ -632,12 +638,12 @@ impl Store {
         on_backend!(self, b => {
             let done = sqlx::query(
                 "INSERT INTO seeks (id, account_id, time_control, rated, color, opponent_id,
-                    created_at, expires_at, client)
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+                    created_at, expires_at, client, variant)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
                  WHERE (SELECT COUNT(*) FROM seeks
-                     WHERE account_id = $10 AND game_id IS NULL
-                        AND (expires_at IS NULL OR expires_at > $11)
-                        AND (opponent_id IS NULL) = $12) < $13",
+                     WHERE account_id = $11 AND game_id IS NULL
+                        AND (expires_at IS NULL OR expires_at > $12)
+                        AND (opponent_id IS NULL) = $13) < $14",
             )
             .bind(&seek.id)
             .bind(seek.account_id)
@@ -648,6 +654,7 @@ impl Store {
             .bind(&seek.created_at)
             .bind(seek.expires_at)
             .bind(&seek.client)
+            .bind(seek.variant.name())
             .bind(seek.account_id)
             .bind(now)
             .bind(seek.opponent_id.is_none())
@@ -735,7 +742,7 @@ impl Store {
         acceptor: i64,
         now: i64,
         meta: &GameMeta,
-        game: &Game,
+        game: &AnyGame,
         shared_client: Option<&str>,
     ) -> Result<(), StoreError> {
         on_backend!(self, b => {
@@ -873,7 +880,7 @@ pub(super) const SEEK_COLUMNS: &str = "s.id, s.account_id, \
     (SELECT name FROM accounts a WHERE a.id = s.account_id) AS owner, \
     s.time_control, s.rated, s.color, s.opponent_id, \
     (SELECT name FROM accounts a WHERE a.id = s.opponent_id) AS opponent, \
-    s.game_id, s.created_at, s.expires_at, s.client";
+    s.game_id, s.created_at, s.expires_at, s.client, s.variant";
 
 /// The columns of a [`WatchRow`], from `games`.
 pub(super) const WATCH_COLUMNS: &str = "id, white_account, black_account, \
@@ -881,7 +888,7 @@ pub(super) const WATCH_COLUMNS: &str = "id, white_account, black_account, \
         AS white_name, \
     (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
         AS black_name, \
-    rated, time_control, ply, created_at, updated_at";
+    rated, time_control, ply, created_at, updated_at, variant";
 
 /// The columns of a [`PlayerGameRow`], from `games`.
 pub(super) const PLAYER_GAME_COLUMNS: &str = "id, white_account, black_account, \

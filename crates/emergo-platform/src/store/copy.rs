@@ -90,7 +90,7 @@ pub async fn copy_games(
             }
             copy_extras(from, to, &stored).await?;
             report.copied += 1;
-            report.moves += stored.game.moves().len();
+            report.moves += stored.game.ply();
         }
         progress(report.copied + report.skipped + report.unreadable.len());
     }

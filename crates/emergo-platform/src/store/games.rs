@@ -7,14 +7,14 @@ use super::{
     StatusFilter, Store, StoreError, StoredGame, SummaryRow,
 };
 use crate::domain::model::GameMeta;
-use emergo_core::{Color, Game, Status};
+use emergo_core::{AnyGame, Color, Status};
 use sqlx::query::Query;
 
 /// The games' methods (see the module text of store/mod.rs for the version each write names).
 impl Store {
     /// Stores a new game with its moves (none, or those of an imported record); `Conflict` when
     /// the id is taken.
-    pub async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+    pub async fn insert_game(&self, meta: &GameMeta, game: &AnyGame) -> Result<(), StoreError> {
         on_backend!(self, b => b.insert_game(meta, game).await)
     }
 
@@ -416,7 +416,7 @@ for_each_backend! {
         &self,
         tx: &mut Conn<Self>,
         meta: &GameMeta,
-        game: &Game,
+        game: &AnyGame,
     ) -> Result<(), StoreError> {
         let (result, reason) = status_columns(game.status());
         let (control, clock) = rows::clock_insert(meta, game);
@@ -436,7 +436,7 @@ for_each_backend! {
         .bind(&meta.seats.white.token_hash)
         .bind(&meta.seats.black.token_hash)
         .bind(&meta.invite_hash)
-        .bind(game.start().to_string())
+        .bind(game.start_text())
         .bind(rows::tags_text(meta))
         .bind(game.ply() as i64)
         .bind(result)
@@ -452,7 +452,7 @@ for_each_backend! {
         .bind(clock.black_ms)
         .bind(clock.turn_started_ms)
         .bind(clock.flag_at_ms)
-        .bind(meta.variant.name())
+        .bind(game.kind().name())
         .execute(&mut *tx)
         .await
         .map_err(conflict_on_unique("game id taken"))?;

@@ -72,7 +72,7 @@ pub use sqlite::{SqliteStore, MOVE_BATCH_SIZE};
 use crate::domain::clock::GameClock;
 use crate::domain::model::GameMeta;
 use chat::ChatRow;
-use emergo_core::{ByColor, Color, EndReason, Game, Status};
+use emergo_core::{AnyGame, ByColor, Color, EndReason, Status};
 use emergo_engine::Level;
 
 /// Why a write was refused or failed.
@@ -92,7 +92,7 @@ pub enum StoreError {
 /// every change; a write names the version it was decided on).
 pub struct StoredGame {
     pub meta: GameMeta,
-    pub game: Game,
+    pub game: AnyGame,
     pub version: i64,
 }
 
@@ -226,7 +226,7 @@ trait Backend {
     /// Stores a new game (see [`Store::insert_game`]): SQLite in the same groups as the moves
     /// (a thousand games begun at once are a few commits, not a thousand), PostgreSQL in a
     /// transaction of its own.
-    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError>;
+    async fn insert_game(&self, meta: &GameMeta, game: &AnyGame) -> Result<(), StoreError>;
 
     /// Takes a seat (see [`Store::take_seat`]), grouped as [`Backend::insert_game`] is.
     async fn take_seat(&self, seat: SeatWrite) -> Result<(), StoreError>;
@@ -244,7 +244,7 @@ trait Backend {
         &self,
         tx: &mut Conn<Self>,
         id: &str,
-        game: &Game,
+        game: &AnyGame,
     ) -> Result<(), sqlx::Error>;
 
     /// Before a settlement reads both players' ratings: PostgreSQL makes sure both rows exist

@@ -9,7 +9,7 @@
 use super::chat::ChatRow;
 use super::{Backend, MoveWrite, SeatWrite, StoreError};
 use crate::domain::model::GameMeta;
-use emergo_core::Game;
+use emergo_core::AnyGame;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::PgConnection;
 use std::str::FromStr;
@@ -91,7 +91,7 @@ impl Backend for PgStore {
         Ok(())
     }
 
-    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+    async fn insert_game(&self, meta: &GameMeta, game: &AnyGame) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         self.insert_game_in(&mut tx, meta, game).await?;
         tx.commit().await?;
@@ -132,10 +132,10 @@ impl Backend for PgStore {
         &self,
         tx: &mut PgConnection,
         id: &str,
-        game: &Game,
+        game: &AnyGame,
     ) -> Result<(), sqlx::Error> {
-        let plies: Vec<i64> = (0..game.moves().len() as i64).collect();
-        let texts: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+        let texts: Vec<String> = game.move_texts();
+        let plies: Vec<i64> = (0..texts.len() as i64).collect();
         sqlx::query(
             "INSERT INTO moves (game_id, ply, move)
              SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[])",

@@ -5,7 +5,7 @@ use super::{ClockColumns, StoreError, StoredGame, SummaryRow};
 use crate::domain::clock::GameClock;
 use crate::domain::model::{GameMeta, Mode, PlayerRef, Rematch, Seat, SeatKind};
 use crate::domain::time_control::TimeControl;
-use emergo_core::{ByColor, EndReason, Game, Outcome, Position, Status, VariantKind};
+use emergo_core::{AnyGame, ByColor, EndReason, Outcome, Status, VariantKind};
 use emergo_engine::Level;
 
 /// The columns of `games` that [`GAME_COLUMNS`] selects.
@@ -97,16 +97,10 @@ fn mode(text: &str) -> Result<Mode, String> {
     Mode::from_name(text).ok_or_else(|| format!("mode {text}"))
 }
 
-/// The board of a stored game. The live games are Emergo's 9x9 board alone yet
-/// (docs/architecture.md, "Variants on the server"): a game of another board is refused.
+/// The board of a stored game (`VariantKind`'s short name).
 fn variant(text: &str) -> Result<VariantKind, String> {
-    match text.parse::<VariantKind>() {
-        Ok(VariantKind::Emergo) => Ok(VariantKind::Emergo),
-        Ok(other) => Err(format!(
-            "variant {other}: this server plays Emergo's 9x9 board only"
-        )),
-        Err(_) => Err(format!("variant {text}")),
-    }
+    text.parse::<VariantKind>()
+        .map_err(|_| format!("variant {text}"))
 }
 
 fn level(level: Option<i64>) -> Option<Level> {
@@ -190,11 +184,9 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         created_at: row.created_at,
         updated_at: row.updated_at,
     };
-    let start: Position = row
-        .start
-        .parse()
-        .map_err(|e| corrupt(format!("start position: {e}")))?;
-    let mut game = Game::new(start);
+    // The moves are replayed on the game's own board.
+    let mut game = AnyGame::from_position_text(meta.variant, &row.start)
+        .map_err(|e| corrupt(format!("start position ({} board): {e}", meta.variant)))?;
     for (i, (ply, text)) in moves.iter().enumerate() {
         if *ply != i as i64 {
             return Err(corrupt(format!("ply {i} is missing")));
@@ -261,10 +253,7 @@ pub(super) fn tags_text(meta: &GameMeta) -> String {
 }
 
 /// A new game's time control and clock columns.
-pub(super) fn clock_insert(meta: &GameMeta, game: &Game) -> (Option<String>, ClockColumns) {
+pub(super) fn clock_insert(meta: &GameMeta, game: &AnyGame) -> (Option<String>, ClockColumns) {
     let control = meta.clock.map(|c| c.control.to_string());
-    (
-        control,
-        ClockColumns::of(meta.clock.as_ref(), game.position().turn()),
-    )
+    (control, ClockColumns::of(meta.clock.as_ref(), game.turn()))
 }

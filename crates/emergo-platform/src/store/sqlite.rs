@@ -16,7 +16,7 @@
 use super::chat::ChatRow;
 use super::{Backend, ClockColumns, MoveWrite, SeatWrite, StoreError};
 use crate::domain::model::GameMeta;
-use emergo_core::{Game, Status};
+use emergo_core::{AnyGame, Status};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
     SqliteSynchronous,
@@ -57,7 +57,7 @@ enum GroupWrite {
     /// A new game with its moves (see [`Store::insert_game`](super::Store::insert_game)).
     NewGame {
         meta: Box<GameMeta>,
-        game: Box<Game>,
+        game: Box<AnyGame>,
     },
     /// A seat taken (see [`Store::take_seat`](super::Store::take_seat)).
     Seat(SeatWrite),
@@ -352,7 +352,7 @@ impl Backend for SqliteStore {
         .await
     }
 
-    async fn insert_game(&self, meta: &GameMeta, game: &Game) -> Result<(), StoreError> {
+    async fn insert_game(&self, meta: &GameMeta, game: &AnyGame) -> Result<(), StoreError> {
         self.in_group(GroupWrite::NewGame {
             meta: Box::new(meta.clone()),
             game: Box::new(game.clone()),
@@ -378,13 +378,13 @@ impl Backend for SqliteStore {
         &self,
         tx: &mut SqliteConnection,
         id: &str,
-        game: &Game,
+        game: &AnyGame,
     ) -> Result<(), sqlx::Error> {
-        for (ply, mv) in game.moves().iter().enumerate() {
+        for (ply, mv) in game.move_texts().into_iter().enumerate() {
             sqlx::query("INSERT INTO moves (game_id, ply, move) VALUES ($1, $2, $3)")
                 .bind(id)
                 .bind(ply as i64)
-                .bind(mv.to_string())
+                .bind(mv)
                 .execute(&mut *tx)
                 .await?;
         }
@@ -465,7 +465,7 @@ mod tests {
     fn new_game(id: &str) -> WriteJob {
         queued(GroupWrite::NewGame {
             meta: Box::new(human_game(id)),
-            game: Box::new(Game::default()),
+            game: Box::new(AnyGame::default()),
         })
     }
 
@@ -514,7 +514,7 @@ mod tests {
         let store = Store::Sqlite(sqlite.clone());
         for id in ["g1", "g2"] {
             store
-                .insert_game(&human_game(id), &Game::default())
+                .insert_game(&human_game(id), &AnyGame::default())
                 .await
                 .expect("insert");
         }

@@ -82,6 +82,7 @@ pub const SEEKS: Table = Table {
         ("expires_at", Int),
         ("accepted_at", Int),
         ("client", Text),
+        ("variant", Text),
     ],
     key: "id",
     identity: false,

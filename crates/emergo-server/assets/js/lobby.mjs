@@ -5,6 +5,7 @@ import { t } from './i18n.mjs';
 import { prefs, setPref } from './prefs.mjs';
 import { fullMoves } from './notation.mjs';
 import { scoreText } from './movelist.mjs';
+import { fillVariants } from './variants.mjs';
 
 let listTimer = null;
 let navigate = () => {};
@@ -64,6 +65,8 @@ export function showLobby() {
     if ($('#game').hidden && document.visibilityState === 'visible') loadGameList();
   }, 15000);
   document.title = t('title');
+  // the boards a new game or seek may be on (the server's list, read at start-up)
+  for (const select of document.querySelectorAll('select.new-variant')) fillVariants(select);
   $('#game').hidden = true;
   $('#lobby').hidden = false;
   $('#conn').hidden = true;
@@ -82,6 +85,8 @@ function createFromForm(form, mode) {
   if (position) body.position = position;
   const time = String(data.get('time') || '');
   if (mode === 'human' && time) body.time = time;
+  const variant = String(data.get('variant') || 'emergo');
+  if (variant !== 'emergo') body.variant = variant;
   return createGame(body, form.querySelector('button[type=submit]'));
 }
 
@@ -142,6 +147,7 @@ export async function loadGameList() {
         el('span', { class: 'dot white' }), sideLabel(g, 'white'), ` ${t('lobby.vs')} `,
         el('span', { class: 'dot black' }), sideLabel(g, 'black'));
       const parts = [t(`mode.${g.mode}`), t('lobby.moves', { n: fullMoves(g.ply) })];
+      if (g.variant && g.variant !== 'emergo') parts.unshift(t(`variant.${g.variant}`));
       if (g.reason) parts.push(t(`reasonShort.${g.reason.replace(/ /g, '_')}`));
       parts.push(timeAgo(g.updated_at));
       const meta = el('span', { class: 'meta', text: parts.join(' · ') });

@@ -32,6 +32,8 @@ export function initOnline(nav) {
     const body = { time: select.value, rated: $('#seek-rated').checked, color: $('#seek-color').value };
     const opponent = $('#seek-opponent').value.trim();
     if (opponent) body.opponent = opponent;
+    const variant = $('#seek-variant').value || 'emergo';
+    if (variant !== 'emergo') body.variant = variant;
     const button = $('#seek-send');
     button.disabled = true;
     try {
@@ -139,7 +141,8 @@ function drawWaiting() {
 
 function seekWords(s) {
   const kind = t(s.rated ? 'online.rated' : 'online.casual');
-  return `${s.owner} (${s.rating}${s.provisional ? '?' : ''}) · ${timeLabel(s.time)} · ${kind}`;
+  const board = t(`variant.${s.variant || 'emergo'}`);
+  return `${s.owner} (${s.rating}${s.provisional ? '?' : ''}) · ${board} · ${timeLabel(s.time)} · ${kind}`;
 }
 
 export async function refresh() {

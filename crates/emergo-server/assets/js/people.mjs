@@ -190,6 +190,7 @@ async function loadWatch() {
     if (!data.games.length) list.append(el('li', { class: 'empty', text: t('watch.none') }));
     for (const g of data.games) {
       const parts = [g.time_control ? timeLabel(g.time_control) : '', t(g.rated ? 'online.rated' : 'online.casual'), t('watch.moves', { n: g.ply })];
+      if (g.variant && g.variant !== 'emergo') parts.unshift(t(`variant.${g.variant}`));
       if (g.watchers) parts.push(t('watchers.count', { n: g.watchers }));
       list.append(el('li', { 'data-game': g.id }, el('a', { href: `/game/${g.id}`, 'data-link': true },
         el('span', { class: 'who', text: `${side(g.white)} – ${side(g.black)}` }),

@@ -7,10 +7,24 @@ import { scoreText } from './movelist.mjs';
 import { me, onMe } from './account.mjs';
 import { timeLabel } from './online.mjs';
 import { drawStats, drawChallenge } from './people.mjs';
+import { fillVariants, variantNames } from './variants.mjs';
 
 export const CATEGORIES = ['blitz', 'rapid', 'classical', 'correspondence'];
 
 let boardCategory = 'blitz';
+let boardVariant = 'emergo';
+
+/** The key of a rating pool (a board and a category) in the player page's answer: the
+ * category on the 9×9 board (`blitz`), else `board:category` (`hex:blitz`). */
+export function poolKey(variant, category) {
+  return variant === 'emergo' ? category : `${variant}:${category}`;
+}
+
+/** A pool's name for a person: the category on the 9×9 board, else the board and the category. */
+function poolLabel(key) {
+  const [variant, category] = key.includes(':') ? key.split(':') : ['emergo', key];
+  return variant === 'emergo' ? t(`category.${category}`) : `${t(`variant.${variant}`)} · ${t(`category.${category}`)}`;
+}
 let shown = null; // the name of the player page shown
 
 /** The account's own forms show on its own page only. */
@@ -74,10 +88,11 @@ export async function showPlayer(name) {
   $('#player-name').textContent = data.name;
   drawStats(data);
   $('#player-since').textContent = t('player.since', { date: new Date(data.created_at).toLocaleDateString(document.documentElement.lang) });
-  const played = CATEGORIES.filter((c) => data.ratings[c]);
+  const pools = variantNames().flatMap((v) => CATEGORIES.map((c) => poolKey(v, c)));
+  const played = pools.filter((k) => data.ratings[k]);
   if (!played.length) ratings.append(el('li', { class: 'empty', text: t('player.noRating') }));
   for (const c of played) {
-    ratings.append(el('li', { 'data-category': c }, el('b', { text: t(`category.${c}`) }), ` ${ratingWords(data.ratings[c])}`));
+    ratings.append(el('li', { 'data-category': c }, el('b', { text: poolLabel(c) }), ` ${ratingWords(data.ratings[c])}`));
   }
   const chartCategory = played.find((c) => (data.history[c] || []).length) || null;
   drawHistory(chartCategory ? data.history[chartCategory] : [], chartCategory);
@@ -97,7 +112,7 @@ export async function showPlayer(name) {
 function drawHistory(points, category) {
   const chart = $('#rating-chart');
   chart.replaceChildren();
-  $('#chart-caption').textContent = category ? t(`category.${category}`) : t('player.noRating');
+  $('#chart-caption').textContent = category ? poolLabel(category) : t('player.noRating');
   chart.style.display = points.length ? '' : 'none';
   if (!points.length) return;
   const box = { left: 50, right: 590, top: 12, bottom: 200 };
@@ -135,11 +150,17 @@ export function initPages() {
       loadLeaders();
     });
   }
+  $('#board-variant').addEventListener('change', (e) => {
+    boardVariant = e.currentTarget.value || 'emergo';
+    loadLeaders();
+  });
 }
 
 export function showLeaderboard() {
   $('#leaderboard').hidden = false;
   document.title = `${t('online.leaderboard')} · Emergo`;
+  fillVariants($('#board-variant'));
+  $('#board-variant').value = boardVariant;
   loadLeaders();
 }
 
@@ -150,7 +171,7 @@ async function loadLeaders() {
   const body = $('#leaders tbody');
   body.replaceChildren();
   try {
-    const data = await api('GET', `/api/leaderboard?category=${boardCategory}`);
+    const data = await api('GET', `/api/leaderboard?category=${boardCategory}&variant=${boardVariant}`);
     $('#leaders-empty').hidden = data.players.length > 0;
     for (const p of data.players) {
       body.append(el('tr', {},

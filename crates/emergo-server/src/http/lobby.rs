@@ -30,6 +30,8 @@ pub struct SeekBody {
     color: Option<SeekColor>,
     /// A challenge: the only account that may accept.
     opponent: Option<String>,
+    /// The board: `emergo` (the default), `7x7` or `hex`.
+    variant: Option<String>,
 }
 
 /// `POST /api/seeks`.
@@ -45,6 +47,7 @@ pub async fn create(
         rated: body.rated,
         color: body.color,
         opponent: body.opponent.as_deref(),
+        variant: body.variant.as_deref(),
     };
     let view = lobby
         .create(&notes, client, &session.account, request)

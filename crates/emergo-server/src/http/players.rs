@@ -20,14 +20,19 @@ pub async fn player(
 #[derive(Deserialize)]
 pub struct LeaderboardQuery {
     category: Option<String>,
+    variant: Option<String>,
 }
 
-/// `GET /api/leaderboard?category=blitz`: the best 100 with an RD (grown since their last game)
-/// under 110.
+/// `GET /api/leaderboard?category=blitz&variant=hex`: the best 100 of the board's pool with an
+/// RD (grown since their last game) under 110.
 pub async fn leaderboard(
     State(accounts): State<Arc<Accounts>>,
     query: Result<Query<LeaderboardQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Leaderboard>, ApiError> {
     let Query(query) = query?;
-    Ok(Json(accounts.leaderboard(query.category.as_deref()).await?))
+    Ok(Json(
+        accounts
+            .leaderboard(query.category.as_deref(), query.variant.as_deref())
+            .await?,
+    ))
 }

@@ -24,7 +24,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Extension, Json, Router};
-use emergo_core::{Color, GameRecord};
+use emergo_core::Color;
 use emergo_engine::Level;
 use emergo_platform::domain::model::{hash_secret, new_token, GameMeta, Mode, SeatKind};
 use emergo_platform::store::StatusFilter;
@@ -210,6 +210,8 @@ struct CreateBody {
     position: Option<String>,
     /// A time control for a game between people: `"3+2"`, `"corr:3"`; none for untimed.
     time: Option<String>,
+    /// The board: `emergo` (the default), `7x7` or `hex`.
+    variant: Option<String>,
 }
 
 async fn create(
@@ -223,6 +225,7 @@ async fn create(
         level: body.level,
         position: body.position.as_deref(),
         time: body.time.as_deref(),
+        variant: body.variant.as_deref(),
     };
     let grant = state.create(client.0, new).await?;
     Ok((StatusCode::CREATED, Json(grant)))
@@ -402,7 +405,7 @@ async fn hint(
             .into());
         }
         require_ongoing(&live)?;
-        if live.game.position().turn() != color {
+        if live.game.turn() != color {
             return Err(ServiceError::NotYourTurn(
                 "a hint is for the side to move, and the engine is to move".to_string(),
             )
@@ -545,7 +548,10 @@ async fn record_tags(
         for (color, tag) in [(Color::White, "WhiteElo"), (Color::Black, "BlackElo")] {
             if let Some(account) = meta.players.of(color) {
                 let rating = crate::services::games::ratings::rating_before(
-                    state, account.id, category, &meta.id,
+                    state,
+                    account.id,
+                    (meta.variant, category),
+                    &meta.id,
                 )
                 .await?;
                 tags.push((tag.to_string(), format!("{}", rating.round() as i64)));
@@ -583,7 +589,7 @@ async fn record(
             return text;
         }
         let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        GameRecord::from_game(&game, &tags).to_string()
+        game.record(&tags)
     })
     .await
     .map_err(ServiceError::internal)?;

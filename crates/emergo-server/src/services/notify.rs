@@ -340,7 +340,7 @@ async fn game_changed(notes: &Notify, change: &GameChanged<'_>) {
         return;
     };
     let next = mover.other();
-    if live.game.position().turn() != next {
+    if live.game.turn() != next {
         return;
     }
     if let Some(player) = players.of(mover) {

@@ -57,8 +57,19 @@ fn f(v: &Value, k: &str) -> f64 {
 /// another, in the order its rules page draws them, the empty ones in the theme's dark colour
 /// on the screenshot, and the status uncovered beside or under it. Returns the probe.
 async fn assert_cells_drawn(c: &Client, variant: &str, count: usize, screen: &str) -> Value {
+    assert_cells_drawn_on(c, ("#an-board", "#an-status"), variant, count, screen).await
+}
+
+/// [`assert_cells_drawn`] for the board and status `(board, status)` (CSS selectors).
+async fn assert_cells_drawn_on(
+    c: &Client,
+    (board, status): (&str, &str),
+    variant: &str,
+    count: usize,
+    screen: &str,
+) -> Value {
     let probe = c
-        .execute(PROBE, vec![json!("#an-board"), json!("#an-status")])
+        .execute(PROBE, vec![json!(board), json!(status)])
         .await
         .expect("the board is read");
     let cells = probe["cells"].as_array().expect("cells").clone();
@@ -467,5 +478,179 @@ async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() 
     )
     .await;
     assert_no_script_errors(&c).await;
+    c.close().await.expect("closed");
+}
+
+/// Starts a game against the engine (level 1, the person White) on `variant` from the lobby's
+/// form, from `position` when given; waits for its board of `count` cells with moves to make.
+async fn engine_game_on(
+    c: &Client,
+    rig: &Rig,
+    variant: &str,
+    position: Option<&str>,
+    count: usize,
+) -> String {
+    c.goto(&rig.url("/")).await.expect("the lobby loads");
+    wait_until(
+        c,
+        "document.querySelectorAll('#new-engine select[name=variant] option').length === 3",
+        "the boards listed in the form",
+    )
+    .await;
+    find(c, "#new-engine select[name=variant]")
+        .await
+        .select_by_value(variant)
+        .await
+        .expect("the board is chosen");
+    let id = new_game(c, "new-engine", "white", Some(1), position).await;
+    wait_until(
+        c,
+        &format!(
+            "document.querySelector('#game').dataset.variant === '{variant}' \
+             && document.querySelectorAll('#board .hit').length === {count} \
+             && document.querySelector('#board .start, #board .target') !== null"
+        ),
+        "the game on its board, the person to move",
+    )
+    .await;
+    id
+}
+
+/// The game page's move list, once its first move reads as `pred` says (a JS expression over
+/// `m`, the first move's text) and the engine has replied.
+async fn first_move_where(c: &Client, pred: &str, what: &str) -> Vec<String> {
+    wait_until(
+        c,
+        &format!(
+            "(() => {{ const m = document.querySelector('#moves .mv[data-ply]')?.textContent || ''; \
+             return ({pred}) && Number(document.querySelector('#game').dataset.ply) >= 2; }})()"
+        ),
+        what,
+    )
+    .await;
+    moves_listed(c).await
+}
+
+/// Plays the first marked entry of the game page by a click; waits for the engine's reply.
+async fn enter_first_target(c: &Client) {
+    let before = ply(c).await;
+    let targets = marks(c, "target").await;
+    let sq = targets.first().expect("an entry to make");
+    click(c, &format!("#board .hit[data-sq='{sq}']")).await;
+    wait_until(
+        c,
+        &format!(
+            "Number(document.querySelector('#game').dataset.ply) >= {} \
+             || document.querySelector('#game').dataset.status === 'finished'",
+            before + 2
+        ),
+        "the entry played and the engine's reply",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_the_game_page_plays_a_hex_game_and_a_7x7_game_by_click_and_drag() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let c = rig.browser(1100, 860).await;
+    let w = rig.browser(1100, 860).await;
+
+    // The hexagon chosen in the lobby: 37 hexagonal cells, every one but d4 an entry (R9.3).
+    let id = engine_game_on(&c, &rig, "hex", None, 37).await;
+    assert_eq!(
+        js(
+            &c,
+            "return [...document.querySelectorAll('#board .hit')].every((h) => h.tagName === 'polygon')"
+        )
+        .await,
+        json!(true),
+        "hexagons"
+    );
+    let entries = marks(&c, "target").await;
+    assert_eq!(entries.len(), 36, "{entries:?}");
+    assert!(!entries.contains(&"d4".to_string()));
+    // c3 by a click; the engine replies on the hexagon; one more entry by a click.
+    click(&c, "#board .hit[data-sq='c3']").await;
+    let moves =
+        first_move_where(&c, "m === 'c3'", "c3 played by a click, the engine's reply").await;
+    assert_eq!(moves[0], "c3");
+    enter_first_target(&c).await;
+    save_screenshot(&c, "game-hex.png").await;
+    // A spectator sees the same game on the hexagon, drawn where RULES-hex.md draws it.
+    w.goto(&rig.url(&format!("/game/{id}")))
+        .await
+        .expect("the game loads");
+    let seen = ply(&c).await;
+    wait_until(
+        &w,
+        &format!(
+            "document.querySelector('#game').dataset.variant === 'hex' \
+             && Number(document.querySelector('#game').dataset.ply) >= {seen}"
+        ),
+        "the spectator's hexagon",
+    )
+    .await;
+    assert_cells_drawn_on(&w, ("#board", "#status"), "hex", 37, "the hex game").await;
+    save_screenshot(&w, "game-hex-watched.png").await;
+
+    // A capture dragged on the hexagon (RULES-hex.md, second example): d4 over e4 to f4.
+    engine_game_on(&c, &rig, "hex", Some("W:0:0:d4=W,e4=BB,e5=B"), 37).await;
+    drag_between(&c, "#board .hit[data-sq='d4']", "#board .hit[data-sq='f4']").await;
+    let moves = first_move_where(&c, "m === 'd4xf4'", "d4xf4 played by drag and drop").await;
+    assert_eq!(moves[0], "d4xf4");
+
+    // The 7×7 board: 25 squares, 24 entries (d4 is its centre); c3 by a click.
+    let id = engine_game_on(&c, &rig, "7x7", None, 25).await;
+    assert_eq!(
+        js(
+            &c,
+            "return [...document.querySelectorAll('#board .hit')].every((h) => h.tagName === 'rect')"
+        )
+        .await,
+        json!(true),
+        "squares"
+    );
+    assert_eq!(marks(&c, "target").await.len(), 24);
+    click(&c, "#board .hit[data-sq='c3']").await;
+    let moves = first_move_where(&c, "m === 'c3'", "c3 played by a click on the 7×7 board").await;
+    assert_eq!(moves[0], "c3");
+    enter_first_target(&c).await;
+    save_screenshot(&c, "game-7x7.png").await;
+    w.goto(&rig.url(&format!("/game/{id}")))
+        .await
+        .expect("the game loads");
+    let seen = ply(&c).await;
+    wait_until(
+        &w,
+        &format!(
+            "document.querySelector('#game').dataset.variant === '7x7' \
+             && Number(document.querySelector('#game').dataset.ply) >= {seen}"
+        ),
+        "the spectator's 7×7 board",
+    )
+    .await;
+    assert_cells_drawn_on(&w, ("#board", "#status"), "7x7", 25, "the 7×7 game").await;
+
+    // The worked example of RULES-7x7.md dragged: c3 over c4 to c5.
+    engine_game_on(
+        &c,
+        &rig,
+        "7x7",
+        Some("W:0:0:c3=WWW,c4=BBW,d3=B,d5=B,d6=B,e4=B,e6=W"),
+        25,
+    )
+    .await;
+    drag_between(&c, "#board .hit[data-sq='c3']", "#board .hit[data-sq='c5']").await;
+    let moves = first_move_where(
+        &c,
+        "m.startsWith('c3x')",
+        "the capture played by drag and drop",
+    )
+    .await;
+    assert!(moves[0].ends_with("c5"), "{moves:?}");
+    assert_no_script_errors(&c).await;
+    assert_no_script_errors(&w).await;
+    w.close().await.expect("closed");
     c.close().await.expect("closed");
 }

@@ -25,3 +25,10 @@ test('one\'s own open rated seek of a grid time control shows as waiting', () =>
   assert.equal(ownQuickSeek([seek('a', 'alice', '3+2', { game: 'g1' })], 'alice'), null, 'a taken seek');
   assert.equal(QUICK.length, 8);
 });
+
+test('issue 20: the grid pairs on the 9×9 board only: a seek of another board is neither taken nor shown as waiting', () => {
+  const seeks = [seek('hex', 'bob', '3+2', { variant: 'hex' }), seek('square', 'carol', '3+2', { variant: 'emergo' })];
+  assert.equal(quickMatch(seeks, '3+2', 'alice').id, 'square');
+  assert.equal(quickMatch([seek('small', 'bob', '3+2', { variant: '7x7' })], '3+2', 'alice'), null);
+  assert.equal(ownQuickSeek([seek('a', 'alice', '3+2', { variant: 'hex' })], 'alice'), null);
+});

@@ -19,8 +19,8 @@ async fn everything(store: &Store, id: &str) -> String {
     format!(
         "{:?}\nstart {}\nmoves {:?}\nstatus {:?}\nrecord {record:?}\nreview {review:?}",
         stored.meta,
-        stored.game.start(),
-        stored.game.moves(),
+        stored.game.start_text(),
+        stored.game.move_texts(),
         stored.game.status()
     )
 }

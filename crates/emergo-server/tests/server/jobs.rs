@@ -5,7 +5,7 @@
 //! second run of scripts/test.sh) and return at once on SQLite.
 
 use crate::common::*;
-use emergo_core::{Game, Status};
+use emergo_core::{AnyGame as Game, Status};
 use emergo_platform::store::{JobState, JobsPg, Lease, QueueFigures, Store};
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ async fn jobs_db(games: usize) -> Option<(JobsPg, Store)> {
     let Store::Postgres(pg) = &store else {
         panic!("a PostgreSQL store")
     };
-    let start = Game::default().start().to_string();
+    let start = Game::default().start_text();
     for i in 0..games {
         sqlx::query(
             "INSERT INTO games (id, mode, level, white_kind, black_kind, start, created_at, updated_at)
@@ -37,8 +37,8 @@ async fn jobs_db(games: usize) -> Option<(JobsPg, Store)> {
 
 fn first_move() -> (String, Status) {
     let mut game = Game::default();
-    let mv = game.position().legal_moves()[0];
-    game.play(mv).expect("legal");
+    let mv = game.legal_move_texts()[0].clone();
+    game.play_text(&mv).expect("legal");
     (mv.to_string(), game.status())
 }
 

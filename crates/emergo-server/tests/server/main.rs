@@ -37,4 +37,5 @@ mod rematch;
 mod social;
 mod store;
 mod study_api;
+mod variants;
 mod views;

@@ -193,7 +193,10 @@ async fn item1_player_page_me_and_leaderboard_keep_their_json_shape() {
 
     // The leaderboard lists RDs under 110: made so in the database.
     let (_, board) = s.get("/api/leaderboard?category=blitz").await;
-    assert_shape(&board, json!({"category": "string", "players": []}));
+    assert_shape(
+        &board,
+        json!({"variant": "string", "category": "string", "players": []}),
+    );
     sql(
         &s,
         "UPDATE ratings SET rd = 60 WHERE category = 'blitz'",
@@ -206,7 +209,7 @@ async fn item1_player_page_me_and_leaderboard_keep_their_json_shape() {
         json!({"rank": "int", "name": "string", "rating": "float", "rd": "float", "games": "int"});
     assert_shape(
         &board,
-        json!({"category": "string", "players": [line, line]}),
+        json!({"variant": "string", "category": "string", "players": [line, line]}),
     );
     assert_eq!(board["players"][0]["name"], "alice", "{board}");
 
@@ -244,6 +247,7 @@ async fn item1_watch_list_keeps_its_json_shape() {
     let line = |rated: &str| {
         json!({
             "id": "string",
+            "variant": "string",
             "white": side,
             "black": side,
             "rated": rated,

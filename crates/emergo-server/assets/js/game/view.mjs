@@ -233,6 +233,7 @@ export function renderPanels(on) {
   renderChat(g, st.seat, st.token);
   const d = $('#game').dataset;
   d.ply = String(g.ply);
+  d.variant = g.variant || 'emergo';
   d.viewPly = String(st.viewPly);
   d.position = g.positions[st.viewPly] || '';
   d.status = g.status;

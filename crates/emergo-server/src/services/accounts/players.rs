@@ -306,9 +306,10 @@ pub struct HistoryPoint {
     rd: f64,
 }
 
-/// `GET /api/leaderboard`: the category and its best players.
+/// `GET /api/leaderboard`: the board, the category and its best players.
 #[derive(Debug, Serialize)]
 pub struct Leaderboard {
+    variant: &'static str,
     category: &'static str,
     players: Vec<LeaderboardLine>,
 }
@@ -366,17 +367,20 @@ impl Accounts {
         })
     }
 
-    /// The best 100 of `category` (`blitz` when none is named) with an RD (grown since their
-    /// last game) under [`LEADERBOARD_RD`].
-    pub async fn leaderboard(&self, category: Option<&str>) -> Result<Leaderboard, ServiceError> {
+    /// The best 100 of `category` (`blitz` when none is named) on `variant`'s board (`emergo`
+    /// when none is named) with an RD (grown since their last game) under [`LEADERBOARD_RD`].
+    pub async fn leaderboard(
+        &self,
+        category: Option<&str>,
+        variant: Option<&str>,
+    ) -> Result<Leaderboard, ServiceError> {
         let text = category.unwrap_or("blitz");
         let category: Category = text
             .parse()
             .map_err(|e| ServiceError::BadRequest(format!("category {}: {e}", echo(text))))?;
-        let rows = self
-            .store
-            .leaderboard(category.name(), LEADERBOARD_RD, 500)
-            .await?;
+        let variant = crate::services::study::position::variant_of(variant)?;
+        let pool = emergo_platform::domain::time_control::rating_pool(variant, category);
+        let rows = self.store.leaderboard(&pool, LEADERBOARD_RD, 500).await?;
         let now = unix_now();
         let mut lines: Vec<(String, Rating, i64)> = rows
             .iter()
@@ -397,6 +401,7 @@ impl Accounts {
             })
             .collect();
         Ok(Leaderboard {
+            variant: variant.name(),
             category: category.name(),
             players,
         })

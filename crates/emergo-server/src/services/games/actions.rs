@@ -7,7 +7,7 @@ use super::seats::Actor;
 use super::takeback::{self, Action};
 use super::{Change, Client, GameSlot, LiveGame, Shared};
 use crate::services::error::{echo, ServiceError};
-use emergo_core::{Color, EndReason, Move, Outcome, Position, Status};
+use emergo_core::{AnyGame, Color, EndReason, Outcome, Status};
 use emergo_platform::domain::model::{hash_secret, Mode, SeatKind};
 use std::sync::Arc;
 use tokio::sync::MutexGuard;
@@ -35,9 +35,9 @@ pub fn require_ongoing(live: &LiveGame) -> Result<(), ServiceError> {
     }
 }
 
-/// The legal moves of `pos`, sorted, for a refusal's message.
-fn legal_list(pos: &Position) -> String {
-    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+/// The legal moves of `game`, sorted, for a refusal's message.
+fn legal_list(game: &AnyGame) -> String {
+    let mut moves: Vec<String> = game.legal_move_texts();
     moves.sort();
     moves.join(", ")
 }
@@ -90,11 +90,11 @@ impl Shared {
                     seat.name()
                 )));
             }
-            let pos = *live.game.position();
-            if pos.turn() != color {
+            let game = &live.game;
+            if game.turn() != color {
                 return Err(ServiceError::NotYourTurn(format!(
                     "{} is to move, and this token holds {}'s seat",
-                    pos.turn().name(),
+                    game.turn().name(),
                     color.name()
                 )));
             }
@@ -103,11 +103,11 @@ impl Shared {
                 return Err(ServiceError::IllegalMove(format!(
                     "{} is not a move; the legal moves are: {}",
                     echo(text),
-                    legal_list(&pos)
+                    legal_list(game)
                 )));
             }
-            let mv = pos.parse_move(text).map_err(|e| {
-                ServiceError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(&pos)))
+            let mv = game.parse_move(text).map_err(|e| {
+                ServiceError::IllegalMove(format!("{e}; the legal moves are: {}", legal_list(game)))
             })?;
             if live.meta.mode == Mode::Engine {
                 self.engine_room(client)?;
@@ -144,13 +144,9 @@ impl Shared {
                     "the game ended by {reason}; it cannot be taken back"
                 )));
             }
-            let positions = live.game.positions();
-            let target = (0..live.game.ply())
-                .rev()
-                .find(|&k| positions[k].turn() == color)
-                .ok_or_else(|| {
-                    ServiceError::NotAllowed("there is no move of yours to take back".to_string())
-                })?;
+            let target = live.game.last_move_of(color).ok_or_else(|| {
+                ServiceError::NotAllowed("there is no move of yours to take back".to_string())
+            })?;
             Ok(Some(Change::Takeback { to: target }))
         })
         .await

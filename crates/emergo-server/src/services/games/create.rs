@@ -5,7 +5,7 @@
 use super::view::{GameView, SeatGrant};
 use super::{Client, LiveGame, Shared};
 use crate::services::error::{echo, ServiceError};
-use emergo_core::{ByColor, Color, Game, Position};
+use emergo_core::{AnyGame, ByColor, Color};
 use emergo_engine::Level;
 use emergo_platform::domain::clock::GameClock;
 use emergo_platform::domain::model::{
@@ -53,6 +53,8 @@ pub struct NewGame<'a> {
     pub position: Option<&'a str>,
     /// A time control for a game between people: `"3+2"`, `"corr:3"`; none for untimed.
     pub time: Option<&'a str>,
+    /// The board: `emergo`, `7x7` or `hex`; none for `emergo`.
+    pub variant: Option<&'a str>,
 }
 
 impl Shared {
@@ -98,13 +100,13 @@ impl Shared {
                 ))
             }
         };
-        let start = match new.position {
-            None => Position::start(),
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))?,
+        let variant = crate::services::study::position::variant_of(new.variant)?;
+        let game = match new.position {
+            None => AnyGame::start(variant),
+            Some(text) => AnyGame::from_position_text(variant, text).map_err(|e| {
+                ServiceError::BadRequest(format!("position {} ({variant}): {e}", echo(text)))
+            })?,
         };
-        let game = Game::new(start);
         if game.is_over() {
             return Err(ServiceError::BadRequest(
                 "no game can start from that position: it is already decided".to_string(),
@@ -114,7 +116,7 @@ impl Shared {
             Mode::Engine => SeatKind::Engine,
             _ => SeatKind::Human,
         };
-        if other_kind == SeatKind::Engine && start.turn() != color {
+        if other_kind == SeatKind::Engine && game.turn() != color {
             self.engine_room(client)?;
         }
         let token = new_token();
@@ -131,6 +133,7 @@ impl Shared {
         meta.level = level;
         meta.invite_hash = invite.as_deref().map(hash_secret);
         meta.clock = clock;
+        meta.variant = variant;
         self.insert_with_fresh_id(&mut meta, &game).await?;
         let mut live = LiveGame::new(meta, game);
         live.engine_client = client;

@@ -11,7 +11,7 @@
 //! that delay); hints are admitted by their insert itself.
 
 use crate::services::games::{GameSlot, Shared};
-use emergo_core::{Game, Move};
+use emergo_core::{AnyGame, AnyMove};
 use emergo_platform::domain::limits::Limits;
 use emergo_platform::store::{JobState, JobsPg, OpenJobs};
 use emergo_worker::pool::{self, Client, PoolError};
@@ -108,10 +108,10 @@ impl JobQueue {
     pub async fn hint(
         &self,
         game_id: &str,
-        game: &Game,
+        game: &AnyGame,
         client: Client,
         stop: Arc<AtomicBool>,
-    ) -> Result<Option<(Move, i32)>, PoolError> {
+    ) -> Result<Option<(AnyMove, i32)>, PoolError> {
         let failed = |e: emergo_platform::store::StoreError| PoolError::Failed(e.to_string());
         let client = client.to_string();
         let id = self
@@ -147,7 +147,6 @@ impl JobQueue {
                         return Ok(None);
                     };
                     let mv = game
-                        .position()
                         .parse_move(&text)
                         .map_err(|e| PoolError::Failed(format!("the worker's hint {text}: {e}")))?;
                     return Ok(Some((mv, score.unwrap_or(0))));
@@ -235,10 +234,10 @@ impl Shared {
     pub async fn hint_search(
         &self,
         id: &str,
-        game: Game,
+        game: AnyGame,
         client: Client,
         stop: Arc<AtomicBool>,
-    ) -> Result<Option<(Move, i32)>, PoolError> {
+    ) -> Result<Option<(AnyMove, i32)>, PoolError> {
         if let Some(jobs) = self.jobs() {
             return jobs.hint(id, &game, client, stop).await;
         }

@@ -22,7 +22,7 @@ use crate::services::games::view::GameView;
 use crate::services::permits::Permits;
 use axum::body::Bytes;
 use axum::extract::ws::Utf8Bytes;
-use emergo_core::{Color, EndReason, Game, Move, Outcome, Status};
+use emergo_core::{AnyGame, AnyMove, Color, EndReason, Outcome, Status};
 use emergo_engine::Level;
 use emergo_platform::domain::clock::Clock;
 use emergo_platform::domain::ending;
@@ -42,7 +42,7 @@ use tokio::sync::{broadcast, watch};
 #[derive(Clone, Debug)]
 pub enum Change {
     /// A move by the side to move (a person's or the engine's).
-    Move(Move),
+    Move(AnyMove),
     /// Back to the position before ply `to` (a takeback).
     Takeback { to: usize },
     /// An ending the players declared (resignation, agreement; in a timed game before each
@@ -74,7 +74,7 @@ impl Change {
     /// nobody's.
     fn actor(&self, live: &LiveGame) -> Option<Color> {
         match self {
-            Change::Move(_) => Some(live.game.position().turn()),
+            Change::Move(_) => Some(live.game.turn()),
             Change::Finish(Status::Finished {
                 outcome: Outcome::Win(winner),
                 reason: EndReason::Resignation,
@@ -110,7 +110,7 @@ pub const NOBODY: Client = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
 #[derive(Clone)]
 pub struct LiveGame {
     pub meta: GameMeta,
-    pub game: Game,
+    pub game: AnyGame,
     /// The engine is computing its reply.
     pub engine_thinking: bool,
     /// Bumped by every change that makes a running engine job's answer obsolete (takeback,
@@ -131,7 +131,7 @@ pub struct LiveGame {
 }
 
 impl LiveGame {
-    pub fn new(meta: GameMeta, game: Game) -> LiveGame {
+    pub fn new(meta: GameMeta, game: AnyGame) -> LiveGame {
         LiveGame {
             meta,
             game,
@@ -160,7 +160,7 @@ impl LiveGame {
         let empty = Color::ALL
             .into_iter()
             .find(|&c| !self.meta.seats[c].joined());
-        Some(empty.unwrap_or_else(|| self.game.position().turn().other()))
+        Some(empty.unwrap_or_else(|| self.game.turn().other()))
     }
 
     /// When the flag of the side to move falls (the last millisecond a move is accepted), while
@@ -169,7 +169,7 @@ impl LiveGame {
         if self.game.is_over() {
             return None;
         }
-        self.meta.clock?.flag_at(self.game.position().turn())
+        self.meta.clock?.flag_at(self.game.turn())
     }
 
     /// Makes a running or queued engine job's answer obsolete (takeback, resignation): a queued
@@ -292,8 +292,20 @@ const UPDATES_BUFFERED: usize = 8;
 /// What a game in memory costs, estimated: its positions and moves (with the position
 /// history R10.3 keeps), and its metadata.
 pub fn estimate_bytes(live: &LiveGame) -> usize {
-    const PER_PLY: usize = std::mem::size_of::<emergo_core::Position>()
-        + std::mem::size_of::<Move>()
+    // The largest board's position (the hexagon's 55 cell numbers).
+    const POSITION: usize = {
+        let (a, b) = (
+            std::mem::size_of::<emergo_core::Position>(),
+            std::mem::size_of::<emergo_core::position::Position<emergo_core::HexEmergo>>(),
+        );
+        if a > b {
+            a
+        } else {
+            b
+        }
+    };
+    const PER_PLY: usize = POSITION
+        + std::mem::size_of::<AnyMove>()
         // The repetition history: a key in a list and a count in a map.
         + 48;
     const FIXED: usize = 4096;
@@ -501,7 +513,7 @@ impl Shared {
     pub async fn insert_with_fresh_id(
         &self,
         meta: &mut GameMeta,
-        game: &Game,
+        game: &AnyGame,
     ) -> Result<(), ServiceError> {
         for _ in 0..5 {
             match self.store.insert_game(meta, game).await {
@@ -896,7 +908,7 @@ impl Shared {
         let now_ms = self.clock.now_ms();
         let id = live.meta.id.clone();
         let version = live.version;
-        let turn = live.game.position().turn();
+        let turn = live.game.turn();
         let (acted, was_over) = (change.actor(live), live.game.is_over());
         let stored = match change {
             Change::Move(mv) => {
@@ -922,7 +934,7 @@ impl Shared {
                     ply,
                     text: &text,
                     status,
-                    clock: ClockColumns::of(clock.as_ref(), live.game.position().turn()),
+                    clock: ClockColumns::of(clock.as_ref(), live.game.turn()),
                     now: &now,
                 };
                 let stored = self.store.append_move(&id, &write).await;
@@ -945,7 +957,7 @@ impl Shared {
                     clock.stop(turn, now_ms);
                     clock.start(now_ms);
                 }
-                let after = live.game.positions().get(to).map_or(turn, |p| p.turn());
+                let after = live.game.turn_at(to).unwrap_or(turn);
                 let columns = ClockColumns::of(clock.as_ref(), after);
                 let stored = self.store.truncate(&id, version, to, columns, &now).await;
                 if stored.is_ok() {
@@ -1088,7 +1100,7 @@ impl Shared {
             return Err(ServiceError::internal("a finish without an ending"));
         };
         let id = live.meta.id.clone();
-        let turn = live.game.position().turn();
+        let turn = live.game.turn();
         let columns = ClockColumns::of(clock.as_ref(), turn);
         let stored = self
             .store
@@ -1151,10 +1163,10 @@ impl Shared {
         // The plies both games share are unchanged: the delta starts after them.
         let shared = live
             .game
-            .moves()
+            .move_texts()
             .iter()
-            .zip(stored.game.moves())
-            .take_while(|(a, b)| a == b)
+            .zip(stored.game.move_texts())
+            .take_while(|(a, b)| *a == b)
             .count();
         live.meta = stored.meta;
         live.game = stored.game;

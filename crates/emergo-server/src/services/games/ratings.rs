@@ -8,12 +8,12 @@
 
 use crate::services::error::ServiceError;
 use crate::services::games::{AppState, GameSlot};
-use emergo_core::{Color, Game, Outcome, Status};
+use emergo_core::{AnyGame, Color, Outcome, Status, VariantKind};
 use emergo_platform::domain::model::{now_text, GameMeta};
 use emergo_platform::domain::model::{unix_now, unix_of};
 use emergo_platform::domain::rating::LEADERBOARD_RD;
 use emergo_platform::domain::rating::{Rating, Score, START_RATING, START_RD};
-use emergo_platform::domain::time_control::Category;
+use emergo_platform::domain::time_control::{rating_pool, Category};
 use emergo_platform::store::accounts::{RatingRow, Recent, Settled};
 use emergo_platform::store::{Store, StoreError};
 use serde::Serialize;
@@ -75,6 +75,7 @@ pub async fn load(store: &Store, meta: &GameMeta) -> Result<GameRatings, StoreEr
     let Some(category) = category_of(meta) else {
         return Ok(ratings);
     };
+    let pool = rating_pool(meta.variant, category);
     let settled = match meta.players.rated {
         Some(_) => store.game_ratings(&meta.id).await?,
         None => Vec::new(),
@@ -99,7 +100,7 @@ pub async fn load(store: &Store, meta: &GameMeta) -> Result<GameRatings, StoreEr
                 let rows = store.ratings_of(player.id).await?;
                 let (rating, rd) = rows
                     .iter()
-                    .find(|row| row.category == category.name())
+                    .find(|row| row.category == pool)
                     .map(|row| row.rating_at(now))
                     .map_or((START_RATING, START_RD), |r| (r.rating, r.rd));
                 SeatRating {
@@ -161,7 +162,7 @@ pub fn refresh_later(state: &AppState, slot: &Arc<GameSlot>, until_settled: bool
 pub async fn settle_game(
     state: &AppState,
     meta: &GameMeta,
-    game: &Game,
+    game: &AnyGame,
 ) -> Result<(), ServiceError> {
     let (Some(category), Some(white), Some(black)) = (
         meta.players.rated,
@@ -211,7 +212,7 @@ pub async fn settle_game(
         .store
         .settle(
             &meta.id,
-            category.name(),
+            &rating_pool(meta.variant, category),
             (white.id, black.id),
             &now,
             &since,
@@ -227,7 +228,7 @@ pub fn settle_later(
     state: &AppState,
     slot: &Arc<crate::services::games::GameSlot>,
     meta: &GameMeta,
-    game: &Game,
+    game: &AnyGame,
 ) {
     if meta.players.rated.is_none() || game.status() == Status::Ongoing {
         return;
@@ -262,20 +263,18 @@ pub async fn settle_pending(state: &AppState) {
     }
 }
 
-/// An account's rating in `category` as game `game` began: the rating it had before that
-/// game's settlement (the one after its previous rated game of the category), or its rating now
-/// while the game is not settled; 1500 before its first game.
+/// An account's rating in `category` on `variant`'s board as game `game` began: the rating it
+/// had before that game's settlement (the one after its previous rated game of the pool), or
+/// its rating now while the game is not settled; 1500 before its first game.
 pub async fn rating_before(
     state: &AppState,
     account_id: i64,
-    category: Category,
+    (variant, category): (VariantKind, Category),
     game: &str,
 ) -> Result<f64, ServiceError> {
+    let pool = rating_pool(variant, category);
     let history = state.store.history_of(account_id, 1000).await?;
-    let rows: Vec<_> = history
-        .iter()
-        .filter(|row| row.category == category.name())
-        .collect();
+    let rows: Vec<_> = history.iter().filter(|row| row.category == pool).collect();
     let upto = rows
         .iter()
         .position(|row| row.game_id == game)

@@ -16,7 +16,7 @@ use crate::services::games::{AppState, Change, LiveGame};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use emergo_core::{ByColor, Color, Game};
+use emergo_core::{ByColor, Color};
 use emergo_platform::domain::limits::ClientAddr;
 use emergo_platform::domain::model::{
     hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat,
@@ -81,7 +81,9 @@ pub async fn make(
         .meta
         .clock
         .map(|c| emergo_platform::domain::clock::GameClock::new(c.control));
-    let game = Game::new(*live.game.start());
+    // The same board and start.
+    let game = live.game.restarted();
+    meta.variant = live.meta.variant;
     state.insert_with_fresh_id(&mut meta, &game).await?;
     if meta.players.rated.is_some() {
         // Both players on one address: the rematch counts within that address's limit too.

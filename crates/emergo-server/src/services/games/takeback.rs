@@ -43,10 +43,7 @@ pub fn can_abort(live: &LiveGame) -> bool {
 /// The ply to go back to so that `color` is to move again before its last move: its last
 /// move, and the other side's reply when there is one.
 fn before_last_move_of(live: &LiveGame, color: Color) -> Option<usize> {
-    let positions = live.game.positions();
-    (0..live.game.ply())
-        .rev()
-        .find(|&k| positions[k].turn() == color)
+    live.game.last_move_of(color)
 }
 
 /// What `color`'s `action` changes in a game between people (`None`: nothing to change), or why

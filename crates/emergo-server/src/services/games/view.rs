@@ -1,9 +1,10 @@
 //! The JSON objects of docs/api.md: `GameView`, `SeatGrant`, `GameSummary`.
 
 use crate::services::games::LiveGame;
-use emergo_core::moves::Move as AnyMove;
-use emergo_core::position::Position as AnyPosition;
-use emergo_core::{Color, Move, Position, Status, Variant};
+use emergo_core::game::Game as GameOf;
+use emergo_core::moves::Move as MoveOf;
+use emergo_core::position::Position as PositionOf;
+use emergo_core::{any_game, Color, Status, Variant};
 use emergo_engine::Level;
 use emergo_platform::domain::model::{format_unix_time, PlayerRef, Players, Seat};
 use emergo_platform::domain::time_control::Category;
@@ -34,7 +35,7 @@ pub struct Hand {
 }
 
 impl Hand {
-    fn of<V: Variant>(pos: &AnyPosition<V>) -> Hand {
+    fn of<V: Variant>(pos: &PositionOf<V>) -> Hand {
         Hand {
             white: pos.hand(Color::White),
             black: pos.hand(Color::Black),
@@ -100,11 +101,11 @@ pub struct MoveView {
 
 impl MoveView {
     /// The move's squares, on any board.
-    pub fn of<V: Variant>(mv: &AnyMove<V>) -> MoveView {
+    pub fn of<V: Variant>(mv: &MoveOf<V>) -> MoveView {
         let (passed, captured) = match mv {
-            AnyMove::Enter(to) => (vec![to.to_string()], Vec::new()),
-            AnyMove::Step { from, to } => (vec![from.to_string(), to.to_string()], Vec::new()),
-            AnyMove::Capture(path) => {
+            MoveOf::Enter(to) => (vec![to.to_string()], Vec::new()),
+            MoveOf::Step { from, to } => (vec![from.to_string(), to.to_string()], Vec::new()),
+            MoveOf::Capture(path) => {
                 let mut passed = vec![path.from().to_string()];
                 let mut captured = Vec::with_capacity(path.len());
                 for (over, land) in path.jumps() {
@@ -140,7 +141,7 @@ pub struct BoardView {
 
 impl BoardView {
     /// The position as drawn, on any board.
-    pub fn of<V: Variant>(pos: &AnyPosition<V>) -> BoardView {
+    pub fn of<V: Variant>(pos: &PositionOf<V>) -> BoardView {
         BoardView {
             turn: pos.turn().name(),
             hand: Hand::of(pos),
@@ -245,7 +246,7 @@ impl ClockView {
         let Some(clock) = live.meta.clock else {
             return (None, None);
         };
-        let turn = live.game.position().turn();
+        let turn = live.game.turn();
         let running = live.clock_running();
         match clock.control {
             TimeControl::RealTime { increment_ms, .. } => {
@@ -277,7 +278,11 @@ impl GameView {
     /// The view from ply `from` on (at most the game's ply): only the newest moves and
     /// positions, for a reader that holds the rest.
     pub fn paged(live: &LiveGame, from: usize) -> GameView {
-        let game = &live.game;
+        any_game!(&live.game, game => GameView::paged_on(live, game, from))
+    }
+
+    /// [`GameView::paged`] of `live`, whose game is `game`, on its board.
+    fn paged_on<V: Variant>(live: &LiveGame, game: &GameOf<V>, from: usize) -> GameView {
         let from = from.min(game.ply());
         let pos = game.position();
         let status = game.status();
@@ -295,19 +300,22 @@ impl GameView {
         GameView {
             id: live.meta.id.clone(),
             mode: live.meta.mode.name(),
-            variant: live.meta.variant.name(),
+            variant: V::KIND.name(),
             level: live.meta.level.map(Level::get),
             white: SeatView::of(&live.meta.seats[Color::White]),
             black: SeatView::of(&live.meta.seats[Color::Black]),
             start: game.start().to_string(),
             from,
-            moves: game.moves()[from..].iter().map(Move::to_string).collect(),
+            moves: game.moves()[from..]
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
             history: game.moves()[from..].iter().map(MoveView::of).collect(),
             ply: game.ply(),
             version: live.version,
             positions: game.positions()[from..]
                 .iter()
-                .map(Position::to_string)
+                .map(ToString::to_string)
                 .collect(),
             boards: game.positions()[from..].iter().map(BoardView::of).collect(),
             position: pos.to_string(),
@@ -401,13 +409,13 @@ impl GameSummary {
 mod tests {
     use super::*;
     use emergo_core::ByColor;
-    use emergo_core::Game;
+    use emergo_core::{Game, Position};
     use emergo_platform::domain::model::{GameMeta, Mode, Seat};
 
     fn live(game: Game) -> LiveGame {
         let seats = ByColor::splat(Seat::vacant());
         let meta = GameMeta::new("test".into(), Mode::Imported, seats, String::new());
-        LiveGame::new(meta, game)
+        LiveGame::new(meta, game.into())
     }
 
     fn game_from(start: &str, moves: &[&str]) -> Game {

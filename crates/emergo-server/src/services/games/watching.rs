@@ -129,6 +129,8 @@ pub struct WatchListView {
 #[derive(Clone, Debug, Serialize)]
 pub struct WatchedGame {
     id: String,
+    /// The board: `emergo`, `7x7` or `hex`.
+    variant: &'static str,
     white: WatchedPlayer,
     black: WatchedPlayer,
     /// The category of a rated game; `null` for a casual one.
@@ -169,17 +171,24 @@ pub async fn make_list(state: &AppState) -> Result<WatchListView, ServiceError> 
             .as_deref()
             .and_then(|c| c.parse::<Category>().ok())
             .or_else(|| control.map(|c| c.category()));
+        // The players' ratings in the pool of the game's board.
+        let variant = row
+            .variant
+            .parse::<emergo_core::VariantKind>()
+            .unwrap_or(emergo_core::VariantKind::Emergo);
+        let pool = category.map(|c| emergo_platform::domain::time_control::rating_pool(variant, c));
         for account in [row.white_account, row.black_account] {
             if let std::collections::hash_map::Entry::Vacant(e) = ratings.entry(account) {
                 e.insert(state.store.ratings_of(account).await?);
             }
         }
         let side = |account: i64, name: Option<String>| {
-            let (rating, rd) = category
-                .and_then(|c| {
+            let (rating, rd) = pool
+                .as_deref()
+                .and_then(|pool| {
                     ratings
                         .get(&account)
-                        .and_then(|rows| rows.iter().find(|r| r.category == c.name()))
+                        .and_then(|rows| rows.iter().find(|r| r.category == pool))
                 })
                 .map(|r| r.rating_at(now))
                 .map_or(
@@ -202,6 +211,7 @@ pub async fn make_list(state: &AppState) -> Result<WatchListView, ServiceError> 
             mean,
             WatchedGame {
                 id: row.id,
+                variant: variant.name(),
                 white: player(white),
                 black: player(black),
                 rated: row.rated,

@@ -126,7 +126,7 @@ pub fn time_control(text: &str) -> Result<TimeControl, ServiceError> {
 #[derive(Clone, Debug, Serialize)]
 pub struct SeekView {
     id: String,
-    /// The board of the game it makes: `emergo` (the only board a seek makes yet).
+    /// The board of the game it makes: `emergo`, `7x7` or `hex`.
     variant: &'static str,
     owner: String,
     /// Rounded to a whole number (written as a float, `1500.0`).
@@ -150,14 +150,20 @@ impl SeekView {
     pub fn with(row: &SeekRow, ratings: &[RatingRow]) -> SeekView {
         let tc = row.time_control.parse::<TimeControl>().ok();
         let category = tc.map(TimeControl::category);
+        let variant = row
+            .variant
+            .parse::<emergo_core::VariantKind>()
+            .unwrap_or(emergo_core::VariantKind::Emergo);
         let now = unix_now();
+        // The owner's rating in the pool of the seek's board and category.
         let rating = category
-            .and_then(|c| ratings.iter().find(|r| r.category == c.name()))
+            .map(|c| emergo_platform::domain::time_control::rating_pool(variant, c))
+            .and_then(|pool| ratings.iter().find(|r| r.category == pool))
             .map(|r| r.rating_at(now))
             .unwrap_or_default();
         SeekView {
             id: row.id.clone(),
-            variant: emergo_core::VariantKind::Emergo.name(),
+            variant: variant.name(),
             owner: row.owner.clone(),
             rating: rating.rating.round(),
             provisional: rating.rd >= LEADERBOARD_RD,

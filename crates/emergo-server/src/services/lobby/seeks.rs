@@ -12,7 +12,7 @@ use crate::services::error::{echo, ServiceError};
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{AppState, LiveGame};
 use crate::services::notify::Notify;
-use emergo_core::{ByColor, Color, Game};
+use emergo_core::{AnyGame, ByColor, Color};
 use emergo_platform::domain::clock::GameClock;
 use emergo_platform::domain::model::{
     hash_secret, new_game_id, new_token, now_text, random_bit, random_text, unix_now, GameMeta,
@@ -33,6 +33,8 @@ pub struct SeekRequest<'a> {
     pub color: Option<SeekColor>,
     /// A challenge: the name of the only account that may accept.
     pub opponent: Option<&'a str>,
+    /// The board: `emergo`, `7x7` or `hex`; none for `emergo`.
+    pub variant: Option<&'a str>,
 }
 
 /// The answer of `GET /api/seeks`.
@@ -52,6 +54,7 @@ impl Lobby {
         request: SeekRequest<'_>,
     ) -> Result<SeekView, ServiceError> {
         let tc = time_control(request.time)?;
+        let variant = crate::services::study::position::variant_of(request.variant)?;
         if let Err(wait) = self.seeks_rate.check_key(&account.id) {
             use governor::clock::Clock;
             let wait = wait.wait_time_from(governor::clock::DefaultClock::default().now());
@@ -102,6 +105,7 @@ impl Lobby {
             created_at: now_text(),
             expires_at: Some(expires_at),
             client: Some(client.to_string()),
+            variant,
         };
         let (cap, what) = match opponent_id {
             None => (SEEKS_PER_ACCOUNT, "seeks"),
@@ -257,7 +261,12 @@ impl Lobby {
             rated: row.rated.then(|| tc.category()),
         };
         meta.clock = Some(clock);
-        let game = Game::default();
+        let variant = row
+            .variant
+            .parse::<emergo_core::VariantKind>()
+            .map_err(|e| ServiceError::internal(format!("seek {id}: {e}")))?;
+        meta.variant = variant;
+        let game = AnyGame::start(variant);
         // Both players from one address: a rated game counts within that address's limit.
         let client = client.to_string();
         let shared =

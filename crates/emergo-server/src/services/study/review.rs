@@ -9,7 +9,11 @@
 use crate::services::error::ServiceError;
 use crate::services::games::view::MoveView;
 use crate::services::games::AppState;
-use emergo_core::{Color, Game, Move, Status};
+use emergo_core::game::Game as GameOf;
+use emergo_core::moves::Move as MoveOf;
+#[cfg(test)]
+use emergo_core::Game;
+use emergo_core::{any_game, AnyGame, Color, Emergo, Status, Variant};
 use emergo_engine::search::MATE;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits};
 use emergo_platform::domain::model::{now_text, Mode};
@@ -85,9 +89,9 @@ pub fn move_accuracy(loss: i32) -> f64 {
 /// What the search said about one position: its score for the side to move (centimen, capped
 /// at ±[`SCORE_CAP`]) and the best move.
 #[derive(Clone, Debug)]
-pub struct PositionEval {
+pub struct PositionEval<V: Variant = Emergo> {
     pub score: i32,
-    pub best: Option<Move>,
+    pub best: Option<MoveOf<V>>,
     pub depth: u32,
 }
 
@@ -134,7 +138,7 @@ pub fn capped(score: i32) -> i32 {
 }
 
 /// Searches one position to [`REVIEW_DEPTH`] (within [`POSITION_TIME`], or until `stop`).
-pub fn evaluate(player: &mut AlphaBetaPlayer, game: &Game) -> PositionEval {
+pub fn evaluate<V: Variant>(player: &mut AlphaBetaPlayer, game: &GameOf<V>) -> PositionEval<V> {
     let limits = Limits {
         depth: Some(REVIEW_DEPTH),
         movetime: Some(POSITION_TIME),
@@ -150,7 +154,7 @@ pub fn evaluate(player: &mut AlphaBetaPlayer, game: &Game) -> PositionEval {
 
 /// The review of `game` from the evaluations of its positions (`evals[k]` of the position
 /// before move `k`, and one more for the last position).
-pub fn build(game: &Game, evals: &[PositionEval]) -> Review {
+pub fn build<V: Variant>(game: &GameOf<V>, evals: &[PositionEval<V>]) -> Review {
     let positions = game.positions();
     let white = |k: usize| {
         let s = evals.get(k).map_or(0, |e| e.score);
@@ -197,7 +201,7 @@ pub fn build(game: &Game, evals: &[PositionEval]) -> Review {
 
 /// The depth most searches reached (the median over the positions that have a move; a
 /// position with one legal move, or a search cut short under load, stops earlier).
-pub fn median_depth(evals: &[PositionEval]) -> u32 {
+pub fn median_depth<V: Variant>(evals: &[PositionEval<V>]) -> u32 {
     let mut depths: Vec<u32> = evals
         .iter()
         .filter(|e| e.best.is_some())
@@ -209,9 +213,8 @@ pub fn median_depth(evals: &[PositionEval]) -> u32 {
 
 /// The moves a review is of, as stored beside it: a stored review of other moves (a game taken
 /// back since) is not this game's.
-pub fn moves_key(game: &Game) -> String {
-    let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
-    moves.join(" ")
+pub fn moves_key(game: &AnyGame) -> String {
+    game.move_texts().join(" ")
 }
 
 /// How far a running review is.
@@ -231,7 +234,7 @@ impl Progress {
 pub struct Queued {
     pub id: String,
     pub client: IpAddr,
-    pub game: Game,
+    pub game: AnyGame,
     pub progress: Arc<Progress>,
 }
 
@@ -303,7 +306,7 @@ impl Reviews {
         &self,
         id: &str,
         client: IpAddr,
-        game: &Game,
+        game: &AnyGame,
     ) -> Result<(Place, Vec<Queued>), ServiceError> {
         let mut board = self.lock();
         if let Some(place) = board.place(id) {
@@ -383,8 +386,9 @@ pub fn done(review: Review) -> ReviewAnswer {
     }
 }
 
-/// The game of `id` if it may be reviewed: finished, or imported.
-pub async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError> {
+/// The game of `id` if it may be reviewed: finished, or imported (on any board: the engine
+/// searches each position on the game's own board).
+pub async fn reviewable(state: &AppState, id: &str) -> Result<AnyGame, ServiceError> {
     let slot = state.slot(id).await?;
     let live = slot.state.lock().await;
     if live.meta.mode != Mode::Imported && live.game.status() == Status::Ongoing {
@@ -399,7 +403,7 @@ pub async fn reviewable(state: &AppState, id: &str) -> Result<Game, ServiceError
 pub async fn stored(
     state: &AppState,
     id: &str,
-    game: &Game,
+    game: &AnyGame,
 ) -> Result<Option<Review>, ServiceError> {
     let Some((key, text)) = state.store.review(id).await? else {
         return Ok(None);
@@ -432,14 +436,26 @@ pub fn launch(state: AppState, reviews: Arc<Reviews>, review: Queued) {
     });
 }
 
-/// Searches every position of `game`, one engine job each. The engine is built by the first
-/// job, on the engine's threads.
-pub async fn run(state: &AppState, game: &Game, progress: &Progress) -> Result<Review, PoolError> {
+/// Searches every position of `game` on its board, one engine job each. The engine is built by
+/// the first job, on the engine's threads.
+pub async fn run(
+    state: &AppState,
+    game: &AnyGame,
+    progress: &Progress,
+) -> Result<Review, PoolError> {
+    any_game!(game, g => run_on(state, g, progress).await)
+}
+
+async fn run_on<V: Variant>(
+    state: &AppState,
+    game: &GameOf<V>,
+    progress: &Progress,
+) -> Result<Review, PoolError> {
     // The engine's stop flag is each job's: the pool sets it to shorten a search under load.
     let stop = Arc::new(AtomicBool::new(false));
     let player: Arc<Mutex<Option<AlphaBetaPlayer>>> = Arc::default();
     let mut evals = Vec::with_capacity(game.ply() + 1);
-    let mut prefix = Game::new(*game.start());
+    let mut prefix = GameOf::new(*game.start());
     for k in 0..=game.ply() {
         let eval = loop {
             stop.store(false, Ordering::SeqCst);
