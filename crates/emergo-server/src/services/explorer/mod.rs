@@ -9,7 +9,7 @@
 
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::{ratings, GameChanged, GameListener};
-use emergo_core::{Game, Position};
+use emergo_core::{AnyGame, Position};
 use emergo_platform::domain::explorer::{
     position_key, rows_of, Band, GameFacts, Source, Speed, Tally, EXPLORER_PLIES,
 };
@@ -127,18 +127,19 @@ impl Explorer {
     pub async fn index_game(
         &self,
         meta: &GameMeta,
-        game: &Game,
+        game: &AnyGame,
         ratings: [Option<i64>; 2],
     ) -> Result<bool, ServiceError> {
         if !game.is_over() {
             return Ok(false);
         }
         // Another board's game is marked with no rows (the explorer is the 9×9 board's).
-        let facts = GameFacts::of(meta, game, ratings)
-            .filter(|_| meta.variant == emergo_core::VariantKind::Emergo);
-        let (rows, rating) = match facts {
-            Some(facts) => (rows_of(game, &facts), facts.rating),
-            None => (Vec::new(), None),
+        let (rows, rating) = match game {
+            AnyGame::Emergo(game) => match GameFacts::of(meta, game, ratings) {
+                Some(facts) => (rows_of(game, &facts), facts.rating),
+                None => (Vec::new(), None),
+            },
+            AnyGame::Emergo7x7(_) | AnyGame::Hex(_) => (Vec::new(), None),
         };
         let recent = RecentOf {
             game_id: &meta.id,
