@@ -50,6 +50,8 @@ enum Command {
     Db(cmd::db::Args),
     /// Fit the evaluation weights to the results of recorded games (Texel tuning).
     Tune(cmd::tune::Args),
+    /// Make puzzles from engine games: `emergo puzzles generate --games N --out FILE`.
+    Puzzles(cmd::puzzles::Args),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::Worker(args) => cmd::worker::run(args),
         Command::Db(args) => cmd::db::run(args),
         Command::Tune(args) => cmd::tune::run(args),
+        Command::Puzzles(args) => cmd::puzzles::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
