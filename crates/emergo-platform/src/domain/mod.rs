@@ -8,5 +8,6 @@ pub mod ending;
 pub mod limits;
 pub mod metrics;
 pub mod model;
+pub mod puzzle;
 pub mod rating;
 pub mod time_control;

@@ -57,6 +57,7 @@ mod games;
 mod jobs_pg;
 pub mod notifications;
 mod postgres;
+pub mod puzzles;
 mod rows;
 mod sqlite;
 pub mod table_copy;

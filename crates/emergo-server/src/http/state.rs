@@ -52,3 +52,9 @@ impl FromRef<Services> for Arc<emergo_platform::domain::course::Course> {
         services.course.clone()
     }
 }
+
+impl FromRef<Services> for Arc<crate::services::puzzles::Puzzles> {
+    fn from_ref(services: &Services) -> Arc<crate::services::puzzles::Puzzles> {
+        services.puzzles.clone()
+    }
+}

@@ -9,6 +9,7 @@ pub mod games;
 pub mod lobby;
 pub mod notify;
 pub mod permits;
+pub mod puzzles;
 pub mod study;
 
 use std::sync::Arc;
@@ -32,4 +33,6 @@ pub struct Services {
     pub analyses: Arc<study::analysis::Analyses>,
     /// The rules course, checked against the core when the server starts.
     pub course: Arc<emergo_platform::domain::course::Course>,
+    /// Puzzles: the set, the next one for a caller, rated attempts.
+    pub puzzles: Arc<puzzles::Puzzles>,
 }
