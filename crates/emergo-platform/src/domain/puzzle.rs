@@ -64,7 +64,7 @@ impl PuzzleRecord {
         if self.variant != "emergo" {
             return Err(format!("variant '{}': only emergo", self.variant));
         }
-        if self.line.is_empty() || self.line.len() > MAX_LINE || self.line.len() % 2 == 0 {
+        if self.line.is_empty() || self.line.len() > MAX_LINE || self.line.len().is_multiple_of(2) {
             return Err(format!(
                 "a line of {} moves (1 to {MAX_LINE}, the solver's last)",
                 self.line.len()
