@@ -633,4 +633,41 @@ mod tests {
         );
         assert_eq!(alone, puzzles, "the same seed, the same puzzles");
     }
+
+    /// The shipped set (crates/emergo-platform/data/puzzles.jsonl), sampled: each puzzle's
+    /// first solver move is legal and wins by the margin at the only-move depth.
+    #[test]
+    fn the_shipped_puzzles_first_moves_win_by_the_margin() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../emergo-platform/data/puzzles.jsonl"
+        );
+        let text = std::fs::read_to_string(path).expect("the shipped set");
+        let set: Vec<Puzzle> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("a puzzle"))
+            .collect();
+        assert!(!set.is_empty());
+        let config = PuzzleConfig::default();
+        let mut analyst = Analyst::new();
+        let step = (set.len() / 12).max(1);
+        for p in set.iter().step_by(step) {
+            let mut pos: Position = p.position.parse().expect("N2");
+            // Forced plies first (the trainer plays them).
+            let mut ply = 0;
+            while ply + 1 < p.line.len() && forced_move(&pos).is_some() {
+                for _ in 0..2 {
+                    let mv = pos.parse_move(&p.line[ply]).expect("a legal move");
+                    pos.play_unchecked(mv);
+                    ply += 1;
+                }
+            }
+            let mv = pos.parse_move(&p.line[ply]).expect("a legal first move");
+            let only = analyst
+                .only_move(&pos, config.depth, &config)
+                .unwrap_or_else(|| panic!("{}: no move wins by the margin", p.id));
+            assert!(same_result(&pos, only, mv), "{}: {only} vs {mv}", p.id);
+        }
+    }
 }

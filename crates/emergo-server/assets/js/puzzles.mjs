@@ -132,6 +132,8 @@ async function start(p) {
   pz.ply = 0;
   pz.state = 'play';
   pz.sent = false;
+  // The solver's side at the bottom.
+  pz.board.set({ orientation: p.position.startsWith('B') ? 'black' : 'white' });
   drawInfo();
   try {
     await showPosition(p.position);
