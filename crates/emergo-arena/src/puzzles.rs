@@ -501,20 +501,41 @@ fn play_and_scan(index: usize, config: &PuzzleConfig) -> GameWork {
     }
 }
 
+/// What the threads share: the games' results not handed out yet, in game order.
+struct Emitter {
+    /// The next game whose puzzles are handed out.
+    next: usize,
+    waiting: Vec<Option<GameWork>>,
+    seen: HashSet<String>,
+    puzzles: Vec<Puzzle>,
+    report: GenerateReport,
+    samples: Vec<tune::Sample>,
+    progress: Progress,
+}
+
 /// Plays `config.games` games on `config.threads` threads and returns the puzzles found, in the
 /// order of the games (the same for a seed whatever the threads), each position once, with what
-/// the run found. `progress` is called after each game.
+/// the run found. `progress` is called after each game; `found` with each puzzle as soon as every
+/// earlier game is done, in the order of the result (so that a long run's output is written as
+/// it goes).
 pub fn generate(
     config: &PuzzleConfig,
     progress: &(dyn Fn(Progress) + Sync),
+    found: &(dyn Fn(&Puzzle) + Sync),
 ) -> (Vec<Puzzle>, GenerateReport) {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<GameWork>>> =
-        Mutex::new((0..config.games).map(|_| None).collect());
-    let totals = Mutex::new(Progress {
-        games_done: 0,
-        candidates: 0,
-        found: 0,
+    let shared = Mutex::new(Emitter {
+        next: 0,
+        waiting: (0..config.games).map(|_| None).collect(),
+        seen: HashSet::new(),
+        puzzles: Vec::new(),
+        report: GenerateReport::default(),
+        samples: Vec::new(),
+        progress: Progress {
+            games_done: 0,
+            candidates: 0,
+            found: 0,
+        },
     });
     std::thread::scope(|scope| {
         for _ in 0..config.threads.clamp(1, 64) {
@@ -525,46 +546,43 @@ pub fn generate(
                 }
                 let work = play_and_scan(index, config);
                 let snapshot = {
-                    let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
-                    t.games_done += 1;
-                    t.candidates += work.candidates;
-                    t.found += work.puzzles.len();
-                    *t
+                    let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    let e = &mut *guard;
+                    e.progress.games_done += 1;
+                    e.progress.candidates += work.candidates;
+                    e.waiting[index] = Some(work);
+                    loop {
+                        let at = e.next;
+                        let Some(work) = e.waiting.get_mut(at).and_then(Option::take) else {
+                            break;
+                        };
+                        e.next += 1;
+                        e.report.games += 1;
+                        e.report.candidates += work.candidates;
+                        e.samples.extend(tune::samples(&work.game));
+                        for p in work.puzzles {
+                            if e.seen.insert(p.position.clone()) {
+                                found(&p);
+                                e.puzzles.push(p);
+                            }
+                        }
+                    }
+                    e.progress.found = e.puzzles.len();
+                    e.progress
                 };
-                results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(work);
                 progress(snapshot);
             });
         }
     });
-    let works: Vec<GameWork> = results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut seen = HashSet::new();
-    let mut puzzles = Vec::new();
-    let mut report = GenerateReport {
-        games: works.len(),
-        ..GenerateReport::default()
-    };
-    let mut samples = Vec::new();
-    for work in works {
-        report.candidates += work.candidates;
-        samples.extend(tune::samples(&work.game));
-        for p in work.puzzles {
-            if seen.insert(p.position.clone()) {
-                puzzles.push(p);
-            }
-        }
-    }
-    report.kept = puzzles.len();
-    report.fitted_scale = if samples.is_empty() {
+    let e = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut report = e.report;
+    report.kept = e.puzzles.len();
+    report.fitted_scale = if e.samples.is_empty() {
         config.scale
     } else {
-        tune::fit_scale(&samples, &Weights::default())
+        tune::fit_scale(&e.samples, &Weights::default())
     };
-    (puzzles, report)
+    (e.puzzles, report)
 }
 
 #[cfg(test)]
@@ -589,6 +607,22 @@ mod tests {
         assert!(forced.is_capture());
     }
 
+    /// R6 liberation: a jump over a Black man on a White prisoner frees it; the capture takes
+    /// Black's last column, so the line wins in one (R10.1).
+    #[test]
+    fn a_capture_that_frees_a_prisoner_and_ends_the_game_is_liberation_and_win_in_1() {
+        let pos: Position = "W:0:0:e5=W,f5=BW".parse().expect("position");
+        let mv = pos.parse_move("e5xg5").expect("the capture");
+        assert_eq!(
+            themes(&pos, &[mv], 1),
+            ["liberation", "win_in_1", "one_move"]
+        );
+        let entering: Position = "W:3:3:e5=W,f5=B".parse().expect("position");
+        let capture = entering.parse_move("e5xg5").expect("the capture");
+        let t = themes(&entering, &[capture], 2);
+        assert_eq!(t, ["entering", "short"], "men in hand, no liberation");
+    }
+
     /// The generator on a tiny fixed seed: every solver move with a choice of every puzzle
     /// passes the only-move test again at the re-check depth, the line is legal, and one
     /// thread finds exactly what two found.
@@ -600,7 +634,7 @@ mod tests {
             threads: 2,
             ..PuzzleConfig::default()
         };
-        let (puzzles, report) = generate(&config, &|_| {});
+        let (puzzles, report) = generate(&config, &|_| {}, &|_| {});
         assert_eq!(report.games, 4);
         assert!(report.kept <= report.candidates);
         assert!(!puzzles.is_empty(), "{report:?}");
@@ -629,6 +663,7 @@ mod tests {
                 threads: 1,
                 ..config.clone()
             },
+            &|_| {},
             &|_| {},
         );
         assert_eq!(alone, puzzles, "the same seed, the same puzzles");

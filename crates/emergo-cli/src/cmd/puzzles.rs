@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Arguments of `emergo puzzles`.
@@ -83,17 +84,34 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = Instant::now();
-    let (found, report) = puzzles::generate(&config, &|p| {
-        bar.set_position(p.games_done as u64);
-        bar.set_message(format!("{} candidates, {} puzzles", p.candidates, p.found));
-    });
+    // Each puzzle is written as soon as the games before it are done: a run stopped midway
+    // leaves a file of whole lines.
+    let out = Mutex::new((BufWriter::new(file), None::<std::io::Error>));
+    let (_, report) = puzzles::generate(
+        &config,
+        &|p| {
+            bar.set_position(p.games_done as u64);
+            bar.set_message(format!("{} candidates, {} puzzles", p.candidates, p.found));
+        },
+        &|puzzle| {
+            let mut guard = out.lock().unwrap_or_else(|e| e.into_inner());
+            let (writer, error) = &mut *guard;
+            if error.is_some() {
+                return;
+            }
+            let line = serde_json::to_string(puzzle).unwrap_or_default();
+            if let Err(e) = writeln!(writer, "{line}").and_then(|()| writer.flush()) {
+                *error = Some(e);
+            }
+        },
+    );
     bar.finish_and_clear();
-    let mut out = BufWriter::new(file);
-    for puzzle in &found {
-        let line = serde_json::to_string(puzzle).context("cannot write a puzzle as JSON")?;
-        writeln!(out, "{line}").with_context(|| format!("cannot write {}", args.out.display()))?;
+    let (mut writer, error) = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = error {
+        return Err(e).with_context(|| format!("cannot write {}", args.out.display()));
     }
-    out.flush()
+    writer
+        .flush()
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let seconds = started.elapsed().as_secs_f64();
     println!("games: {}", report.games);
