@@ -112,7 +112,16 @@ async function showPosition(position, last) {
   if (asked !== pz.asked || !pz.open) return null;
   pz.view = v;
   pz.board.set({ board: v.board, legal: pz.state === 'play' ? v.legal_moves : null, last: last || null });
+  mark();
   return v;
+}
+
+/** The puzzle, the ply reached and the state, on the section (for tests and styles). */
+function mark() {
+  const d = $('#puzzles').dataset;
+  d.puzzle = pz.puzzle ? pz.puzzle.id : '';
+  d.ply = String(pz.ply);
+  d.state = pz.state;
 }
 
 /** The legal move of the board named `text`. */
@@ -175,6 +184,7 @@ async function tryMove(text) {
   if (!played || !right) return;
   if (played.after !== right.after) {
     pz.state = 'failed';
+    mark();
     status(t('puzzles.wrong', { move: played.move, right: right.move }), 'wrong');
     await showPosition(right.after, { passed: right.passed, captured: right.captured });
     await send(false);
@@ -196,6 +206,7 @@ async function tryMove(text) {
 
 async function solved() {
   pz.state = 'solved';
+  mark();
   pz.board.set({ legal: null });
   const answer = await send(true);
   let text = t('puzzles.solved');

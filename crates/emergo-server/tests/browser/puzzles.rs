@@ -118,3 +118,97 @@ async fn a_puzzle_is_solved_by_clicking_and_another_failed_shows_the_right_move(
     );
     assert_no_script_errors(&c).await;
 }
+
+/// Whether every legal move of `pos` reaches one position (the page plays such a ply itself).
+fn forced(pos: &Position) -> bool {
+    let moves = pos.legal_moves();
+    let first = moves.first().and_then(|&m| pos.play(m).ok());
+    moves.iter().all(|&m| pos.play(m).ok() == first)
+}
+
+/// Solves the puzzle on the page (its id on `#puzzles`), move by move, waiting for each reply.
+async fn solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) -> String {
+    let id = wait_until(
+        c,
+        "document.querySelector('#puzzles').dataset.state === 'play' && document.querySelector('#puzzles').dataset.puzzle",
+        "a puzzle to solve",
+    )
+    .await;
+    let id = id.as_str().expect("an id").to_string();
+    let record = set.iter().find(|p| p.id == id).expect("a shipped puzzle");
+    let mut pos: Position = record.position.parse().expect("N2");
+    for (ply, text) in record.line.iter().enumerate() {
+        let mv = pos.parse_move(text).expect("legal");
+        if ply % 2 == 0 && !forced(&pos) {
+            wait_until(
+                c,
+                &format!("document.querySelector('#puzzles').dataset.ply === '{ply}' && document.querySelector('#puzzles').dataset.puzzle === '{id}'"),
+                "the solver's turn",
+            )
+            .await;
+            click_moves(c, mv).await;
+        }
+        pos.play_unchecked(mv);
+    }
+    wait_until(
+        c,
+        &format!("document.querySelector('#puzzles').dataset.state === 'solved' && document.querySelector('#puzzles').dataset.puzzle === '{id}'"),
+        "the puzzle solved",
+    )
+    .await;
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streak_of_three_in_french_and_the_trainer_on_a_phone() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let c = rig.browser(1100, 860).await;
+    let set = shipped().expect("the shipped set");
+    c.goto(&rig.url("/puzzles"))
+        .await
+        .expect("the trainer loads");
+    choose_lang(&c, "fr").await;
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles h2').textContent === 'Problèmes'",
+        "the trainer in French",
+    )
+    .await;
+    click(&c, "#puzzles-streak").await;
+    let mut solved = Vec::new();
+    for n in 1..=3 {
+        solved.push(solve_shown(&c, &set).await);
+        wait_until(
+            &c,
+            &format!(
+                "document.querySelector('#puzzles-streak-count').textContent === 'Série : {n}'"
+            ),
+            "the streak counted",
+        )
+        .await;
+    }
+    solved.dedup();
+    assert_eq!(
+        solved.len(),
+        3,
+        "three puzzles one after another: {solved:?}"
+    );
+    save_screenshot(&c, "puzzle-streak-fr").await;
+    assert_no_script_errors(&c).await;
+
+    // A phone: the board wide, the status beside none of it.
+    let p = rig.phone(390, 844).await;
+    p.goto(&rig.url("/puzzles")).await.expect("loads");
+    wait_until(
+        &p,
+        "document.querySelectorAll('#puzzles-board rect.hit').length === 41",
+        "the phone's board",
+    )
+    .await;
+    let board = rect(&p, "#puzzles-board").await;
+    let status = rect(&p, "#puzzles-status").await;
+    assert!(board["width"].as_f64().unwrap_or(0.0) > 300.0, "{board}");
+    assert!(!overlap(&board, &status), "{board} {status}");
+    save_screenshot(&p, "puzzle-phone").await;
+}
