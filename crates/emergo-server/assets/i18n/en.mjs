@@ -526,4 +526,7 @@ export default {
   'puzzles.streakCount': 'Streak: {n}',
   'puzzles.streakOver': '{move} is not it: the move was {right}. Your streak ends at {n}.',
   'puzzles.analysis': 'Open on the analysis board',
+  'puzzles.theme.shadowpiece': 'Shadowpiece',
+  'puzzles.theme.annihilation': 'Annihilation',
+  'puzzles.theme.win_in': 'Win in {count}',
 };

@@ -526,4 +526,7 @@ export default {
   'puzzles.streakCount': 'Série : {n}',
   'puzzles.streakOver': 'Ce n’est pas {move} : le coup était {right}. Votre série s’arrête à {n}.',
   'puzzles.analysis': 'Ouvrir sur le plateau d’analyse',
+  'puzzles.theme.shadowpiece': 'Pièce fantôme',
+  'puzzles.theme.annihilation': 'Anéantissement',
+  'puzzles.theme.win_in': 'Gain en {count}',
 };

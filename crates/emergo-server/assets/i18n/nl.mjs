@@ -528,5 +528,8 @@ export default {
   'puzzles.streakCount': 'Reeks: {n}',
   'puzzles.streakOver': '{move} is het niet: de zet was {right}. Je reeks eindigt bij {n}.',
   'puzzles.analysis': 'Openen op het analysebord',
+  'puzzles.theme.shadowpiece': 'Schaduwstuk',
+  'puzzles.theme.annihilation': 'Vernietiging',
+  'puzzles.theme.win_in': 'Winst in {count}',
 };
 

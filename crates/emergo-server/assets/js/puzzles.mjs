@@ -79,9 +79,18 @@ function status(text, kind) {
   s.dataset.kind = kind || '';
 }
 
+/** A theme's name in the page's language (the generator's word when it has none). */
+function themeName(theme) {
+  const won = theme.match(/^win_in_(\d+)$/);
+  if (won) return t('puzzles.theme.win_in', { count: won[1] });
+  const key = `puzzles.theme.${theme}`;
+  const name = t(key);
+  return name === key ? theme : name;
+}
+
 function drawInfo() {
   const p = pz.puzzle;
-  $('#puzzles-info').textContent = p ? t('puzzles.info', { rating: p.rating, themes: p.themes.join(', ') }) : '';
+  $('#puzzles-info').textContent = p ? t('puzzles.info', { rating: p.rating, themes: p.themes.map(themeName).join(', ') }) : '';
   $('#puzzles-next').hidden = pz.state === 'play';
   $('#puzzles-retry').hidden = pz.state !== 'failed' || pz.streak !== null;
   if (p && pz.state === 'play') {
