@@ -154,3 +154,24 @@ async fn next_never_hands_a_signed_in_caller_a_puzzle_it_tried() {
     assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
     s.stop().await;
 }
+
+/// Puzzle requests are bounded per client like every other kind: over the burst, 429
+/// `rate_limited` with the cap's name.
+#[tokio::test]
+async fn puzzle_requests_from_one_client_are_rate_limited() {
+    let s = TestServer::builder()
+        .config(|c| {
+            c.limits.puzzles_burst = 3;
+            c.limits.puzzles_every = std::time::Duration::from_secs(60);
+        })
+        .start()
+        .await;
+    for _ in 0..3 {
+        let (status, p) = s.get("/api/puzzles/next").await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+    }
+    let (status, e) = s.get("/api/puzzles/next").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{e}");
+    assert_eq!(e["cap"], "puzzles_rate", "{e}");
+    s.stop().await;
+}
