@@ -21,6 +21,7 @@
 #![warn(unreachable_pub)]
 
 mod openings;
+pub mod puzzles;
 mod runner;
 mod spec;
 mod stats;

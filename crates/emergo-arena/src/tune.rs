@@ -93,7 +93,7 @@ fn as_f64(weights: &Weights) -> [f64; N] {
 
 /// The curve scale that fits `weights` (with no colour term) best: a golden-section search
 /// over 0.001..1000.
-fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
+pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
     let w = as_f64(weights);
     let (mut lo, mut hi) = (0.001f64.ln(), 1000f64.ln());
     let phi = (5f64.sqrt() - 1.0) / 2.0;

@@ -52,6 +52,8 @@ enum Command {
     Explorer(cmd::explorer::Args),
     /// Fit the evaluation weights to the results of recorded games (Texel tuning).
     Tune(cmd::tune::Args),
+    /// Make puzzles from engine games: `emergo puzzles generate --games N --out FILE`.
+    Puzzles(cmd::puzzles::Args),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Db(args) => cmd::db::run(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::Explorer(args) => cmd::explorer::run(args),
+        Command::Puzzles(args) => cmd::puzzles::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -39,6 +39,7 @@ use services::learn::Learn;
 use services::lobby::Lobby;
 use services::notify::Notify;
 use services::permits::Permits;
+use services::puzzles::Puzzles;
 use services::Services;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -176,7 +177,19 @@ impl Server {
                 ),
                 state.store.clone(),
             )),
+            puzzles: Arc::new(Puzzles::new(&limits, state.store.clone())),
         };
+        let loaded = services
+            .puzzles
+            .load_shipped()
+            .await
+            .context("the shipped puzzles (crates/emergo-platform/data/puzzles.jsonl)")?;
+        if loaded > 0 {
+            tracing::info!(
+                puzzles = loaded,
+                "loaded the shipped puzzles into an empty database"
+            );
+        }
         // Flags fall with nobody connected: this instance's timers and the store's sweep.
         flag::spawn(state.clone(), stopped.clone());
         services.accounts.set_secure(
@@ -318,6 +331,7 @@ fn spawn_account_sweeper(services: Services, mut stop: watch::Receiver<bool>) {
                 crate::services::games::ratings::settle_pending(&services.games).await;
                 services.accounts.forget_idle();
                 services.lobby.forget_idle();
+                services.puzzles.forget_idle();
             }
             rounds += 1;
         }

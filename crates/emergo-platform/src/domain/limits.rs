@@ -55,6 +55,10 @@ pub struct Limits {
     /// Seeks and challenges one account may make in a burst, and how often one more.
     pub seeks_burst: u32,
     pub seeks_every: Duration,
+    /// Puzzle requests (`next`, attempts) one client address may make in a burst, and how often
+    /// one more.
+    pub puzzles_burst: u32,
+    pub puzzles_every: Duration,
 }
 
 impl Default for Limits {
@@ -92,6 +96,8 @@ impl Default for Limits {
             logins_per_client_every: Duration::from_secs(3),
             seeks_burst: 10,
             seeks_every: Duration::from_secs(6),
+            puzzles_burst: 60,
+            puzzles_every: Duration::from_millis(500),
         }
     }
 }
@@ -110,6 +116,8 @@ impl Limits {
             logins_per_client_every: Duration::from_millis(1),
             seeks_burst: 10_000,
             seeks_every: Duration::from_millis(1),
+            puzzles_burst: 10_000,
+            puzzles_every: Duration::from_millis(1),
             ..Limits::default()
         }
     }

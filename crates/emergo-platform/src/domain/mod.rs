@@ -9,5 +9,6 @@ pub mod explorer;
 pub mod limits;
 pub mod metrics;
 pub mod model;
+pub mod puzzle;
 pub mod rating;
 pub mod time_control;

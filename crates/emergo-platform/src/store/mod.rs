@@ -59,6 +59,7 @@ mod jobs_pg;
 pub mod learn;
 pub mod notifications;
 mod postgres;
+pub mod puzzles;
 mod rows;
 mod sqlite;
 pub mod table_copy;

@@ -176,6 +176,54 @@ pub const CHAT_REPORTS: Table = Table {
     identity: true,
 };
 
+/// The puzzles (issue 21; a target that loaded the shipped set already keeps its rows).
+pub const PUZZLES: Table = Table {
+    name: "puzzles",
+    columns: &[
+        ("id", Text),
+        ("variant", Text),
+        ("position", Text),
+        ("line", Text),
+        ("themes", Text),
+        ("alternatives", Text),
+        ("rating", Real),
+        ("rd", Real),
+        ("volatility", Real),
+        ("attempts", Int),
+    ],
+    key: "id",
+    identity: false,
+};
+
+/// The accounts' rated puzzle attempts (after the puzzles).
+pub const PUZZLE_ATTEMPTS: Table = Table {
+    name: "puzzle_attempts",
+    columns: &[
+        ("account_id", Int),
+        ("puzzle_id", Text),
+        ("win", Bool),
+        ("rating_after", Real),
+        ("at", Text),
+    ],
+    key: "account_id, puzzle_id",
+    identity: false,
+};
+
+/// The accounts' puzzle ratings.
+pub const PUZZLE_RATINGS: Table = Table {
+    name: "puzzle_ratings",
+    columns: &[
+        ("account_id", Int),
+        ("rating", Real),
+        ("rd", Real),
+        ("volatility", Real),
+        ("attempts", Int),
+        ("updated_at", Text),
+    ],
+    key: "account_id",
+    identity: false,
+};
+
 /// The rules course's progress (issue 21).
 pub const LEARN_PROGRESS: Table = Table {
     name: "learn_progress",
@@ -192,13 +240,16 @@ pub const LEARN_PROGRESS: Table = Table {
 /// The tables the games name (copied before them), and those that name only accounts.
 pub const BEFORE_GAMES: [&Table; 5] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS, &LEARN_PROGRESS];
 /// The tables that name games (copied after them).
-pub const AFTER_GAMES: [&Table; 6] = [
+pub const AFTER_GAMES: [&Table; 9] = [
     &RATED_GAMES,
     &RATING_HISTORY,
     &SHARED_CLIENT_GAMES,
     &NOTIFICATIONS,
     &CHAT_MESSAGES,
     &CHAT_REPORTS,
+    &PUZZLES,
+    &PUZZLE_ATTEMPTS,
+    &PUZZLE_RATINGS,
 ];
 
 /// One stored value.

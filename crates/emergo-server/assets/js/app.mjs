@@ -9,6 +9,7 @@ import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
 import { initAnalysis, openAnalysis, closeAnalysis, relabelAnalysis } from './analysis.mjs';
 import { initLearn, showLearn, closeLearn, relabelLearn } from './learn.mjs';
+import { initPuzzles, showPuzzles, closePuzzles, relabelPuzzles } from './puzzles.mjs';
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
@@ -28,6 +29,7 @@ async function route() {
   const player = location.pathname.match(/^\/player\/([A-Za-z0-9_-]{1,20})\/?$/);
   if (location.pathname === '/editor') {
     closeLearn();
+    closePuzzles();
     closeAnalysis();
     leaveLobby();
     leaveOnline();
@@ -36,6 +38,16 @@ async function route() {
     return;
   }
   closeEditor();
+  if (location.pathname.replace(/\/$/, '') === '/puzzles') {
+    closeLearn();
+    closeAnalysis();
+    closeGame();
+    leaveLobby();
+    leaveOnline();
+    showPuzzles(new URLSearchParams(location.search));
+    return;
+  }
+  closePuzzles();
   if (location.pathname.replace(/\/$/, '') === '/learn') {
     closeAnalysis();
     closeGame();
@@ -137,6 +149,7 @@ function init() {
     relabelAnalysis();
     relabelChallenge();
     relabelLearn();
+    relabelPuzzles();
     drawWatchers();
   });
   $('#theme').addEventListener('click', () => {
@@ -172,6 +185,7 @@ function init() {
   initEditor(navigate);
   initAnalysis();
   initLearn(navigate);
+  initPuzzles(navigate);
 }
 
 /** Start-up: the switches and screens, then the boards the server plays (every board is drawn

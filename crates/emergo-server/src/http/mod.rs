@@ -19,6 +19,7 @@ pub mod notify;
 pub mod ops;
 pub mod players;
 pub mod position;
+pub mod puzzles;
 pub mod review;
 pub mod router;
 pub mod session;

@@ -48,6 +48,7 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route("/editor", get(page))
         .route("/analysis", get(page))
         .route("/learn", get(page))
+        .route("/puzzles", get(page))
         .route("/player/{name}", get(page))
         .route("/leaderboard", get(page))
         .route("/watch", get(page))
@@ -97,6 +98,15 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route(
             "/api/learn/{lesson}/{exercise}",
             post(crate::http::learn::judge),
+        )
+        .route(
+            "/api/puzzles/next",
+            get(crate::http::puzzles::next).layer(no_store()),
+        )
+        .route("/api/puzzles/{id}", get(crate::http::puzzles::show))
+        .route(
+            "/api/puzzles/{id}/attempt",
+            post(crate::http::puzzles::attempt).layer(no_store()),
         )
         .route("/api/position/record", post(crate::http::position::record))
         .route("/api/explorer", get(crate::http::explorer::position))

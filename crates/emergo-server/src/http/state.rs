@@ -58,3 +58,9 @@ impl FromRef<Services> for Arc<crate::services::learn::Learn> {
         services.learn.clone()
     }
 }
+
+impl FromRef<Services> for Arc<crate::services::puzzles::Puzzles> {
+    fn from_ref(services: &Services) -> Arc<crate::services::puzzles::Puzzles> {
+        services.puzzles.clone()
+    }
+}

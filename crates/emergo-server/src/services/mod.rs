@@ -11,6 +11,7 @@ pub mod learn;
 pub mod lobby;
 pub mod notify;
 pub mod permits;
+pub mod puzzles;
 pub mod study;
 
 use std::sync::Arc;
@@ -37,4 +38,6 @@ pub struct Services {
     /// The rules course (checked against the core when the server starts) and the players'
     /// progress in it.
     pub learn: Arc<learn::Learn>,
+    /// Puzzles: the set, the next one for a caller, rated attempts.
+    pub puzzles: Arc<puzzles::Puzzles>,
 }

@@ -14,6 +14,7 @@ mod newplayer;
 mod notify;
 mod page;
 mod people;
+mod puzzles;
 mod social;
 mod study;
 mod variants;

@@ -272,6 +272,10 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
         .expect("copied");
     assert_eq!(there.copied, 1, "{there:?}");
     let written: Vec<(&str, u64)> = there.rows.clone();
+    // Issue 21: the puzzles the source loaded at its first start.
+    let puzzles = emergo_platform::domain::puzzle::shipped()
+        .expect("the shipped set")
+        .len() as u64;
     assert_eq!(
         written,
         [
@@ -287,7 +291,10 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
             // alice's seek taken (issue 18)
             ("notifications", 1),
             ("chat_messages", 1),
-            ("chat_reports", 1)
+            ("chat_reports", 1),
+            ("puzzles", puzzles),
+            ("puzzle_attempts", 0),
+            ("puzzle_ratings", 0)
         ],
         "{there:?}"
     );

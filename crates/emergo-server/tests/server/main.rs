@@ -33,6 +33,7 @@ mod newplayer_api;
 mod notifications;
 mod ops;
 mod people_api;
+mod puzzles;
 mod rematch;
 mod social;
 mod store;

@@ -598,3 +598,44 @@ async fn issue22_explorer_answer_keeps_its_json_shape() {
     );
     s.stop().await;
 }
+
+/// Issue 21: a puzzle, an account's attempt and an anonymous one.
+#[tokio::test]
+async fn puzzle_and_attempt_answers_keep_their_json_shape() {
+    let s = TestServer::start().await;
+    let set = emergo_platform::domain::puzzle::shipped().expect("the shipped set");
+    let with = set
+        .iter()
+        .find(|p| !p.alternatives.is_empty() && p.line.len() == 1 + 2 * p.alternatives.len())
+        .or_else(|| set.iter().find(|p| !p.alternatives.is_empty()))
+        .expect("a shipped puzzle with alternatives");
+    let (status, p) = s.get(&format!("/api/puzzles/{}", with.id)).await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    let strings = |n: usize| Value::Array(vec![json!("string"); n]);
+    let alternatives: Vec<Value> = with
+        .alternatives
+        .iter()
+        .map(|a| json!({"ply": "int", "moves": strings(a.moves.len())}))
+        .collect();
+    assert_shape(
+        &p,
+        json!({
+            "id": "string", "variant": "string", "position": "string",
+            "line": strings(with.line.len()), "rating": "int",
+            "themes": strings(with.themes.len()), "alternatives": alternatives,
+        }),
+    );
+    let path = format!("/api/puzzles/{}/attempt", with.id);
+    let (_, anonymous) = s.post(&path, json!({"win": true})).await;
+    assert_shape(
+        &anonymous,
+        json!({"puzzle": {"rating": "int"}, "player": "null"}),
+    );
+    let user = sign_up(&s, "shaper").await;
+    let (_, rated) = user.post(&s, &path, json!({"win": true})).await;
+    assert_shape(
+        &rated,
+        json!({"puzzle": {"rating": "int"}, "player": {"rating": "int", "rd": "int"}}),
+    );
+    s.stop().await;
+}
