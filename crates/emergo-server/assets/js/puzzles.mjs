@@ -15,10 +15,13 @@ const pz = {
   puzzle: null, // GET /api/puzzles/next or /api/puzzles/{id}
   ply: 0, // index into puzzle.line of the next move
   view: null, // POST /api/position/moves of the position on the board
-  state: 'idle', // 'play', 'solved', 'failed'
+  state: 'idle', // 'play', 'solved', 'failed', 'loading' (the next one asked for)
   sent: false, // the attempt was sent
   streak: null, // null, or the number solved in a row in streak mode
   asked: 0,
+  // The puzzle shown now, counted: a chain of replies and forced plies of an earlier puzzle
+  // (or an earlier start of this one) stops when it changes.
+  round: 0,
   open: false,
   board: null,
   navigate: () => {},
@@ -64,6 +67,7 @@ export function closePuzzles() {
   if (!pz.open) return;
   pz.open = false;
   pz.asked++;
+  pz.round++;
   $('#puzzles').hidden = true;
 }
 
@@ -105,6 +109,14 @@ function drawStreak() {
 
 async function loadNext() {
   const theme = $('#puzzles-theme').value;
+  // The puzzle on the board is no longer played: its replies stop, and its board takes no move
+  // until the next one is shown.
+  pz.round++;
+  if (pz.puzzle) {
+    pz.state = 'loading';
+    pz.board.set({ legal: null });
+    mark();
+  }
   const asked = ++pz.asked;
   try {
     const p = await api('GET', `/api/puzzles/next${theme ? `?theme=${encodeURIComponent(theme)}` : ''}`);
@@ -146,6 +158,7 @@ function forced() {
 
 async function start(p) {
   if (!p) return;
+  const round = ++pz.round;
   pz.puzzle = p;
   pz.ply = 0;
   pz.state = 'play';
@@ -154,40 +167,48 @@ async function start(p) {
   pz.board.set({ orientation: p.position.startsWith('B') ? 'black' : 'white' });
   drawInfo();
   try {
-    await showPosition(p.position);
+    if (!(await showPosition(p.position)) || round !== pz.round) return;
     await autoPlay();
   } catch (err) {
     status(plainError(err), 'error');
   }
 }
 
-/** Plays the line's move at `pz.ply` (a reply, or a forced move of the solver). */
+/**
+ * Plays the line's move at `pz.ply` (a reply, or a forced move of the solver); false when it
+ * could not, or when another puzzle (or another start) took the board meanwhile.
+ */
 async function playLine() {
+  const round = pz.round;
   const m = legal(pz.puzzle.line[pz.ply]);
   if (!m) return false;
   pz.ply++;
-  await showPosition(m.after, { passed: m.passed, captured: m.captured });
-  return true;
+  const v = await showPosition(m.after, { passed: m.passed, captured: m.captured });
+  return v !== null && round === pz.round;
 }
 
 /** The solver's forced plies, played for it. */
 async function autoPlay() {
-  while (pz.state === 'play' && pz.ply % 2 === 0 && pz.ply < pz.puzzle.line.length && forced()) {
+  const round = pz.round;
+  while (round === pz.round && pz.state === 'play' && pz.ply % 2 === 0 && pz.ply < pz.puzzle.line.length && forced()) {
     if (!(await playLine())) return;
     if (pz.ply >= pz.puzzle.line.length) return solved();
-    await reply();
+    if (!(await reply())) return;
   }
 }
 
+/** The opponent's reply, after a pause; false when it was not played. */
 async function reply() {
-  if (pz.ply >= pz.puzzle.line.length) return;
+  if (pz.ply >= pz.puzzle.line.length) return false;
+  const round = pz.round;
   await new Promise((r) => setTimeout(r, REPLY_DELAY_MS));
-  if (!pz.open) return;
-  await playLine();
+  if (!pz.open || round !== pz.round) return false;
+  return playLine();
 }
 
 async function tryMove(text) {
   if (pz.state !== 'play' || pz.ply % 2 !== 0) return;
+  const round = pz.round;
   const played = legal(text);
   const right = legal(pz.puzzle.line[pz.ply]);
   if (!played || !right) return;
@@ -206,10 +227,11 @@ async function tryMove(text) {
     return;
   }
   pz.ply++;
-  await showPosition(played.after, { passed: played.passed, captured: played.captured });
+  const v = await showPosition(played.after, { passed: played.passed, captured: played.captured });
+  if (!v || round !== pz.round) return;
   if (pz.ply >= pz.puzzle.line.length) return solved();
   status(t('puzzles.right'), 'reply');
-  await reply();
+  if (!(await reply())) return;
   await autoPlay();
 }
 
@@ -225,8 +247,9 @@ async function solved() {
     pz.streak++;
     drawStreak();
     drawInfo();
+    const round = pz.round;
     setTimeout(() => {
-      if (pz.open && pz.streak !== null) loadNext();
+      if (pz.open && pz.streak !== null && round === pz.round) loadNext();
     }, REPLY_DELAY_MS * 2);
     return;
   }

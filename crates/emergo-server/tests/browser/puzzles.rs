@@ -25,19 +25,6 @@ async fn click_moves(c: &fantoccini::Client, mv: Move) {
     }
 }
 
-/// Whether `expr` holds on the page within `time` (polled).
-async fn held_within(c: &fantoccini::Client, expr: &str, time: std::time::Duration) -> bool {
-    let deadline = std::time::Instant::now() + time;
-    let script = format!("return ({expr});");
-    while std::time::Instant::now() < deadline {
-        if truthy(&js(c, &script).await) {
-            return true;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(60)).await;
-    }
-    false
-}
-
 async fn status_kind(c: &fantoccini::Client, kind: &str, what: &str) {
     wait_until(
         c,
@@ -160,16 +147,6 @@ async fn solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) -> String {
             )
             .await;
             click_moves(c, mv).await;
-            // Once in a few full runs (2026-12-02) a click at the solver's turn after a
-            // forced ply went unanswered; a second click then played it. Said in issue 21's
-            // note; the second try keeps the run's other checks.
-            let moved = format!(
-                "document.querySelector('#puzzles').dataset.ply !== '{ply}' || document.querySelector('#puzzles').dataset.puzzle !== '{id}'"
-            );
-            if !held_within(c, &moved, std::time::Duration::from_secs(3)).await {
-                eprintln!("puzzle {id}: the click at ply {ply} went unanswered; clicking again");
-                click_moves(c, mv).await;
-            }
         }
         pos.play_unchecked(mv);
     }
