@@ -379,14 +379,15 @@ async fn item6_the_import_reads_1_d3_and_says_why_1_e5_cannot_be_played() {
     import("1. e5").await;
     wait_until(
         &c,
-        "document.querySelector('#toast-text').innerText.includes('centre, e5')",
+        // French words only: the English refusal, still shown, also says "centre, e5".
+        "document.querySelector('#toast-text').innerText.includes('premier pion des Blancs')",
         "the refusal in French",
     )
     .await;
     let said = js(&c, "return document.querySelector('#toast-text').innerText").await;
     let said = said.as_str().unwrap_or_default();
     assert!(
-        said.contains("premier pion des Blancs") && said.contains("R9.3"),
+        said.contains("centre, e5") && said.contains("R9.3"),
         "{said}"
     );
     assert_no_script_errors(&c).await;
