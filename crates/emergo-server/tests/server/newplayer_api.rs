@@ -42,6 +42,11 @@ async fn item7_records_of_account_games_carry_names_time_control_ratings_date_an
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
+    // Stored times are whole seconds: a second game begun in the second the first was settled
+    // cannot be told from it by time (seen once in a full run: 1500 instead of 1662). Two rated
+    // games of five moves a side within one second are the test's, not a player's; the store's
+    // tie is noted on issue 19.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     let second = rated_game_bob_resigns(&s, &alice, &bob).await;
 
     let (status, _, record) = s.get_text(&format!("/api/games/{first}/record")).await;
