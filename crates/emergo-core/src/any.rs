@@ -8,13 +8,14 @@
 //! (a view drawing its board, the engine) opens it with [`any_game!`](crate::any_game), which
 //! runs a generic body on whichever board it holds.
 
+use crate::color::Color;
 use crate::game::{EndReason, Game, GameError, Outcome, Status};
 use crate::moves::Move;
+use crate::notation::PositionTextError;
 use crate::position::Position;
 use crate::record::{write_game, RecordError};
 use crate::refusal::MoveError;
 use crate::variant::{Emergo, Emergo7x7, HexEmergo, Variant, VariantKind};
-use crate::{Color, PositionTextError};
 use std::fmt;
 
 /// A game on one of the three boards.
