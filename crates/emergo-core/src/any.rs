@@ -53,9 +53,9 @@ pub enum AnyMove {
 macro_rules! any_game {
     ($game:expr, $g:ident => $body:expr) => {
         match $game {
-            $crate::AnyGame::Emergo($g) => $body,
-            $crate::AnyGame::Emergo7x7($g) => $body,
-            $crate::AnyGame::Hex($g) => $body,
+            $crate::any::AnyGame::Emergo($g) => $body,
+            $crate::any::AnyGame::Emergo7x7($g) => $body,
+            $crate::any::AnyGame::Hex($g) => $body,
         }
     };
 }

@@ -213,6 +213,21 @@ impl<V: Variant> BitXorAssign for Bitboard<V> {
     }
 }
 
+// A cell's own set operations live here, beside the set: the board module (the cells) knows
+// nothing of sets, so the two do not import each other.
+impl<V: Variant> Square<V> {
+    /// This cell as a one-cell set.
+    #[inline(always)]
+    pub const fn bit(self) -> Bitboard<V> {
+        Bitboard::from_square(self)
+    }
+
+    /// Every cell, in number order.
+    pub fn all() -> impl Iterator<Item = Square<V>> {
+        Bitboard::<V>::ALL.into_iter()
+    }
+}
+
 impl<V: Variant> From<Square<V>> for Bitboard<V> {
     #[inline]
     fn from(sq: Square<V>) -> Bitboard<V> {

@@ -3,10 +3,9 @@
 //!
 //! On the square 9×9 board squares are numbered row by row over the dark squares of the
 //! checkerboard (rank 1 first, files in order within a rank: 5 squares on odd ranks, 4 on even
-//! ranks). A diagonal step is then +5, +4, −4 or −5, so a set of squares is a [`Bitboard`] moved
+//! ranks). A diagonal step is then +5, +4, −4 or −5, so a set of squares is a [`Bitboard`](crate::bitboard::Bitboard) moved
 //! by shifts. The 7×7 board is numbered the same way; the hexagon as [`crate::variant`] says.
 
-use crate::bitboard::Bitboard;
 pub use crate::variant::Direction;
 use crate::variant::{Emergo, Variant, NONE};
 use std::fmt;
@@ -83,17 +82,6 @@ impl<V: Variant> Square<V> {
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
-    }
-
-    /// This cell as a one-cell set.
-    #[inline(always)]
-    pub const fn bit(self) -> Bitboard<V> {
-        Bitboard::from_square(self)
-    }
-
-    /// Every cell, in number order.
-    pub fn all() -> impl Iterator<Item = Square<V>> {
-        Bitboard::<V>::ALL.into_iter()
     }
 
     /// Checkerboard file and rank (square boards; `(0, 0)` on the hexagon), from 1 (file 1 on
