@@ -33,7 +33,7 @@ pub use openings::{parse_openings, shuffled, Opening, OpeningsError};
 pub use runner::{run_match, ArenaError, GameResult, MatchConfig, MatchReport, Tally};
 pub use spec::{EngineSpec, SpecError, TimeControl};
 pub use stats::{EloEstimate, Sprt, SprtError, Wdl};
-pub use ugi::UgiError;
+pub use ugi::{UgiEngine, UgiError};
 
 #[cfg(test)]
 mod tests;

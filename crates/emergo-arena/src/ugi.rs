@@ -42,7 +42,7 @@ pub enum UgiError {
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// A running external engine.
-pub(crate) struct UgiEngine {
+pub struct UgiEngine {
     command: String,
     child: Child,
     stdin: ChildStdin,
@@ -51,7 +51,7 @@ pub(crate) struct UgiEngine {
 
 impl UgiEngine {
     /// Starts `command` (program and arguments) and does the `ugi`/`isready` handshake.
-    pub(crate) fn start(command: &[String]) -> Result<UgiEngine, UgiError> {
+    pub fn start(command: &[String]) -> Result<UgiEngine, UgiError> {
         let text = command.join(" ");
         let (program, args) = command.split_first().ok_or_else(|| UgiError::Spawn {
             command: text.clone(),
@@ -103,7 +103,7 @@ impl UgiEngine {
     }
 
     /// Sends one line.
-    pub(crate) fn send(&mut self, line: &str) -> Result<(), UgiError> {
+    pub fn send(&mut self, line: &str) -> Result<(), UgiError> {
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|source| UgiError::Write {
@@ -128,7 +128,7 @@ impl UgiEngine {
     }
 
     /// `isready` → `readyok`.
-    pub(crate) fn ready(&mut self) -> Result<(), UgiError> {
+    pub fn ready(&mut self) -> Result<(), UgiError> {
         self.send("isready")?;
         let deadline = Instant::now() + HANDSHAKE;
         while self.read_line(deadline, "readyok")?.trim() != "readyok" {}
@@ -136,14 +136,14 @@ impl UgiEngine {
     }
 
     /// `uginewgame` then `isready`.
-    pub(crate) fn new_game(&mut self) -> Result<(), UgiError> {
+    pub fn new_game(&mut self) -> Result<(), UgiError> {
         self.send("uginewgame")?;
         self.ready()
     }
 
     /// Sends the position and the `go` line, and returns the token after `bestmove` (the empty
     /// string if there is none), waiting until `deadline`.
-    pub(crate) fn best_move(
+    pub fn best_move(
         &mut self,
         position: &str,
         go: &str,

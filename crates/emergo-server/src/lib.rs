@@ -178,6 +178,7 @@ impl Server {
                 state.store.clone(),
             )),
             puzzles: Arc::new(Puzzles::new(&limits, state.store.clone())),
+            bots: crate::services::bots::Bots::new(state.store.clone()),
         };
         let loaded = services
             .puzzles

@@ -12,3 +12,4 @@ pub mod model;
 pub mod puzzle;
 pub mod rating;
 pub mod time_control;
+pub mod token;

@@ -16,6 +16,8 @@ pub struct AccountRow {
     pub name: String,
     pub password_hash: String,
     pub created_at: String,
+    /// A bot account (issue 24): marked once, for good.
+    pub bot: bool,
 }
 
 /// An account's rating in one category, as stored after its last rated game.
@@ -91,6 +93,10 @@ pub struct SeekRow {
     pub client: Option<String>,
     /// The board its game is played on (`VariantKind`'s short name).
     pub variant: String,
+    /// Whether bot accounts may take it (issue 24; a challenge names its opponent instead).
+    pub allow_bots: bool,
+    /// Whether its owner is a bot account.
+    pub owner_bot: bool,
 }
 
 /// A new seek.
@@ -108,6 +114,8 @@ pub struct NewSeek {
     pub client: Option<String>,
     /// The board its game is played on.
     pub variant: emergo_core::VariantKind,
+    /// Whether bot accounts may take it.
+    pub allow_bots: bool,
 }
 
 /// A leaderboard line's columns: the name, then a [`RatingRow`]'s.
@@ -197,7 +205,7 @@ pub struct WatchRow {
     pub variant: String,
 }
 
-const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at";
+pub(crate) const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at, bot";
 
 const RATING_COLUMNS: &str = "account_id, category, rating, rd, volatility, games, updated_at";
 
@@ -266,7 +274,7 @@ impl Store {
     ) -> Result<Option<AccountRow>, StoreError> {
         on_backend!(self, b => {
             Ok(sqlx::query_as(
-                "SELECT a.id, a.name, a.password_hash, a.created_at FROM sessions s
+                "SELECT a.id, a.name, a.password_hash, a.created_at, a.bot FROM sessions s
                  JOIN accounts a ON a.id = s.account_id
                  WHERE s.token_hash = $1 AND a.deleted_at IS NULL",
             )
@@ -388,6 +396,7 @@ impl Store {
                     r.updated_at
                  FROM ratings r JOIN accounts a ON a.id = r.account_id
                  WHERE r.category = $1 AND r.rd < $2 AND r.games > 0 AND a.deleted_at IS NULL
+                    AND NOT a.bot
                  ORDER BY r.rating DESC LIMIT $3",
             )
             .bind(category)
@@ -638,12 +647,12 @@ impl Store {
         on_backend!(self, b => {
             let done = sqlx::query(
                 "INSERT INTO seeks (id, account_id, time_control, rated, color, opponent_id,
-                    created_at, expires_at, client, variant)
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+                    created_at, expires_at, client, variant, allow_bots)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
                  WHERE (SELECT COUNT(*) FROM seeks
-                     WHERE account_id = $11 AND game_id IS NULL
-                        AND (expires_at IS NULL OR expires_at > $12)
-                        AND (opponent_id IS NULL) = $13) < $14",
+                     WHERE account_id = $12 AND game_id IS NULL
+                        AND (expires_at IS NULL OR expires_at > $13)
+                        AND (opponent_id IS NULL) = $14) < $15",
             )
             .bind(&seek.id)
             .bind(seek.account_id)
@@ -655,6 +664,7 @@ impl Store {
             .bind(seek.expires_at)
             .bind(&seek.client)
             .bind(seek.variant.name())
+            .bind(seek.allow_bots)
             .bind(seek.account_id)
             .bind(now)
             .bind(seek.opponent_id.is_none())
@@ -880,7 +890,8 @@ pub(super) const SEEK_COLUMNS: &str = "s.id, s.account_id, \
     (SELECT name FROM accounts a WHERE a.id = s.account_id) AS owner, \
     s.time_control, s.rated, s.color, s.opponent_id, \
     (SELECT name FROM accounts a WHERE a.id = s.opponent_id) AS opponent, \
-    s.game_id, s.created_at, s.expires_at, s.client, s.variant";
+    s.game_id, s.created_at, s.expires_at, s.client, s.variant, s.allow_bots, \
+    (SELECT bot FROM accounts a WHERE a.id = s.account_id) AS owner_bot";
 
 /// The columns of a [`WatchRow`], from `games`.
 pub(super) const WATCH_COLUMNS: &str = "id, white_account, black_account, \

@@ -63,6 +63,7 @@ pub mod puzzles;
 mod rows;
 mod sqlite;
 pub mod table_copy;
+pub mod tokens;
 
 pub use jobs_pg::{
     JobKind, JobState, JobsPg, Lease, OpenJobs, QueueFigures, TakenJob, JOBS_CHANNEL,

@@ -36,6 +36,23 @@ pub const ACCOUNTS: Table = Table {
         ("password_hash", Text),
         ("created_at", Text),
         ("deleted_at", Text),
+        ("bot", Bool),
+    ],
+    key: "id",
+    identity: true,
+};
+
+/// The personal API tokens (issue 24): copied so that no bot needs a new token after the move.
+pub const API_TOKENS: Table = Table {
+    name: "api_tokens",
+    columns: &[
+        ("id", Int),
+        ("account_id", Int),
+        ("token_hash", Text),
+        ("scopes", Text),
+        ("description", Text),
+        ("created_at", Text),
+        ("revoked_at", Text),
     ],
     key: "id",
     identity: true,
@@ -83,6 +100,7 @@ pub const SEEKS: Table = Table {
         ("accepted_at", Int),
         ("client", Text),
         ("variant", Text),
+        ("allow_bots", Bool),
     ],
     key: "id",
     identity: false,
@@ -238,7 +256,14 @@ pub const LEARN_PROGRESS: Table = Table {
 };
 
 /// The tables the games name (copied before them), and those that name only accounts.
-pub const BEFORE_GAMES: [&Table; 5] = [&ACCOUNTS, &SESSIONS, &RATINGS, &SEEKS, &LEARN_PROGRESS];
+pub const BEFORE_GAMES: [&Table; 6] = [
+    &ACCOUNTS,
+    &SESSIONS,
+    &API_TOKENS,
+    &RATINGS,
+    &SEEKS,
+    &LEARN_PROGRESS,
+];
 /// The tables that name games (copied after them).
 pub const AFTER_GAMES: [&Table; 9] = [
     &RATED_GAMES,

@@ -90,6 +90,7 @@ fn service_status(refusal: &ServiceError) -> (StatusCode, &'static str) {
         }
         ServiceError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         ServiceError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+        ServiceError::BadScope(_) => (StatusCode::FORBIDDEN, "bad_scope"),
         ServiceError::BadCredentials(_) => (StatusCode::UNAUTHORIZED, "bad_credentials"),
         ServiceError::NameTaken(_) => (StatusCode::CONFLICT, "name_taken"),
         ServiceError::SeekTaken(_) => (StatusCode::CONFLICT, "seek_taken"),

@@ -32,6 +32,9 @@ pub struct SeekBody {
     opponent: Option<String>,
     /// The board: `emergo` (the default), `7x7` or `hex`.
     variant: Option<String>,
+    /// Whether bot accounts may take a public seek (issue 24): people only by default.
+    #[serde(default)]
+    allow_bots: bool,
 }
 
 /// `POST /api/seeks`.
@@ -48,6 +51,7 @@ pub async fn create(
         color: body.color,
         opponent: body.opponent.as_deref(),
         variant: body.variant.as_deref(),
+        allow_bots: body.allow_bots,
     };
     let view = lobby
         .create(&notes, client, &session.account, request)

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
+pub mod bot;
 pub mod edge;
 pub mod editor;
 pub mod error;

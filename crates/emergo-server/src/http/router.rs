@@ -22,7 +22,7 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, MethodRouter};
+use axum::routing::{delete, get, post, MethodRouter};
 use axum::{Extension, Json, Router};
 use emergo_core::Color;
 use emergo_engine::Level;
@@ -148,6 +148,49 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route("/api/players/{name}", get(crate::http::players::player))
         .route("/api/leaderboard", get(crate::http::players::leaderboard))
         .route("/api/watch", get(crate::http::games::list))
+        // API tokens, bot accounts, streams and challenges (issue 24, docs/bots.md).
+        .route(
+            "/api/tokens",
+            post(crate::http::bot::create_token)
+                .get(crate::http::bot::list_tokens)
+                .layer(no_store()),
+        )
+        .route("/api/tokens/{id}", delete(crate::http::bot::revoke_token))
+        .route("/api/bot/account/upgrade", post(crate::http::bot::upgrade))
+        .route("/api/stream/event", get(crate::http::bot::event_stream))
+        .route(
+            "/api/bot/game/stream/{id}",
+            get(crate::http::bot::game_stream),
+        )
+        .route(
+            "/api/bot/game/{id}/move/{move}",
+            post(crate::http::bot::bot_move),
+        )
+        .route(
+            "/api/bot/game/{id}/resign",
+            post(crate::http::bot::bot_resign),
+        )
+        .route(
+            "/api/bot/game/{id}/abort",
+            post(crate::http::bot::bot_abort),
+        )
+        .route(
+            "/api/bot/game/{id}/draw/{answer}",
+            post(crate::http::bot::bot_draw),
+        )
+        .route("/api/challenge/{name}", post(crate::http::bot::challenge))
+        .route(
+            "/api/challenge/{id}/accept",
+            post(crate::http::bot::accept_challenge),
+        )
+        .route(
+            "/api/challenge/{id}/decline",
+            post(crate::http::bot::decline_challenge),
+        )
+        .route(
+            "/api/challenge/{id}/cancel",
+            post(crate::http::bot::cancel_challenge),
+        )
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
         .layer(axum::middleware::from_fn(crate::http::error::json_errors))

@@ -64,3 +64,9 @@ impl FromRef<Services> for Arc<crate::services::puzzles::Puzzles> {
         services.puzzles.clone()
     }
 }
+
+impl FromRef<Services> for Arc<crate::services::bots::Bots> {
+    fn from_ref(services: &Services) -> Arc<crate::services::bots::Bots> {
+        services.bots.clone()
+    }
+}

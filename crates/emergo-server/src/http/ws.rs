@@ -64,7 +64,7 @@ pub async fn handler(
     let permit = state.websockets.acquire(Some(client))?;
     // A spectator: an account that plays here is not one; an anonymous player says so with
     // its seat's token (`{"type": "seat", "token": …}`).
-    let account = match cookie.0.is_some() {
+    let account = match cookie.is_some() {
         true => cookie.account(&accounts).await?.map(|s| s.account.id),
         false => None,
     };

@@ -65,6 +65,9 @@ pub enum ServiceError {
     /// Accounts (issue 11): no session, or a session that ended.
     #[error("{0}")]
     Unauthorized(String),
+    /// An API token used beyond its scopes (issue 24), or where no token may act.
+    #[error("{0}")]
+    BadScope(String),
     /// A login with a wrong name or password.
     #[error("{0}")]
     BadCredentials(String),

@@ -3,6 +3,7 @@
 //! maps them to answers.
 
 pub mod accounts;
+pub mod bots;
 pub mod error;
 pub mod explorer;
 pub mod fanout;
@@ -40,4 +41,6 @@ pub struct Services {
     pub learn: Arc<learn::Learn>,
     /// Puzzles: the set, the next one for a caller, rated attempts.
     pub puzzles: Arc<puzzles::Puzzles>,
+    /// Bot accounts: the API's streams and their tokens' revocations.
+    pub bots: Arc<bots::Bots>,
 }

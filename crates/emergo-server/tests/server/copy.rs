@@ -233,6 +233,11 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
     assert_eq!(status, StatusCode::CREATED);
     let (status, open, _) = as_account(&srv, Some(&alice), Method::POST, "/api/seeks", seek).await;
     assert_eq!(status, StatusCode::CREATED, "{open}");
+    // Issue 24: an API token of alice's (its hash is copied: it works on the target too).
+    let scopes = json!({"scopes": ["read"], "description": "copied"});
+    let (status, made, _) =
+        as_account(&srv, Some(&alice), Method::POST, "/api/tokens", scopes).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
     // Issue 21: the course's progress of alice, and of carol (which goes with her account).
     let solve = json!({"move": "h4xf4xd4"});
     for who in [&alice, &carol] {
@@ -281,6 +286,7 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
         [
             ("accounts", 3),
             ("sessions", 2),
+            ("api_tokens", 1),
             ("ratings", 2),
             ("seeks", 2),
             // alice's solved exercise; carol's went with her account

@@ -22,6 +22,7 @@ mod abuse;
 mod accounts;
 mod analysis;
 mod api;
+mod bots;
 mod clocks;
 mod copy;
 mod deploy;

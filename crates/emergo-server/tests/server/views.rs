@@ -170,6 +170,7 @@ async fn item1_player_page_me_and_leaderboard_keep_their_json_shape() {
         &page,
         json!({
             "name": "string",
+            "bot": "bool",
             "created_at": "string",
             "ratings": {"blitz": rating},
             "history": {"blitz": [{"game": "string", "at": "string", "rating": "float", "rd": "float"}]},
@@ -279,6 +280,8 @@ fn seek_shape(opponent: &str, game: &str) -> Value {
         "id": "string",
         "variant": "string",
         "owner": "string",
+        "owner_bot": "bool",
+        "allow_bots": "bool",
         "rating": "float",
         "provisional": "bool",
         "time": "string",

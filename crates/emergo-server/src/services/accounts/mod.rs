@@ -7,6 +7,7 @@
 
 pub mod players;
 pub mod sessions;
+pub mod tokens;
 
 use crate::services::error::ServiceError;
 use argon2::password_hash::{Output, PasswordHash, SaltString};

@@ -285,6 +285,8 @@ pub fn performance(mean: f64, games: i64, wins: i64, losses: i64) -> i64 {
 #[derive(Debug, Serialize)]
 pub struct PlayerPage {
     name: String,
+    /// A bot account (issue 24): the page marks its name BOT, and people challenge it here.
+    bot: bool,
     created_at: String,
     ratings: BTreeMap<String, RatingView>,
     /// Per category, the rating after each rated game, oldest first.
@@ -356,6 +358,7 @@ impl Accounts {
         let playing = games.iter().filter(|g| g.ongoing()).cloned().collect();
         Ok(PlayerPage {
             name: account.name,
+            bot: account.bot,
             created_at: account.created_at,
             ratings: ratings_view(&ratings),
             history: history_view,

@@ -105,6 +105,7 @@ impl Accounts {
             name,
             password_hash: hash,
             created_at: now,
+            bot: false,
         };
         self.logged_in(&Attempt {
             client,

@@ -77,6 +77,10 @@ impl Shared {
     ) -> Result<MutexGuard<'a, LiveGame>, ServiceError> {
         self.act_as(slot, client, actor, |live, color| {
             let current = live.game.ply();
+            // The same move sent again (its answer was lost): already made, nothing to do.
+            if ply + 1 == current as i64 && is_last_move_of(live, color, text) {
+                return Ok(None);
+            }
             if ply != current as i64 {
                 return Err(ServiceError::StalePly {
                     current,
@@ -266,4 +270,15 @@ impl Shared {
             .await?;
         Ok((live, taken))
     }
+}
+
+/// Whether the game's last move is `text`, made by `color` (a retried request's move).
+fn is_last_move_of(live: &LiveGame, color: Color, text: &str) -> bool {
+    let moves = live.game.move_texts();
+    let Some(last) = moves.last() else {
+        return false;
+    };
+    // The side that made the last move is not the one to move now (or the game is over).
+    let mover_moved = live.game.turn() != color || !matches!(live.game.status(), Status::Ongoing);
+    mover_moved && last.as_str() == text.trim()
 }

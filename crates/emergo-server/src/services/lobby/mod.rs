@@ -40,6 +40,10 @@ pub const SEEKS_PER_ACCOUNT: i64 = 5;
 /// Open challenges one account may have sent.
 pub const CHALLENGES_PER_ACCOUNT: i64 = 10;
 
+/// Games between two bot accounts one bot may begin in a day (issue 24): bots meet people
+/// too.
+pub const BOT_GAMES_PER_DAY: i64 = 100;
+
 /// Public seeks a list shows at most (the newest), besides the viewer's own.
 pub const LISTED_SEEKS: u32 = 200;
 
@@ -129,6 +133,10 @@ pub struct SeekView {
     /// The board of the game it makes: `emergo`, `7x7` or `hex`.
     variant: &'static str,
     owner: String,
+    /// Whether the owner is a bot account (issue 24).
+    owner_bot: bool,
+    /// Whether bot accounts may take this seek (a challenge names its opponent instead).
+    allow_bots: bool,
     /// Rounded to a whole number (written as a float, `1500.0`).
     rating: f64,
     provisional: bool,
@@ -146,6 +154,10 @@ pub struct SeekView {
 }
 
 impl SeekView {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
     /// The view of `row`, its owner's rating read from `ratings`.
     pub fn with(row: &SeekRow, ratings: &[RatingRow]) -> SeekView {
         let tc = row.time_control.parse::<TimeControl>().ok();
@@ -165,6 +177,8 @@ impl SeekView {
             id: row.id.clone(),
             variant: variant.name(),
             owner: row.owner.clone(),
+            owner_bot: row.owner_bot,
+            allow_bots: row.allow_bots,
             rating: rating.rating.round(),
             provisional: rating.rd >= LEADERBOARD_RD,
             time: row.time_control.clone(),
@@ -207,7 +221,7 @@ impl Lobby {
     }
 
     /// Seeks as the API shows them, each owner's ratings read once.
-    async fn seek_views(&self, rows: &[SeekRow]) -> Vec<SeekView> {
+    pub async fn seek_views(&self, rows: &[SeekRow]) -> Vec<SeekView> {
         let mut ratings: std::collections::HashMap<i64, Vec<RatingRow>> = Default::default();
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
@@ -222,7 +236,7 @@ impl Lobby {
     }
 
     /// The seek `id` (404 `not_found` for none).
-    async fn find(&self, id: &str) -> Result<SeekRow, ServiceError> {
+    pub async fn find(&self, id: &str) -> Result<SeekRow, ServiceError> {
         let found = if id.len() <= 64 {
             self.store.seek(id).await?
         } else {

@@ -4,8 +4,9 @@
 //! request and shows the answer.
 
 use super::{
-    time_control, Lobby, LobbyEvent, SeekColor, SeekView, CHALLENGES_PER_ACCOUNT,
-    CORRESPONDENCE_SEEK_SECS, LISTED_CHALLENGES, LISTED_SEEKS, SEEKS_PER_ACCOUNT, SEEK_GRACE_SECS,
+    time_control, Lobby, LobbyEvent, SeekColor, SeekView, BOT_GAMES_PER_DAY,
+    CHALLENGES_PER_ACCOUNT, CORRESPONDENCE_SEEK_SECS, LISTED_CHALLENGES, LISTED_SEEKS,
+    SEEKS_PER_ACCOUNT, SEEK_GRACE_SECS,
 };
 use crate::services::accounts::name_key;
 use crate::services::error::{echo, ServiceError};
@@ -35,6 +36,8 @@ pub struct SeekRequest<'a> {
     pub opponent: Option<&'a str>,
     /// The board: `emergo`, `7x7` or `hex`; none for `emergo`.
     pub variant: Option<&'a str>,
+    /// Whether bot accounts may take a public seek (issue 24; people only by default).
+    pub allow_bots: bool,
 }
 
 /// The answer of `GET /api/seeks`.
@@ -106,6 +109,7 @@ impl Lobby {
             expires_at: Some(expires_at),
             client: Some(client.to_string()),
             variant,
+            allow_bots: request.allow_bots,
         };
         let (cap, what) = match opponent_id {
             None => (SEEKS_PER_ACCOUNT, "seeks"),
@@ -222,6 +226,21 @@ impl Lobby {
             return Err(ServiceError::NotAllowed(
                 "this challenge is to another player".to_string(),
             ));
+        }
+        if me.bot && row.opponent_id.is_none() && !row.allow_bots {
+            return Err(ServiceError::NotAllowed(
+                "this seek is for people: a bot takes a seek only when its owner allows bots"
+                    .to_string(),
+            ));
+        }
+        if me.bot && row.owner_bot {
+            let since = emergo_platform::domain::model::format_unix_time(unix_now() - 86_400);
+            if self.store.bot_games_since(me.id, &since).await? >= BOT_GAMES_PER_DAY {
+                return Err(ServiceError::NotAllowed(format!(
+                    "this bot has begun {BOT_GAMES_PER_DAY} games against bots in the last 24 \
+                     hours, the most it may: it plays people meanwhile"
+                )));
+            }
         }
         let tc = time_control(&row.time_control)?;
         let owner_color = match row.color.as_str() {

@@ -1,0 +1,490 @@
+//! Issue 24: API tokens and their scopes, bot accounts, the event and game streams, a bot's
+//! moves (a retry applied once), challenges declined with a reason (docs/bots.md).
+
+use crate::common::{call, paired, resign_as, sign_up, TestServer, User};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// A new token of `user` with `scopes`: its text.
+async fn token(s: &TestServer, user: &User, scopes: &[&str]) -> String {
+    let (status, made) = user
+        .post(
+            s,
+            "/api/tokens",
+            json!({"scopes": scopes, "description": "test"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    made["token"]
+        .as_str()
+        .expect("the token's text")
+        .to_string()
+}
+
+/// A request with `Authorization: Bearer <token>`; an empty answer reads as `null`.
+async fn bearer(
+    s: &TestServer,
+    method: Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = s
+        .client
+        .request(method, format!("{}{path}", s.base))
+        .bearer_auth(token);
+    if let Some(body) = body {
+        req = req.json(&body);
+    }
+    let res = req.send().await.expect("request sent");
+    let status = res.status();
+    let text = res.text().await.expect("a body");
+    let value = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or(Value::String(text))
+    };
+    (status, value)
+}
+
+/// A bot account `name`: signed up, a `bot:play` and `challenge:write` token, upgraded.
+async fn bot(s: &TestServer, name: &str) -> (User, String) {
+    let user = sign_up(s, name).await;
+    let token = token(s, &user, &["bot:play", "challenge:write", "read"]).await;
+    let (status, body) = bearer(s, Method::POST, "/api/bot/account/upgrade", &token, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    (user, token)
+}
+
+/// An open stream's lines, read as they come.
+struct Stream {
+    res: reqwest::Response,
+    pending: Vec<u8>,
+}
+
+impl Stream {
+    async fn open(s: &TestServer, path: &str, token: &str) -> Stream {
+        let res = s
+            .client
+            .get(format!("{}{path}", s.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request sent");
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let ctype = res.headers()["content-type"].to_str().expect("text");
+        assert_eq!(ctype, "application/x-ndjson");
+        Stream {
+            res,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The next line that is not a keep-alive; `None` when the stream ended. Waits at most
+    /// 10 s.
+    async fn next(&mut self) -> Option<Value> {
+        let read = async {
+            loop {
+                if let Some(at) = self.pending.iter().position(|b| *b == b'\n') {
+                    let line: Vec<u8> = self.pending.drain(..=at).collect();
+                    let text = std::str::from_utf8(&line).expect("UTF-8").trim();
+                    if text.is_empty() {
+                        continue;
+                    }
+                    return Some(serde_json::from_str(text).expect("a JSON line"));
+                }
+                match self.res.chunk().await {
+                    Ok(Some(bytes)) => self.pending.extend_from_slice(&bytes),
+                    Ok(None) | Err(_) => return None,
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), read)
+            .await
+            .expect("a line within 10 s")
+    }
+
+    /// The next line of `kind` (others skipped).
+    async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let line = self.next().await.expect("the stream goes on");
+            if line["type"] == kind {
+                return line;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_token_is_shown_once_listed_without_its_text_and_revoked() {
+    let s = TestServer::start().await;
+    let alice = sign_up(&s, "alice").await;
+    let text = token(&s, &alice, &["read"]).await;
+    assert!(text.starts_with("emt_"), "{text}");
+    let (status, me) = bearer(&s, Method::GET, "/api/me", &text, None).await;
+    assert_eq!(
+        (status, me["name"].as_str()),
+        (StatusCode::OK, Some("alice"))
+    );
+    let (status, list) = alice.get(&s, "/api/tokens").await;
+    assert_eq!(status, StatusCode::OK);
+    let listed = &list["tokens"][0];
+    assert_eq!(listed["scopes"], json!(["read"]), "{list}");
+    assert!(
+        !list.to_string().contains(&text),
+        "the list never shows a token: {list}"
+    );
+    let id = listed["id"].as_i64().expect("an id");
+    let (status, _) = call(
+        &s,
+        Method::DELETE,
+        &format!("/api/tokens/{id}"),
+        Some(&alice),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, body) = bearer(&s, Method::GET, "/api/me", &text, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    // A token text that is not one, and bad scope lists, are refused saying why.
+    let (status, body) = bearer(&s, Method::GET, "/api/me", "nonsense", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    let (status, body) = alice
+        .post(&s, "/api/tokens", json!({"scopes": ["admin"]}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not a scope"),
+        "{body}"
+    );
+    let (status, _) = alice.post(&s, "/api/tokens", json!({"scopes": []})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_never_acts_beyond_its_scopes() {
+    let s = TestServer::start().await;
+    let alice = sign_up(&s, "alice").await;
+    let bob = sign_up(&s, "bob").await;
+    let game = paired(&s, &alice, &bob, "10+5", false).await;
+    let read = token(&s, &alice, &["read"]).await;
+    let play = token(&s, &alice, &["board:play"]).await;
+    let challenge = token(&s, &alice, &["challenge:write"]).await;
+    let moves = format!("/api/games/{game}/moves");
+    let seek = json!({"time": "5+3"});
+    // (token, method, path, body, allowed)
+    let cases: Vec<(&str, Method, String, Option<Value>, bool)> = vec![
+        (&read, Method::GET, "/api/me".into(), None, true),
+        (&play, Method::GET, "/api/me".into(), None, false),
+        (
+            &read,
+            Method::POST,
+            "/api/seeks".into(),
+            Some(seek.clone()),
+            false,
+        ),
+        (
+            &challenge,
+            Method::POST,
+            "/api/seeks".into(),
+            Some(seek.clone()),
+            true,
+        ),
+        (
+            &read,
+            Method::POST,
+            "/api/challenge/bob".into(),
+            Some(seek.clone()),
+            false,
+        ),
+        (
+            &read,
+            Method::POST,
+            moves.clone(),
+            Some(json!({"ply": 0, "move": "x"})),
+            false,
+        ),
+        (
+            &challenge,
+            Method::POST,
+            moves.clone(),
+            Some(json!({"ply": 0, "move": "x"})),
+            false,
+        ),
+        (
+            &read,
+            Method::POST,
+            "/api/bot/account/upgrade".into(),
+            None,
+            false,
+        ),
+        (
+            &play,
+            Method::POST,
+            "/api/tokens".into(),
+            Some(json!({"scopes": ["read"]})),
+            false,
+        ),
+        (&read, Method::GET, "/api/tokens".into(), None, false),
+        (&read, Method::DELETE, "/api/me".into(), None, false),
+        (
+            &read,
+            Method::POST,
+            "/api/me/password".into(),
+            Some(json!({})),
+            false,
+        ),
+    ];
+    for (token, method, path, body, allowed) in cases {
+        let (status, answer) = bearer(&s, method.clone(), &path, token, body).await;
+        if allowed {
+            assert!(status.is_success(), "{method} {path}: {status} {answer}");
+        } else {
+            assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path}: {answer}");
+            assert_eq!(answer["error"], "bad_scope", "{method} {path}: {answer}");
+        }
+    }
+    // With board:play, the move endpoint is reached: the move itself is judged.
+    let (status, answer) = bearer(
+        &s,
+        Method::POST,
+        &moves,
+        &play,
+        Some(json!({"ply": 0, "move": "nonsense"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn only_an_account_that_never_played_becomes_a_bot_and_is_marked_so() {
+    let s = TestServer::start().await;
+    let (_, _) = bot(&s, "robo").await;
+    let (status, page) = s.get("/api/players/robo").await;
+    assert_eq!(
+        (status, &page["bot"]),
+        (StatusCode::OK, &json!(true)),
+        "{page}"
+    );
+    let (status, page) = s.get("/api/players/robo").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(page["bot"], true);
+    // An account with a game stays a person.
+    let alice = sign_up(&s, "alice").await;
+    let bob = sign_up(&s, "bob").await;
+    paired(&s, &alice, &bob, "10+5", false).await;
+    let alices = token(&s, &alice, &["bot:play"]).await;
+    let (status, body) = bearer(&s, Method::POST, "/api/bot/account/upgrade", &alices, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(s.get("/api/players/alice").await.1["bot"], false);
+    // A person's bot:play token does not reach the bots' endpoints.
+    let (status, body) = bearer(&s, Method::GET, "/api/bot/game/stream/x", &alices, None).await;
+    assert_eq!(
+        (status, &body["error"]),
+        (StatusCode::FORBIDDEN, &json!("bad_scope")),
+        "{body}"
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_bot_takes_a_seek_only_when_its_owner_allows_bots() {
+    let s = TestServer::start().await;
+    let (_, robo) = bot(&s, "robo").await;
+    let alice = sign_up(&s, "alice").await;
+    let (_, people) = alice.post(&s, "/api/seeks", json!({"time": "5+3"})).await;
+    let path = format!("/api/seeks/{}/accept", people["id"].as_str().expect("id"));
+    let (status, body) = bearer(&s, Method::POST, &path, &robo, Some(json!({}))).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("for people"),
+        "{body}"
+    );
+    let (_, open) = alice
+        .post(&s, "/api/seeks", json!({"time": "5+3", "allow_bots": true}))
+        .await;
+    assert_eq!(open["allow_bots"], true, "{open}");
+    let path = format!("/api/seeks/{}/accept", open["id"].as_str().expect("id"));
+    let (status, body) = bearer(&s, Method::POST, &path, &robo, Some(json!({}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn the_event_stream_tells_of_challenges_and_games_and_resends_current_games_on_reconnect() {
+    let s = TestServer::start().await;
+    let (_, robo) = bot(&s, "robo").await;
+    let alice = sign_up(&s, "alice").await;
+    let mut events = Stream::open(&s, "/api/stream/event", &robo).await;
+    let (status, made) = alice
+        .post(&s, "/api/challenge/robo", json!({"time": "5+3"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let challenge = events.next_of("challenge").await;
+    assert_eq!(challenge["challenge"]["owner"], "alice", "{challenge}");
+    let id = challenge["challenge"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let (status, grant) = bearer(
+        &s,
+        Method::POST,
+        &format!("/api/challenge/{id}/accept"),
+        &robo,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let game = grant["game"]["id"].as_str().expect("game").to_string();
+    let start = events.next_of("gameStart").await;
+    assert_eq!(start["game"]["id"], game.as_str(), "{start}");
+    assert_eq!(start["game"]["opponent"], "alice", "{start}");
+    drop(events);
+    // A new connection says again what is on.
+    let mut again = Stream::open(&s, "/api/stream/event", &robo).await;
+    let start = again.next_of("gameStart").await;
+    assert_eq!(start["game"]["id"], game.as_str(), "{start}");
+    // Its end is told.
+    resign_as(&s, &game, &alice).await;
+    let finish = again.next_of("gameFinish").await;
+    assert_eq!(finish["game"]["id"], game.as_str(), "{finish}");
+    assert!(finish["game"]["result"].is_string(), "{finish}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_declined_challenge_tells_its_challenger_why() {
+    let s = TestServer::start().await;
+    let (_, robo) = bot(&s, "robo").await;
+    let (_, other) = bot(&s, "other").await;
+    let mut events = Stream::open(&s, "/api/stream/event", &robo).await;
+    let (status, made) = bearer(
+        &s,
+        Method::POST,
+        "/api/challenge/other",
+        &robo,
+        Some(json!({"time": "1+0"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().expect("id");
+    assert_eq!(events.next_of("challenge").await["challenge"]["id"], id);
+    let (status, body) = bearer(
+        &s,
+        Method::POST,
+        &format!("/api/challenge/{id}/decline"),
+        &other,
+        Some(json!({"reason": "too_fast"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+    let declined = events.next_of("challengeDeclined").await;
+    assert_eq!(
+        declined["challenge"],
+        json!({"id": id, "reason": "too_fast"})
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn revoking_a_token_ends_its_streams() {
+    let s = TestServer::start().await;
+    let (user, robo) = bot(&s, "robo").await;
+    let mut events = Stream::open(&s, "/api/stream/event", &robo).await;
+    let (_, list) = user.get(&s, "/api/tokens").await;
+    let id = list["tokens"][0]["id"].as_i64().expect("id");
+    let (status, _) = call(
+        &s,
+        Method::DELETE,
+        &format!("/api/tokens/{id}"),
+        Some(&user),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(events.next().await, None, "the stream ends");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn the_game_stream_gives_the_game_then_each_change_and_a_retried_move_is_made_once() {
+    let s = TestServer::start().await;
+    let (_, robo) = bot(&s, "robo").await;
+    let alice = sign_up(&s, "alice").await;
+    let (_, made) = alice
+        .post(
+            &s,
+            "/api/challenge/robo",
+            json!({"time": "5+3", "color": "black"}),
+        )
+        .await;
+    let id = made["id"].as_str().expect("id");
+    let (_, grant) = bearer(
+        &s,
+        Method::POST,
+        &format!("/api/challenge/{id}/accept"),
+        &robo,
+        None,
+    )
+    .await;
+    let game = grant["game"]["id"].as_str().expect("game").to_string();
+    assert_eq!(grant["seat"], "white", "{grant}");
+    let mut stream = Stream::open(&s, &format!("/api/bot/game/stream/{game}"), &robo).await;
+    let first = stream.next_of("state").await;
+    assert_eq!(first["game"]["ply"], 0, "{first}");
+    assert_eq!(first["game"]["from"], 0, "{first}");
+    let mv = first["game"]["legal_moves"][0]
+        .as_str()
+        .expect("a move")
+        .to_string();
+    let path = format!("/api/bot/game/{game}/move/{mv}?ply=0");
+    let (status, view) = bearer(&s, Method::POST, &path, &robo, None).await;
+    assert_eq!(
+        (status, &view["ply"]),
+        (StatusCode::OK, &json!(1)),
+        "{view}"
+    );
+    // The answer was lost: the same move again changes nothing.
+    let (status, view) = bearer(&s, Method::POST, &path, &robo, None).await;
+    assert_eq!(
+        (status, &view["ply"]),
+        (StatusCode::OK, &json!(1)),
+        "{view}"
+    );
+    assert_eq!(
+        s.game(&game).await["moves"].as_array().map(Vec::len),
+        Some(1)
+    );
+    let after = stream.next_of("state").await;
+    assert_eq!(after["game"]["ply"], 1, "{after}");
+    assert_eq!(after["game"]["moves"][0], mv.as_str(), "{after}");
+    // Another move at a stale ply is refused as before.
+    let (status, body) = bearer(&s, Method::POST, &path, &robo, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let other = format!("/api/bot/game/{game}/move/{mv}?ply=5");
+    let (status, body) = bearer(&s, Method::POST, &other, &robo, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    // The stream ends with the game.
+    let (status, body) = bearer(
+        &s,
+        Method::POST,
+        &format!("/api/bot/game/{game}/resign"),
+        &robo,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let last = stream.next_of("state").await;
+    assert_eq!(last["game"]["status"], "finished", "{last}");
+    assert_eq!(stream.next().await, None, "the stream ends with the game");
+    s.stop().await;
+}
