@@ -102,6 +102,11 @@ impl UgiEngine {
         Ok(engine)
     }
 
+    /// The engine process's id (a log names it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), UgiError> {
         writeln!(self.stdin, "{line}")

@@ -40,6 +40,8 @@ enum Command {
     Match(cmd::matches::Args),
     /// Speak the UGI engine protocol on stdin/stdout.
     Ugi(cmd::ugi::Args),
+    /// Play on an emergo site as a bot account, with a UGI engine (docs/bots.md).
+    Bot(cmd::bot::Args),
     /// Search a fixed set of positions; print the node count signature and the speed.
     Bench(cmd::bench::Args),
     /// Run the web app.
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(args),
         Command::Match(args) => cmd::matches::run(args),
         Command::Ugi(args) => cmd::ugi::run(args),
+        Command::Bot(args) => cmd::bot::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Worker(args) => cmd::worker::run(args),

@@ -10,6 +10,7 @@
 
 mod common;
 
+mod bot;
 mod cli_rules;
 mod cluster;
 mod engine_variants;

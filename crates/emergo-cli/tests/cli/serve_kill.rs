@@ -1,55 +1,10 @@
 //! `emergo serve` killed with SIGKILL in the middle of a game loses no acknowledged move.
 
+use crate::common::serve;
 use serde_json::{json, Value};
-use std::fs::File;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Starts `emergo serve` on a free loopback port with its log in `log`; returns the process
-/// and its base URL. A server that ends before it prints its address is started once more
-/// (the database is the same); a second such end fails the test with the exit status and log
-/// of both attempts.
-fn serve(db_url: &str, log: &Path) -> (Child, String) {
-    match start_server(db_url, log) {
-        Ok(started) => started,
-        Err(first) => {
-            eprintln!("first start failed: {first}");
-            start_server(db_url, log)
-                .unwrap_or_else(|second| panic!("emergo serve did not start: {first}\n{second}"))
-        }
-    }
-}
-
-fn start_server(db_url: &str, log: &Path) -> Result<(Child, String), String> {
-    let stderr = File::create(log).expect("a log file");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_emergo"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", db_url])
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .expect("emergo serve starts");
-    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    // "Open http://127.0.0.1:PORT/ in a browser"
-    let mut printed = Vec::new();
-    for line in stdout.lines() {
-        let line = line.expect("stdout is text");
-        if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
-            return Ok((child, url.trim_end_matches('/').to_string()));
-        }
-        printed.push(line);
-    }
-    let status = child.wait().expect("reaped");
-    let log = std::fs::read_to_string(log).unwrap_or_default();
-    Err(format!(
-        "emergo serve ended ({status}) without an address; stdout: {printed:?}; stderr:\n{log}"
-    ))
-}
 
 fn post(
     client: &reqwest::blocking::Client,
