@@ -50,6 +50,10 @@ pub struct Args {
     /// Stop after this many games have ended (by default it runs until stopped).
     #[arg(long)]
     games: Option<usize>,
+    /// Search at most this many nodes a move (`go nodes N`, within the clock): a house bot's
+    /// fixed budget, the same on any machine.
+    #[arg(long)]
+    nodes: Option<u64>,
 }
 
 /// What every task of the bridge shares.
@@ -61,6 +65,7 @@ struct Bridge {
     accept: Accept,
     concurrency: usize,
     overhead: Duration,
+    nodes: Option<u64>,
     me: String,
     running: Mutex<HashSet<String>>,
     finished: Mutex<usize>,
@@ -151,6 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             accept,
             concurrency: args.concurrency.max(1),
             overhead: Duration::from_millis(args.move_overhead),
+            nodes: args.nodes,
             me: String::new(),
             running: Mutex::default(),
             finished: Mutex::new(0),
@@ -519,6 +525,10 @@ async fn think(
         }
         // Untimed or correspondence: a few seconds a move.
         _ => ("go movetime 3000".to_string(), Duration::from_secs(10)),
+    };
+    let go = match bridge.nodes {
+        Some(nodes) => format!("{go} nodes {nodes}"),
+        None => go,
     };
     let position = held.position_line();
     let variant = held.variant.clone();

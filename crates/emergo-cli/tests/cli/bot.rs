@@ -301,7 +301,14 @@ fn two_bots_play_each_other() {
         &base,
         &second,
         &second_log,
-        &["--challenge", "first", "--challenge-time", "0.25+0"],
+        &[
+            "--challenge",
+            "first",
+            "--challenge-time",
+            "0.25+0",
+            "--nodes",
+            "3000",
+        ],
     );
     assert!(
         wait_exit(&mut a, 120, &first_log),

@@ -411,6 +411,8 @@ export default {
   'player.noGames': 'No games yet.',
   'player.noRating': 'No rated games yet.',
   'player.since': 'Player since {date}',
+  'player.bot': 'BOT',
+  'player.botTitle': 'A bot account: a program plays here',
   'player.deleted': 'deleted player',
   'player.missing': 'There is no player {name}.',
   'player.vs': 'against {name}',

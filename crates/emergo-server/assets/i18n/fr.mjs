@@ -411,6 +411,8 @@ export default {
   'player.noGames': 'Aucune partie pour le moment.',
   'player.noRating': 'Aucune partie classée pour le moment.',
   'player.since': 'Joueur depuis le {date}',
+  'player.bot': 'BOT',
+  'player.botTitle': 'Un compte bot : un programme joue ici',
   'player.deleted': 'joueur supprimé',
   'player.missing': 'Il n\'y a pas de joueur {name}.',
   'player.vs': 'contre {name}',

@@ -380,6 +380,8 @@ export default {
   'player.noGames': 'Nog geen partijen.',
   'player.noRating': 'Nog geen partijen met rating.',
   'player.since': 'Speler sinds {date}',
+  'player.bot': 'BOT',
+  'player.botTitle': 'Een botaccount: hier speelt een programma',
   'player.deleted': 'verwijderde speler',
   'player.missing': 'Er is geen speler {name}.',
   'player.vs': 'tegen {name}',

@@ -86,6 +86,9 @@ export async function showPlayer(name) {
   if (shown !== name) return;
   $('#player-body').hidden = false;
   $('#player-name').textContent = data.name;
+  if (data.bot) {
+    $('#player-name').append(' ', el('span', { class: 'bot-badge', title: t('player.botTitle'), text: t('player.bot') }));
+  }
   drawStats(data);
   $('#player-since').textContent = t('player.since', { date: new Date(data.created_at).toLocaleDateString(document.documentElement.lang) });
   const pools = variantNames().flatMap((v) => CATEGORIES.map((c) => poolKey(v, c)));

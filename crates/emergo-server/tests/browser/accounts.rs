@@ -344,6 +344,38 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         "no such player",
     )
     .await;
+    // Issue 24: a bot account's page marks its name BOT, where a person sees it.
+    let robo = sign_up_over_http(&rig, "robo", PASSWORD).await;
+    let (status, made) = send_as(
+        &rig,
+        reqwest::Method::POST,
+        "/api/tokens",
+        &robo.token,
+        json!({"scopes": ["bot:play"]}),
+    )
+    .await;
+    assert_eq!(status, reqwest::StatusCode::CREATED, "{made}");
+    let upgraded = reqwest::Client::new()
+        .post(rig.url("/api/bot/account/upgrade"))
+        .bearer_auth(made["token"].as_str().expect("a token"))
+        .send()
+        .await
+        .expect("the upgrade is sent");
+    assert_eq!(upgraded.status(), reqwest::StatusCode::OK);
+    white
+        .goto(&rig.url("/player/robo"))
+        .await
+        .expect("the player page loads");
+    wait_until(
+        white,
+        "(() => { const b = document.querySelector('#player-name .bot-badge'); \
+           if (!b || b.textContent !== 'BOT') return false; \
+           const r = b.getBoundingClientRect(); \
+           return r.width > 0 && r.height > 0 && document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b; })()",
+        "the BOT mark beside the bot's name, drawn and uncovered",
+    )
+    .await;
+    save_screenshot(white, "player-bot.png").await;
     white
         .goto(&rig.url("/leaderboard"))
         .await

@@ -488,3 +488,108 @@ async fn the_game_stream_gives_the_game_then_each_change_and_a_retried_move_is_m
     assert_eq!(stream.next().await, None, "the stream ends with the game");
     s.stop().await;
 }
+
+/// Issue 24's figure: the time from a person's move (its request sent) to the bot's game stream
+/// line that shows it, with 100 games between people and bots at once (10 bots, 10 games each),
+/// each bot answering at once. `cargo test --release -p emergo-server --test server
+/// bot_stream_latency -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check"]
+async fn bot_stream_latency_with_100_games_at_once() {
+    const BOTS: usize = 10;
+    const GAMES: usize = 100;
+    const ROUNDS: usize = 20;
+    let s = std::sync::Arc::new(TestServer::start().await);
+    let mut bots = Vec::new();
+    for i in 0..BOTS {
+        bots.push(bot(&s, &format!("bot{i}")).await.1);
+    }
+    let mut games = Vec::new();
+    for i in 0..GAMES {
+        let person = sign_up(&s, &format!("person{i}")).await;
+        let robo = bots[i % BOTS].clone();
+        let (status, made) = person
+            .post(
+                &s,
+                &format!("/api/challenge/bot{}", i % BOTS),
+                json!({"time": "10+5", "color": "white"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        let id = made["id"].as_str().expect("id");
+        let path = format!("/api/challenge/{id}/accept");
+        let (status, grant) = bearer(&s, Method::POST, &path, &robo, None).await;
+        assert_eq!(status, StatusCode::CREATED, "{grant}");
+        games.push((person, robo, grant["game"].clone()));
+    }
+    let started = std::time::Instant::now();
+    let mut tasks = Vec::new();
+    for (person, robo, first) in games {
+        let s = s.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = first["id"].as_str().expect("id").to_string();
+            let mut stream = Stream::open(&s, &format!("/api/bot/game/stream/{id}"), &robo).await;
+            stream.next_of("state").await;
+            let mut legal = first["legal_moves"][0]
+                .as_str()
+                .expect("a move")
+                .to_string();
+            let mut took = Vec::new();
+            for round in 0..ROUNDS {
+                let ply = 2 * round as i64;
+                let sent = std::time::Instant::now();
+                let (status, view) = person
+                    .post(
+                        &s,
+                        &format!("/api/games/{id}/moves"),
+                        json!({"ply": ply, "move": legal}),
+                    )
+                    .await;
+                if status != StatusCode::OK || view["status"] == "finished" {
+                    break;
+                }
+                let line = loop {
+                    let line = stream.next_of("state").await;
+                    if line["game"]["ply"] == ply + 1 {
+                        break line;
+                    }
+                };
+                took.push(sent.elapsed());
+                let Some(reply) = line["game"]["legal_moves"][0].as_str() else {
+                    break;
+                };
+                let path = format!("/api/bot/game/{id}/move/{reply}?ply={}", ply + 1);
+                let (status, view) = bearer(&s, Method::POST, &path, &robo, None).await;
+                if status != StatusCode::OK || view["status"] == "finished" {
+                    break;
+                }
+                let Some(next) = view["legal_moves"][0].as_str() else {
+                    break;
+                };
+                legal = next.to_string();
+            }
+            took
+        }));
+    }
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.expect("a game"));
+    }
+    all.sort();
+    let at = |q: f64| all[((all.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "{} person moves in {GAMES} games at once ({:.1} s): person's move to the bot's stream \
+         line median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        all.len(),
+        started.elapsed().as_secs_f64(),
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.9).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        at(1.0).as_secs_f64() * 1e3,
+    );
+    assert!(
+        all.len() >= GAMES * 5,
+        "the games went on: {} moves",
+        all.len()
+    );
+}
