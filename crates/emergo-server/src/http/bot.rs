@@ -13,6 +13,7 @@ use crate::http::error::ApiError;
 use crate::http::extract::{Body, GameId};
 use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::accounts::sessions::Session;
+use crate::services::accounts::tokens::TokenView;
 use crate::services::accounts::Accounts;
 use crate::services::bots::{
     Bots, Said, StreamPermit, DECLINE_REASONS, EVENT_TICK, KEEP_ALIVE, TOKEN_CHECK,
@@ -33,7 +34,7 @@ use axum::{Extension, Json};
 use emergo_core::Status;
 use emergo_platform::domain::limits::ClientAddr;
 use emergo_platform::domain::model::unix_now;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -71,7 +72,20 @@ pub async fn list_tokens(
     SignedIn(session): SignedIn,
 ) -> Result<Response, ApiError> {
     let tokens = accounts.tokens(&session.account).await?;
-    Ok(Json(serde_json::json!({ "tokens": tokens })).into_response())
+    Ok(Json(TokenList { tokens }).into_response())
+}
+
+/// The answer of `GET /api/tokens`.
+#[derive(Serialize)]
+struct TokenList {
+    tokens: Vec<TokenView>,
+}
+
+/// The answer of `POST /api/bot/account/upgrade`.
+#[derive(Serialize)]
+struct Upgraded {
+    ok: bool,
+    bot: bool,
 }
 
 /// `DELETE /api/tokens/{id}`: revokes a token; its streams end.
@@ -130,7 +144,11 @@ pub async fn upgrade(
 ) -> Result<Response, ApiError> {
     let bot = bot_session(&accounts, &cookie, true).await?;
     bots.upgrade(&bot.session.account).await?;
-    Ok(Json(serde_json::json!({ "ok": true, "bot": true })).into_response())
+    Ok(Json(Upgraded {
+        ok: true,
+        bot: true,
+    })
+    .into_response())
 }
 
 #[derive(Deserialize)]
