@@ -196,11 +196,14 @@ fn a_bot_plays_a_challenge_to_its_end_through_a_dropped_connection_and_an_engine
     let challenge: Value = http
         .post(format!("{base}/api/challenge/robo"))
         .header("cookie", &alice)
-        .json(&json!({"time": "0.25+0.2", "color": "white"}))
+        .json(&json!({"time": "0.5+0", "color": "white"}))
         .send()
         .and_then(|r| r.json())
         .expect("a challenge");
-    let seek = challenge["id"].as_str().expect("an id").to_string();
+    let seek = challenge["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a challenge: {challenge}"))
+        .to_string();
     // The challenge becomes a game once the bot accepts it.
     let until = Instant::now() + Duration::from_secs(30);
     let game = loop {

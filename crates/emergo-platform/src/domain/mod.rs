@@ -13,3 +13,4 @@ pub mod puzzle;
 pub mod rating;
 pub mod time_control;
 pub mod token;
+pub mod tournament;

@@ -43,6 +43,10 @@ use tokio::sync::{broadcast, mpsc, watch};
 /// Lines a stream's channel holds before its writer waits for the client.
 const STREAM_BUFFER: usize = 16;
 
+/// How often an open event stream keeps its account's real-time seeks alive (they live 60 s
+/// after their owner was last around).
+const AROUND_EVERY: Duration = Duration::from_secs(20);
+
 /// The tokens' part of the API.
 #[derive(Deserialize)]
 pub struct NewTokenBody {
@@ -481,9 +485,14 @@ pub async fn event_stream(
         let _permit = permit;
         let mut said = Said::default();
         let mut tick = tokio::time::interval(EVENT_TICK);
+        let mut around: Option<Instant> = None;
         loop {
-            // The account is around: its real-time challenges stay open.
-            lobby.owner_is_around(account).await;
+            // The account is around: its real-time challenges stay open (a write, so not on
+            // every look).
+            if around.is_none_or(|at| at.elapsed() >= AROUND_EVERY) {
+                lobby.owner_is_around(account).await;
+                around = Some(Instant::now());
+            }
             match bots.current(account, unix_now()).await {
                 Ok(current) => {
                     let views = lobby.seek_views(&said.unseen(&current)).await;
