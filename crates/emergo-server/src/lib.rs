@@ -179,6 +179,9 @@ impl Server {
             )),
             puzzles: Arc::new(Puzzles::new(&limits, state.store.clone())),
             bots: crate::services::bots::Bots::new(state.store.clone()),
+            tournaments: Arc::new(crate::services::tournaments::Tournaments::new(
+                state.store.clone(),
+            )),
         };
         let loaded = services
             .puzzles
@@ -200,6 +203,7 @@ impl Server {
                 .is_some_and(|u| u.starts_with("https://")),
         );
         spawn_account_sweeper(services.clone(), stopped.clone());
+        spawn_tournament_director(services.clone(), stopped.clone());
         if let store::Store::Postgres(pg) = &state.store {
             // Other instances' changes reach this instance's WebSockets.
             fanout::spawn(state.clone(), services.notify.clone(), pg, stopped.clone());
@@ -303,6 +307,30 @@ impl Server {
         self.state.store.close().await;
         Ok(())
     }
+}
+
+/// How often the tournaments are looked at (a round ended, an arena's players waiting).
+const TOURNAMENT_TICK: Duration = Duration::from_secs(1);
+
+/// Runs the tournaments: every [`TOURNAMENT_TICK`], each one that may have something to do
+/// (issue 23; every instance does, and the store's guarded writes let one of them act).
+fn spawn_tournament_director(services: Services, mut stop: watch::Receiver<bool>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(TOURNAMENT_TICK);
+        loop {
+            let stopped = tokio::select! {
+                _ = tick.tick() => false,
+                _ = stop.wait_for(|s| *s) => true,
+            };
+            if stopped {
+                break;
+            }
+            services
+                .tournaments
+                .tick(&services.games, &services.notify)
+                .await;
+        }
+    });
 }
 
 /// How often expired seeks go and unsettled rated games are settled.

@@ -64,6 +64,7 @@ mod rows;
 mod sqlite;
 pub mod table_copy;
 pub mod tokens;
+pub mod tournaments;
 
 pub use jobs_pg::{
     JobKind, JobState, JobsPg, Lease, OpenJobs, QueueFigures, TakenJob, JOBS_CHANNEL,

@@ -255,6 +255,71 @@ pub const LEARN_PROGRESS: Table = Table {
     identity: false,
 };
 
+/// The tournaments (issue 23; after the games: their pairings name them).
+pub const TOURNAMENTS: Table = Table {
+    name: "tournaments",
+    columns: &[
+        ("id", Text),
+        ("name", Text),
+        ("format", Text),
+        ("time_control", Text),
+        ("variant", Text),
+        ("rated", Bool),
+        ("rounds", Int),
+        ("minutes", Int),
+        ("games_per_pairing", Int),
+        ("max_players", Int),
+        ("password_hash", Text),
+        ("creator_id", Int),
+        ("status", Text),
+        ("round", Int),
+        ("starts_at", Int),
+        ("started_at", Int),
+        ("created_at", Text),
+        ("finished_at", Text),
+    ],
+    key: "id",
+    identity: false,
+};
+
+pub const TOURNAMENT_PLAYERS: Table = Table {
+    name: "tournament_players",
+    columns: &[
+        ("tournament_id", Text),
+        ("account_id", Int),
+        ("seed", Int),
+        ("joined_at", Text),
+        ("withdrawn_at", Text),
+    ],
+    key: "tournament_id, account_id",
+    identity: false,
+};
+
+pub const TOURNAMENT_GAMES: Table = Table {
+    name: "tournament_games",
+    columns: &[
+        ("game_id", Text),
+        ("tournament_id", Text),
+        ("round", Int),
+        ("white_id", Int),
+        ("black_id", Int),
+    ],
+    key: "game_id",
+    identity: false,
+};
+
+pub const TOURNAMENT_BYES: Table = Table {
+    name: "tournament_byes",
+    columns: &[
+        ("tournament_id", Text),
+        ("round", Int),
+        ("account_id", Int),
+        ("points", Int),
+    ],
+    key: "tournament_id, round, account_id",
+    identity: false,
+};
+
 /// The tables the games name (copied before them), and those that name only accounts.
 pub const BEFORE_GAMES: [&Table; 6] = [
     &ACCOUNTS,
@@ -265,7 +330,7 @@ pub const BEFORE_GAMES: [&Table; 6] = [
     &LEARN_PROGRESS,
 ];
 /// The tables that name games (copied after them).
-pub const AFTER_GAMES: [&Table; 9] = [
+pub const AFTER_GAMES: [&Table; 13] = [
     &RATED_GAMES,
     &RATING_HISTORY,
     &SHARED_CLIENT_GAMES,
@@ -275,6 +340,10 @@ pub const AFTER_GAMES: [&Table; 9] = [
     &PUZZLES,
     &PUZZLE_ATTEMPTS,
     &PUZZLE_RATINGS,
+    &TOURNAMENTS,
+    &TOURNAMENT_PLAYERS,
+    &TOURNAMENT_GAMES,
+    &TOURNAMENT_BYES,
 ];
 
 /// One stored value.

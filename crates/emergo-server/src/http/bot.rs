@@ -19,7 +19,7 @@ use crate::services::bots::{
     Bots, Said, StreamPermit, DECLINE_REASONS, EVENT_TICK, KEEP_ALIVE, TOKEN_CHECK,
 };
 use crate::services::error::{echo, ServiceError};
-use crate::services::games::actions::DrawAction;
+use crate::services::games::actions::{Again, DrawAction};
 use crate::services::games::seats::Actor;
 use crate::services::games::view::{GameView, SeatGrant};
 use crate::services::games::{delta_message, AppState, GameSlot};
@@ -177,7 +177,9 @@ pub async fn bot_move(
         Some(ply) => ply,
         None => slot.state.lock().await.game.ply() as i64,
     };
-    let live = state.play(&slot, client.0, &actor, ply, &mv).await?;
+    let live = state
+        .play(&slot, client.0, &actor, ply, &mv, Again::Harmless)
+        .await?;
     Ok(Json(GameView::of(&live)))
 }
 

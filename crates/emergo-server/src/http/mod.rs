@@ -25,4 +25,5 @@ pub mod review;
 pub mod router;
 pub mod session;
 pub mod state;
+pub mod tournaments;
 pub mod ws;

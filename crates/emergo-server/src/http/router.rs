@@ -12,7 +12,7 @@ use crate::http::session::SessionCookie;
 use crate::http::ws;
 use crate::services::accounts::Accounts;
 use crate::services::error::ServiceError;
-use crate::services::games::actions::{require_ongoing, DrawAction};
+use crate::services::games::actions::{require_ongoing, Again, DrawAction};
 use crate::services::games::create::{ColorChoice, NewGame, Opponent};
 use crate::services::games::import;
 use crate::services::games::view::{GameSummary, GameView, SeatGrant};
@@ -148,6 +148,24 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route("/api/players/{name}", get(crate::http::players::player))
         .route("/api/leaderboard", get(crate::http::players::leaderboard))
         .route("/api/watch", get(crate::http::games::list))
+        // Tournaments (issue 23).
+        .route(
+            "/api/tournaments",
+            post(crate::http::tournaments::create).get(crate::http::tournaments::list),
+        )
+        .route("/api/tournaments/{id}", get(crate::http::tournaments::show))
+        .route(
+            "/api/tournaments/{id}/join",
+            post(crate::http::tournaments::join),
+        )
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(crate::http::tournaments::withdraw),
+        )
+        .route(
+            "/api/tournaments/{id}/start",
+            post(crate::http::tournaments::start),
+        )
         // API tokens, bot accounts, streams and challenges (issue 24, docs/bots.md).
         .route(
             "/api/tokens",
@@ -396,7 +414,7 @@ async fn play(
     let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state
-        .play(&slot, client.0, &actor, body.ply, &body.mv)
+        .play(&slot, client.0, &actor, body.ply, &body.mv, Again::Stale)
         .await?;
     Ok(delta(&live, usize::try_from(body.ply).unwrap_or(0)))
 }

@@ -65,6 +65,12 @@ impl FromRef<Services> for Arc<crate::services::puzzles::Puzzles> {
     }
 }
 
+impl FromRef<Services> for Arc<crate::services::tournaments::Tournaments> {
+    fn from_ref(services: &Services) -> Arc<crate::services::tournaments::Tournaments> {
+        services.tournaments.clone()
+    }
+}
+
 impl FromRef<Services> for Arc<crate::services::bots::Bots> {
     fn from_ref(services: &Services) -> Arc<crate::services::bots::Bots> {
         services.bots.clone()

@@ -14,6 +14,7 @@ pub mod notify;
 pub mod permits;
 pub mod puzzles;
 pub mod study;
+pub mod tournaments;
 
 use std::sync::Arc;
 
@@ -43,4 +44,6 @@ pub struct Services {
     pub puzzles: Arc<puzzles::Puzzles>,
     /// Bot accounts: the API's streams and their tokens' revocations.
     pub bots: Arc<bots::Bots>,
+    /// Tournaments: made, joined, and run round by round (`tick`).
+    pub tournaments: Arc<tournaments::Tournaments>,
 }

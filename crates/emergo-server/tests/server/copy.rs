@@ -300,7 +300,11 @@ async fn accounts_sessions_ratings_and_seeks_copy_with_their_games() {
             ("chat_reports", 1),
             ("puzzles", puzzles),
             ("puzzle_attempts", 0),
-            ("puzzle_ratings", 0)
+            ("puzzle_ratings", 0),
+            ("tournaments", 0),
+            ("tournament_players", 0),
+            ("tournament_games", 0),
+            ("tournament_byes", 0),
         ],
         "{there:?}"
     );

@@ -39,5 +39,6 @@ mod rematch;
 mod social;
 mod store;
 mod study_api;
+mod tournaments;
 mod variants;
 mod views;

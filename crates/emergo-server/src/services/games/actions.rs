@@ -15,6 +15,15 @@ use tokio::sync::MutexGuard;
 /// Move text longer than this is not a move (the longest capture path is far shorter).
 pub const MAX_MOVE_TEXT: usize = 200;
 
+/// What a move sent for a ply already passed gets, when it is the move made there by the same
+/// side: 409 `stale_ply` as any other (the game's endpoint: of two submissions for one ply, one
+/// is accepted), or the game as it stands (the bot API: a retry after a lost answer is harmless).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Again {
+    Stale,
+    Harmless,
+}
+
 /// What a player does about a draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -74,11 +83,15 @@ impl Shared {
         actor: &Actor,
         ply: i64,
         text: &str,
+        again: Again,
     ) -> Result<MutexGuard<'a, LiveGame>, ServiceError> {
         self.act_as(slot, client, actor, |live, color| {
             let current = live.game.ply();
             // The same move sent again (its answer was lost): already made, nothing to do.
-            if ply + 1 == current as i64 && is_last_move_of(live, color, text) {
+            if again == Again::Harmless
+                && ply + 1 == current as i64
+                && is_last_move_of(live, color, text)
+            {
                 return Ok(None);
             }
             if ply != current as i64 {

@@ -1,0 +1,896 @@
+//! Tournaments (issue 23, docs/api.md "Tournaments"): made by a signed-in player, joined and
+//! left by players, started at their time (or by their creator), then run by [`Tournaments::tick`]
+//! on every instance: a round robin by its Berger table, a Swiss round by round by the Dutch
+//! order, an arena by pairing its waiting players again and again until its time is up. The
+//! formats' rules are the domain's (`emergo_platform::domain::tournament`); this service stores
+//! their decisions and makes their games.
+//!
+//! A round's games are stored with the tournament's move to that round in one guarded write
+//! (`Store::advance_tournament`): of several instances looking at once, one pairs, and the
+//! others find the round moved. A game is an ordinary game between the two accounts, timed and
+//! rated as the tournament says; an absent player loses it on time.
+
+use crate::services::error::{echo, ServiceError};
+use crate::services::games::{AppState, LiveGame};
+use crate::services::notify::Notify;
+use emergo_core::{AnyGame, ByColor, VariantKind};
+use emergo_platform::domain::clock::GameClock;
+use emergo_platform::domain::model::{
+    hash_secret, new_game_id, new_token, now_text, random_text, unix_now, GameMeta, Mode,
+    PlayerRef, Players, Seat, SeatKind,
+};
+use emergo_platform::domain::time_control::TimeControl;
+use emergo_platform::domain::tournament::{arena, round_robin, swiss, Outcome, Pairing, PlayerId};
+use emergo_platform::store::notifications::NewNote;
+use emergo_platform::store::tournaments::{
+    EntrantRow, NewTournament, RoundGame, TournamentGameRow, TournamentRow,
+};
+use emergo_platform::store::{Store, StoreError};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Unfinished tournaments one account may have made.
+pub const TOURNAMENTS_PER_CREATOR: i64 = 3;
+/// The most players a tournament takes (a round robin: 16).
+pub const MAX_PLAYERS: i64 = 500;
+/// Swiss rounds at most.
+pub const MAX_ROUNDS: i64 = 20;
+/// An arena's length, in minutes.
+pub const ARENA_MINUTES: std::ops::RangeInclusive<i64> = 5..=720;
+/// Tournaments a list shows of each status.
+pub const LISTED: u32 = 50;
+/// Tournaments one look of the ticker runs at most.
+const PER_TICK: u32 = 200;
+
+/// What a creator asks for.
+pub struct TournamentRequest<'a> {
+    pub name: &'a str,
+    pub format: &'a str,
+    pub time: &'a str,
+    pub rated: bool,
+    pub variant: Option<&'a str>,
+    pub rounds: Option<i64>,
+    pub minutes: Option<i64>,
+    pub games_per_pairing: Option<i64>,
+    pub max_players: Option<i64>,
+    /// Unix seconds; none: in five minutes.
+    pub starts_at: Option<i64>,
+    pub password: Option<&'a str>,
+}
+
+/// The tournaments service.
+pub struct Tournaments {
+    store: Store,
+}
+
+/// A tournament in a list.
+#[derive(Debug, Serialize)]
+pub struct TournamentLine {
+    id: String,
+    name: String,
+    format: String,
+    status: String,
+    time: String,
+    variant: String,
+    rated: bool,
+    players: i64,
+    max_players: i64,
+    starts_at: String,
+    private: bool,
+}
+
+/// `GET /api/tournaments`.
+#[derive(Debug, Serialize)]
+pub struct TournamentList {
+    upcoming: Vec<TournamentLine>,
+    running: Vec<TournamentLine>,
+    finished: Vec<TournamentLine>,
+}
+
+/// A player's line of the standings.
+#[derive(Debug, Serialize, PartialEq)]
+pub struct Standing {
+    pub rank: usize,
+    pub name: Option<String>,
+    pub score: u32,
+    /// Swiss: Buchholz; round robin: Sonneborn–Berger; arena: the games played.
+    pub tiebreak: u32,
+    pub games: usize,
+    pub withdrawn: bool,
+    /// Arena: on a streak (its next points doubled).
+    pub on_fire: bool,
+}
+
+/// A game of the tournament.
+#[derive(Debug, Serialize)]
+pub struct TournamentGame {
+    id: String,
+    round: i64,
+    white: Option<String>,
+    black: Option<String>,
+    result: Option<String>,
+}
+
+/// `GET /api/tournaments/{id}`.
+#[derive(Debug, Serialize)]
+pub struct TournamentView {
+    id: String,
+    name: String,
+    format: String,
+    status: String,
+    round: i64,
+    /// Rounds in all (Swiss, round robin); none for an arena.
+    rounds: Option<i64>,
+    minutes: Option<i64>,
+    time: String,
+    variant: String,
+    rated: bool,
+    games_per_pairing: i64,
+    max_players: i64,
+    creator: Option<String>,
+    starts_at: String,
+    /// An arena's end.
+    ends_at: Option<String>,
+    private: bool,
+    standings: Vec<Standing>,
+    games: Vec<TournamentGame>,
+}
+
+fn bad(message: impl Into<String>) -> ServiceError {
+    ServiceError::BadRequest(message.into())
+}
+
+fn rfc3339(secs: i64) -> String {
+    emergo_platform::domain::model::format_unix_time(secs)
+}
+
+impl Tournaments {
+    pub fn new(store: Store) -> Tournaments {
+        Tournaments { store }
+    }
+
+    /// `POST /api/tournaments` by `creator` (who is not joined by it).
+    pub async fn create(
+        &self,
+        creator: i64,
+        request: TournamentRequest<'_>,
+    ) -> Result<TournamentView, ServiceError> {
+        let name = request.name.trim();
+        let chars = name.chars().count();
+        if !(3..=40).contains(&chars) || name.chars().any(char::is_control) {
+            return Err(bad("a tournament's name is one line of 3 to 40 characters"));
+        }
+        let format = match request.format {
+            "arena" => "arena",
+            "swiss" => "swiss",
+            "roundrobin" => "roundrobin",
+            other => {
+                return Err(bad(format!(
+                    "{} is not a format: arena, swiss or roundrobin",
+                    echo(other)
+                )))
+            }
+        };
+        let tc = request
+            .time
+            .parse::<TimeControl>()
+            .map_err(|e| bad(format!("time {}: {e}", echo(request.time))))?;
+        if format == "arena" && matches!(tc, TimeControl::Correspondence { .. }) {
+            return Err(bad(
+                "an arena is played in real time, not by correspondence",
+            ));
+        }
+        let variant = crate::services::study::position::variant_of(request.variant)?;
+        let rounds = match format {
+            "swiss" => {
+                let rounds = request.rounds.unwrap_or(5);
+                if !(1..=MAX_ROUNDS).contains(&rounds) {
+                    return Err(bad(format!("a Swiss has 1 to {MAX_ROUNDS} rounds")));
+                }
+                Some(rounds)
+            }
+            _ if request.rounds.is_some() => {
+                return Err(bad(
+                    "rounds are a Swiss's (a round robin has one per opponent)",
+                ))
+            }
+            _ => None,
+        };
+        let minutes = match format {
+            "arena" => {
+                let minutes = request.minutes.unwrap_or(60);
+                if !ARENA_MINUTES.contains(&minutes) {
+                    return Err(bad(format!(
+                        "an arena lasts {} to {} minutes",
+                        ARENA_MINUTES.start(),
+                        ARENA_MINUTES.end()
+                    )));
+                }
+                Some(minutes)
+            }
+            _ if request.minutes.is_some() => return Err(bad("minutes are an arena's")),
+            _ => None,
+        };
+        // Emergo is fair over both colours: a Swiss or round-robin pairing is a mini-match.
+        let games_per_pairing = match (format, request.games_per_pairing) {
+            ("arena", None | Some(1)) => 1,
+            ("arena", Some(_)) => return Err(bad("an arena pairs for one game at a time")),
+            (_, None) => 2,
+            (_, Some(n @ (1 | 2))) => n,
+            (_, Some(_)) => return Err(bad("a pairing is 1 game or 2 (colours swapped)")),
+        };
+        let cap = if format == "roundrobin" {
+            round_robin::MAX_PLAYERS as i64
+        } else {
+            MAX_PLAYERS
+        };
+        let max_players = request.max_players.unwrap_or(cap);
+        if !(2..=cap).contains(&max_players) {
+            return Err(bad(format!("this format takes 2 to {cap} players")));
+        }
+        let now = unix_now();
+        let starts_at = request.starts_at.unwrap_or(now + 300);
+        if starts_at < now - 60 || starts_at > now + 90 * 86_400 {
+            return Err(bad("a tournament starts within the next 90 days"));
+        }
+        let password_hash = match request.password.map(str::trim).filter(|p| !p.is_empty()) {
+            Some(p) if p.len() > 64 => return Err(bad("a password is at most 64 bytes")),
+            Some(p) => Some(hash_secret(p)),
+            None => None,
+        };
+        let new = NewTournament {
+            id: random_text(8),
+            name: name.to_string(),
+            format,
+            time_control: tc.to_string(),
+            variant: variant.name(),
+            rated: request.rated,
+            rounds,
+            minutes,
+            games_per_pairing,
+            max_players,
+            password_hash,
+            creator_id: creator,
+            starts_at,
+            created_at: now_text(),
+        };
+        if !self
+            .store
+            .insert_tournament(&new, TOURNAMENTS_PER_CREATOR)
+            .await?
+        {
+            return Err(ServiceError::NotAllowed(format!(
+                "this account has {TOURNAMENTS_PER_CREATOR} tournaments that have not finished, \
+                 the most it may make"
+            )));
+        }
+        self.show(&new.id).await
+    }
+
+    async fn find(&self, id: &str) -> Result<TournamentRow, ServiceError> {
+        let found = if id.len() <= 64 {
+            self.store.tournament(id).await?
+        } else {
+            None
+        };
+        found.ok_or_else(|| ServiceError::NotFound(format!("there is no tournament {}", echo(id))))
+    }
+
+    /// `POST /api/tournaments/{id}/join`.
+    pub async fn join(
+        &self,
+        account: i64,
+        id: &str,
+        password: Option<&str>,
+    ) -> Result<TournamentView, ServiceError> {
+        let t = self.find(id).await?;
+        if let Some(hash) = &t.password_hash {
+            if password.map(|p| hash_secret(p.trim())).as_ref() != Some(hash) {
+                return Err(ServiceError::BadToken(
+                    "this tournament is private: its password is wrong or missing".to_string(),
+                ));
+            }
+        }
+        if t.status != "created" {
+            return Err(ServiceError::NotAllowed(
+                "this tournament has started: it takes no more players".to_string(),
+            ));
+        }
+        if !self.store.join_tournament(id, account, &now_text()).await? {
+            let entrants = self.store.entrants(id).await?;
+            if entrants
+                .iter()
+                .any(|e| e.account_id == account && e.withdrawn_at.is_none())
+            {
+                return Err(ServiceError::NotAllowed(
+                    "already in this tournament".to_string(),
+                ));
+            }
+            return Err(ServiceError::NotAllowed(format!(
+                "this tournament is full ({} players) or has started",
+                t.max_players
+            )));
+        }
+        self.show(id).await
+    }
+
+    /// `POST /api/tournaments/{id}/withdraw`: no more games (a round robin's rule decides what
+    /// becomes of those played).
+    pub async fn withdraw(&self, account: i64, id: &str) -> Result<TournamentView, ServiceError> {
+        let t = self.find(id).await?;
+        if t.status == "finished" {
+            return Err(ServiceError::NotAllowed(
+                "this tournament is over".to_string(),
+            ));
+        }
+        if !self
+            .store
+            .withdraw_from_tournament(id, account, &now_text())
+            .await?
+        {
+            return Err(ServiceError::NotAllowed(
+                "not in this tournament".to_string(),
+            ));
+        }
+        self.show(id).await
+    }
+
+    /// `POST /api/tournaments/{id}/start`: its creator starts it now.
+    pub async fn start(&self, account: i64, id: &str) -> Result<TournamentView, ServiceError> {
+        let t = self.find(id).await?;
+        if t.creator_id != account {
+            return Err(ServiceError::NotAllowed(
+                "only the tournament's creator starts it early".to_string(),
+            ));
+        }
+        if !self
+            .store
+            .start_tournament_now(id, account, unix_now())
+            .await?
+        {
+            return Err(ServiceError::NotAllowed(
+                "this tournament has started".to_string(),
+            ));
+        }
+        self.show(id).await
+    }
+
+    /// `GET /api/tournaments`.
+    pub async fn list(&self) -> Result<TournamentList, ServiceError> {
+        let line = |t: TournamentRow| TournamentLine {
+            id: t.id,
+            name: t.name,
+            format: t.format,
+            status: t.status,
+            time: t.time_control,
+            variant: t.variant,
+            rated: t.rated,
+            players: t.players,
+            max_players: t.max_players,
+            starts_at: rfc3339(t.starts_at),
+            private: t.password_hash.is_some(),
+        };
+        let mut lists = Vec::new();
+        for status in ["created", "started", "finished"] {
+            let rows = self.store.tournaments(status, LISTED).await?;
+            lists.push(rows.into_iter().map(line).collect::<Vec<_>>());
+        }
+        let finished = lists.pop().unwrap_or_default();
+        let running = lists.pop().unwrap_or_default();
+        let upcoming = lists.pop().unwrap_or_default();
+        Ok(TournamentList {
+            upcoming,
+            running,
+            finished,
+        })
+    }
+
+    /// `GET /api/tournaments/{id}`.
+    pub async fn show(&self, id: &str) -> Result<TournamentView, ServiceError> {
+        let t = self.find(id).await?;
+        let entrants = self.store.entrants(id).await?;
+        let games = self.store.tournament_games(id).await?;
+        let byes = self.store.tournament_byes(id).await?;
+        let names: HashMap<i64, Option<String>> = entrants
+            .iter()
+            .map(|e| (e.account_id, e.name.clone()))
+            .collect();
+        let byes: Vec<(i64, i64)> = byes.iter().map(|b| (b.account_id, b.points)).collect();
+        let standings = standings(&t, &entrants, &games, &byes);
+        let rounds = match t.format.as_str() {
+            "swiss" => t.rounds,
+            "roundrobin" if t.status != "created" => {
+                let n = entrants.len() as i64;
+                Some(if n % 2 == 0 { n - 1 } else { n })
+            }
+            _ => None,
+        };
+        let ends_at = t
+            .minutes
+            .zip(t.started_at)
+            .map(|(m, s)| rfc3339(s + 60 * m));
+        Ok(TournamentView {
+            id: t.id,
+            name: t.name,
+            format: t.format,
+            status: t.status,
+            round: t.round,
+            rounds,
+            minutes: t.minutes,
+            time: t.time_control,
+            variant: t.variant,
+            rated: t.rated,
+            games_per_pairing: t.games_per_pairing,
+            max_players: t.max_players,
+            creator: t.creator,
+            starts_at: rfc3339(t.starts_at),
+            ends_at,
+            private: t.password_hash.is_some(),
+            standings,
+            games: games
+                .iter()
+                .map(|g| TournamentGame {
+                    id: g.game_id.clone(),
+                    round: g.round,
+                    white: names.get(&g.white_id).cloned().flatten(),
+                    black: names.get(&g.black_id).cloned().flatten(),
+                    result: emergo_platform::store::shown_result(
+                        g.result.clone(),
+                        g.reason.as_deref(),
+                    ),
+                })
+                .collect(),
+        })
+    }
+
+    /// One look at every tournament that may have something to do: starts those due, pairs
+    /// the next round of those whose round is over (or an arena's waiting players), ends those
+    /// done. Every instance runs it; the guarded writes let one of them act.
+    pub async fn tick(&self, games: &AppState, notes: &Notify) {
+        let now = unix_now();
+        let due = match self.store.due_tournaments(now, PER_TICK).await {
+            Ok(due) => due,
+            Err(err) => {
+                tracing::warn!("tournaments: {err}");
+                return;
+            }
+        };
+        for t in due {
+            if let Err(err) = self.step(games, notes, &t, now).await {
+                match err {
+                    ServiceError::Internal(_) | ServiceError::DatabaseUnavailable(_) => {
+                        tracing::warn!(tournament = %t.id, "tournament: {err}")
+                    }
+                    _ => tracing::debug!(tournament = %t.id, "tournament: {err}"),
+                }
+            }
+        }
+    }
+
+    async fn step(
+        &self,
+        games: &AppState,
+        notes: &Notify,
+        t: &TournamentRow,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let entrants = self.store.entrants(&t.id).await?;
+        let active: Vec<&EntrantRow> = entrants
+            .iter()
+            .filter(|e| e.withdrawn_at.is_none())
+            .collect();
+        let played = self.store.tournament_games(&t.id).await?;
+        let ongoing = |g: &&TournamentGameRow| g.result.is_none();
+        if t.status == "created" {
+            let fewest = if t.format == "roundrobin" {
+                round_robin::MIN_PLAYERS
+            } else {
+                2
+            };
+            if active.len() < fewest {
+                // Nobody to play: it ends as it is.
+                self.store
+                    .finish_tournament(&t.id, t.round, &now_text())
+                    .await?;
+                return Ok(());
+            }
+        }
+        match t.format.as_str() {
+            "arena" => {
+                let ends = t.started_at.unwrap_or(now) + 60 * t.minutes.unwrap_or(60);
+                if t.status == "started" && now >= ends {
+                    self.store
+                        .finish_tournament(&t.id, t.round, &now_text())
+                        .await?;
+                    return Ok(());
+                }
+                let busy: Vec<i64> = played
+                    .iter()
+                    .filter(ongoing)
+                    .flat_map(|g| [g.white_id, g.black_id])
+                    .collect();
+                let byes = Vec::new();
+                let standing = standings(t, &entrants, &played, &byes);
+                let rank: HashMap<Option<String>, usize> =
+                    standing.iter().map(|s| (s.name.clone(), s.rank)).collect();
+                let waiting: Vec<arena::Waiting> = active
+                    .iter()
+                    .filter(|e| !busy.contains(&e.account_id))
+                    .map(|e| {
+                        let mine: Vec<&TournamentGameRow> = played
+                            .iter()
+                            .filter(|g| g.white_id == e.account_id || g.black_id == e.account_id)
+                            .collect();
+                        let last = mine.last().map(|g| {
+                            if g.white_id == e.account_id {
+                                g.black_id
+                            } else {
+                                g.white_id
+                            }
+                        });
+                        let balance = mine
+                            .iter()
+                            .map(|g| if g.white_id == e.account_id { 1 } else { -1 })
+                            .sum();
+                        arena::Waiting {
+                            id: e.account_id,
+                            rank: rank.get(&e.name).copied().unwrap_or(0) as u32,
+                            rating: 0,
+                            last_opponent: last,
+                            colour_balance: balance,
+                        }
+                    })
+                    .collect();
+                let pairs = arena::pair(&waiting);
+                if pairs.is_empty() && t.status == "started" {
+                    return Ok(());
+                }
+                self.play_round(games, notes, t, &entrants, &pairs, 1, &[], now)
+                    .await
+            }
+            format => {
+                if played
+                    .iter()
+                    .any(|g| g.round == t.round && g.result.is_none())
+                {
+                    return Ok(()); // the round goes on
+                }
+                let (pairs, byes, last_round) = match format {
+                    "roundrobin" => {
+                        let seeded: Vec<PlayerId> = entrants.iter().map(|e| e.account_id).collect();
+                        let table = round_robin::berger(&seeded).ok_or_else(|| {
+                            ServiceError::internal("a round robin of an unpaired size")
+                        })?;
+                        if t.round as usize >= table.len() {
+                            self.store
+                                .finish_tournament(&t.id, t.round, &now_text())
+                                .await?;
+                            return Ok(());
+                        }
+                        let round = &table[t.round as usize];
+                        let out: Vec<i64> = entrants
+                            .iter()
+                            .filter(|e| e.withdrawn_at.is_some())
+                            .map(|e| e.account_id)
+                            .collect();
+                        // A withdrawn player's game is not played: its opponent wins it by
+                        // forfeit (when the withdrawn one's results stand).
+                        let mut pairs = Vec::new();
+                        let mut byes = Vec::new();
+                        for p in &round.pairings {
+                            match (out.contains(&p.white), out.contains(&p.black)) {
+                                (false, false) => pairs.push(*p),
+                                (true, false) => byes.push((p.black, 2 * t.games_per_pairing)),
+                                (false, true) => byes.push((p.white, 2 * t.games_per_pairing)),
+                                (true, true) => {}
+                            }
+                        }
+                        (pairs, byes, table.len() as i64)
+                    }
+                    _ => {
+                        let rounds = t.rounds.unwrap_or(5);
+                        if t.round >= rounds {
+                            self.store
+                                .finish_tournament(&t.id, t.round, &now_text())
+                                .await?;
+                            return Ok(());
+                        }
+                        let stored_byes = self.store.tournament_byes(&t.id).await?;
+                        let players = swiss_players(&active, &played, &stored_byes);
+                        let next = swiss::pair(&players);
+                        let byes = next
+                            .bye
+                            .map(|p| vec![(p, i64::from(swiss::BYE_POINTS) * t.games_per_pairing)])
+                            .unwrap_or_default();
+                        (next.pairings, byes, rounds)
+                    }
+                };
+                let _ = last_round;
+                self.play_round(
+                    games,
+                    notes,
+                    t,
+                    &entrants,
+                    &pairs,
+                    t.games_per_pairing,
+                    &byes,
+                    now,
+                )
+                .await
+            }
+        }
+    }
+
+    /// Stores the next round (its games, its byes) and opens its games; `Conflict` (another
+    /// instance paired it first) is no error.
+    #[allow(clippy::too_many_arguments)]
+    async fn play_round(
+        &self,
+        games: &AppState,
+        notes: &Notify,
+        t: &TournamentRow,
+        entrants: &[EntrantRow],
+        pairs: &[Pairing],
+        games_per_pairing: i64,
+        byes: &[(i64, i64)],
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let tc = t
+            .time_control
+            .parse::<TimeControl>()
+            .map_err(|e| ServiceError::internal(format!("tournament {}: {e}", t.id)))?;
+        let variant = t
+            .variant
+            .parse::<VariantKind>()
+            .map_err(|e| ServiceError::internal(format!("tournament {}: {e}", t.id)))?;
+        let name_of = |id: i64| {
+            entrants
+                .iter()
+                .find(|e| e.account_id == id)
+                .and_then(|e| e.name.clone())
+        };
+        let mut made: Vec<(GameMeta, AnyGame, i64, i64)> = Vec::new();
+        for p in pairs {
+            for k in 0..games_per_pairing {
+                let (white, black) = if k == 0 {
+                    (p.white, p.black)
+                } else {
+                    (p.black, p.white)
+                };
+                let mut meta = GameMeta::new(
+                    new_game_id(),
+                    Mode::Human,
+                    ByColor::splat(Seat {
+                        kind: SeatKind::Human,
+                        // The players act by their sessions (or API tokens).
+                        token_hash: Some(hash_secret(&new_token())),
+                    }),
+                    now_text(),
+                );
+                meta.players = Players {
+                    white: Some(PlayerRef {
+                        id: white,
+                        name: name_of(white),
+                    }),
+                    black: Some(PlayerRef {
+                        id: black,
+                        name: name_of(black),
+                    }),
+                    rated: t.rated.then(|| tc.category()),
+                };
+                let mut clock = GameClock::new(tc);
+                clock.start(games.clock.now_ms());
+                meta.clock = Some(clock);
+                meta.variant = variant;
+                made.push((meta, AnyGame::start(variant), white, black));
+            }
+        }
+        let rows: Vec<RoundGame<'_>> = made
+            .iter()
+            .map(|(meta, game, white, black)| RoundGame {
+                meta,
+                game,
+                white_id: *white,
+                black_id: *black,
+            })
+            .collect();
+        match self
+            .store
+            .advance_tournament(&t.id, t.round, now, &rows, byes)
+            .await
+        {
+            Ok(()) => {}
+            Err(StoreError::Conflict(_)) => return Ok(()),
+            Err(err) => return Err(err.into()),
+        }
+        for (meta, game, white, black) in made {
+            let id = meta.id.clone();
+            games.insert(LiveGame::new(meta, game));
+            // Each player hears of its game on any page (and is taken to it).
+            for (me, them) in [(white, black), (black, white)] {
+                notes
+                    .notify(NewNote {
+                        account_id: me,
+                        kind: "started",
+                        game_id: Some(&id),
+                        seek_id: None,
+                        other: name_of(them).as_deref(),
+                        time_control: Some(&t.time_control),
+                        outcome: None,
+                        reason: None,
+                        created_at: &now_text(),
+                    })
+                    .await;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A stored game's outcome for White (`None` while it goes on, or aborted).
+fn white_outcome(g: &TournamentGameRow) -> Option<Outcome> {
+    if g.reason.as_deref() == Some("aborted") {
+        return None;
+    }
+    match g.result.as_deref()? {
+        "1-0" => Some(Outcome::Win),
+        "0-1" => Some(Outcome::Loss),
+        _ => Some(Outcome::Draw),
+    }
+}
+
+/// Each active player as the Swiss pairing sees it.
+fn swiss_players(
+    active: &[&EntrantRow],
+    played: &[TournamentGameRow],
+    byes: &[emergo_platform::store::tournaments::ByeRow],
+) -> Vec<swiss::SwissPlayer> {
+    active
+        .iter()
+        .map(|e| {
+            let me = e.account_id;
+            let mut player = swiss::SwissPlayer {
+                id: me,
+                rating: -(e.seed as i32),
+                score: 0,
+                opponents: Vec::new(),
+                colours: Vec::new(),
+                had_bye: byes.iter().any(|b| b.account_id == me),
+            };
+            player.score = byes
+                .iter()
+                .filter(|b| b.account_id == me)
+                .map(|b| b.points as u32)
+                .sum();
+            // In a mini-match the first game's colour is the pairing's.
+            let mut seen_rounds = Vec::new();
+            for g in played
+                .iter()
+                .filter(|g| g.white_id == me || g.black_id == me)
+            {
+                let white = g.white_id == me;
+                let them = if white { g.black_id } else { g.white_id };
+                if let Some(o) = white_outcome(g) {
+                    player.score += if white { o } else { o.other() }.points();
+                }
+                if !seen_rounds.contains(&g.round) {
+                    seen_rounds.push(g.round);
+                    player.colours.push(white);
+                    player.opponents.push(them);
+                }
+            }
+            player
+        })
+        .collect()
+}
+
+/// The standings: points (byes and forfeits included), then the format's tie-break, then the
+/// seed. A round robin's player who withdrew before playing half its games counts for nobody.
+fn standings(
+    t: &TournamentRow,
+    entrants: &[EntrantRow],
+    games: &[TournamentGameRow],
+    byes: &[(i64, i64)],
+) -> Vec<Standing> {
+    let n = entrants.len();
+    let per_player =
+        if n.is_multiple_of(2) { n.saturating_sub(1) } else { n } * t.games_per_pairing as usize;
+    let removed: Vec<i64> = if t.format == "roundrobin" {
+        entrants
+            .iter()
+            .filter(|e| e.withdrawn_at.is_some())
+            .filter(|e| {
+                let played = games
+                    .iter()
+                    .filter(|g| {
+                        g.result.is_some()
+                            && (g.white_id == e.account_id || g.black_id == e.account_id)
+                    })
+                    .count();
+                round_robin::withdrawal(played, per_player)
+                    == round_robin::Withdrawal::ResultsRemoved
+            })
+            .map(|e| e.account_id)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let counted: Vec<&TournamentGameRow> = games
+        .iter()
+        .filter(|g| !removed.contains(&g.white_id) && !removed.contains(&g.black_id))
+        .collect();
+    let mut score: HashMap<i64, u32> = HashMap::new();
+    let mut played: Vec<swiss::Played> = Vec::new();
+    let mut arena_games: HashMap<i64, Vec<arena::ArenaGame>> = HashMap::new();
+    for g in &counted {
+        let Some(o) = white_outcome(g) else { continue };
+        for (me, them, mine) in [
+            (g.white_id, g.black_id, o),
+            (g.black_id, g.white_id, o.other()),
+        ] {
+            played.push(swiss::Played {
+                player: me,
+                opponent: them,
+                outcome: mine,
+            });
+            arena_games.entry(me).or_default().push(arena::ArenaGame {
+                outcome: mine,
+                plies: g.ply as u32,
+                berserk: false,
+            });
+            *score.entry(me).or_default() += mine.points();
+        }
+    }
+    let mut fire: HashMap<i64, bool> = HashMap::new();
+    if t.format == "arena" {
+        score.clear();
+        for (me, list) in &arena_games {
+            let s = arena::score(list);
+            score.insert(*me, s.total);
+            fire.insert(*me, s.on_fire);
+        }
+    }
+    for (account, points) in byes {
+        *score.entry(*account).or_default() += *points as u32;
+    }
+    let tb = swiss::tie_breaks(&played, &score);
+    let mut lines: Vec<(u32, u32, i64, Standing)> = entrants
+        .iter()
+        .filter(|e| !removed.contains(&e.account_id))
+        .map(|e| {
+            let me = e.account_id;
+            let s = score.get(&me).copied().unwrap_or(0);
+            let (buchholz, sb) = tb.get(&me).copied().unwrap_or((0, 0));
+            let games_played = played.iter().filter(|p| p.player == me).count();
+            let tiebreak = match t.format.as_str() {
+                "swiss" => buchholz,
+                "roundrobin" => sb,
+                _ => games_played as u32,
+            };
+            let second = if t.format == "swiss" { sb } else { 0 };
+            (
+                s,
+                tiebreak * 100_000 + second,
+                e.seed,
+                Standing {
+                    rank: 0,
+                    name: e.name.clone(),
+                    score: s,
+                    tiebreak,
+                    games: games_played,
+                    withdrawn: e.withdrawn_at.is_some(),
+                    on_fire: fire.get(&me).copied().unwrap_or(false),
+                },
+            )
+        })
+        .collect();
+    lines.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, _, _, mut s))| {
+            s.rank = i + 1;
+            s
+        })
+        .collect()
+}

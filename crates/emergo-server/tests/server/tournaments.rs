@@ -1,0 +1,285 @@
+//! Issue 23: tournaments through the API (docs/api.md "Tournaments"): a round robin of four
+//! accounts played to its end in mini-matches with the standings checked, an arena pairing its
+//! players again after each game, and the refusals.
+
+use crate::common::*;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// The tournament `id` once `ready` says so (the ticker acts within a second or two).
+async fn wait_for(s: &TestServer, id: &str, what: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (status, t) = s.get(&format!("/api/tournaments/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{t}");
+        if ready(&t) {
+            return t;
+        }
+        assert!(Instant::now() < until, "{what}: {t}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_round_robin_of_four_is_played_to_its_end_in_mini_matches() {
+    let s = TestServer::start().await;
+    let creator = sign_up(&s, "organiser").await;
+    let (status, t) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Club round robin", "format": "roundrobin", "time": "5+3"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{t}");
+    let id = t["id"].as_str().expect("id").to_string();
+    assert_eq!(
+        (t["status"].as_str(), t["games_per_pairing"].as_i64()),
+        (Some("created"), Some(2))
+    );
+    assert_eq!(t["standings"], json!([]), "the creator is not joined: {t}");
+    let mut players = Vec::new();
+    for name in ["pl1", "pl2", "pl3", "pl4"] {
+        let p = sign_up(&s, name).await;
+        let (status, t) = p
+            .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{t}");
+        players.push(p);
+    }
+    let (status, again) = players[0]
+        .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{again}");
+    let (status, _) = players[0]
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "only the creator starts it");
+    let (status, t) = creator
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    // Three rounds; in every game the later-joined player resigns.
+    let seed = |name: &str| name[2..].parse::<usize>().expect("a seed");
+    for round in 1..=3 {
+        let t = wait_for(&s, &id, "the round's games", |t| {
+            t["round"] == round
+                && t["games"]
+                    .as_array()
+                    .is_some_and(|g| g.len() == 4 * round as usize)
+        })
+        .await;
+        assert_eq!(t["status"], "started");
+        for game in t["games"].as_array().expect("games") {
+            if game["round"] != round {
+                continue;
+            }
+            let (white, black) = (
+                game["white"].as_str().expect("w"),
+                game["black"].as_str().expect("b"),
+            );
+            let loser = if seed(white) > seed(black) {
+                white
+            } else {
+                black
+            };
+            let game_id = game["id"].as_str().expect("id");
+            // Five moves a side (a resignation sooner aborts a game), then the resignation.
+            let (w, b) = (&players[seed(white) - 1], &players[seed(black) - 1]);
+            ten_plies(&s, game_id, w, b).await;
+            resign_as(&s, game_id, &players[seed(loser) - 1]).await;
+        }
+    }
+    let t = wait_for(&s, &id, "the end", |t| t["status"] == "finished").await;
+    let games = t["games"].as_array().expect("games");
+    assert_eq!(games.len(), 12, "6 pairings of two games: {t}");
+    // Every pair met once (twice: the mini-match), with the colours swapped.
+    let mut pairs = std::collections::BTreeMap::new();
+    for g in games {
+        let (w, b) = (
+            g["white"].as_str().expect("w"),
+            g["black"].as_str().expect("b"),
+        );
+        let key = (w.min(b).to_string(), w.max(b).to_string());
+        pairs
+            .entry(key)
+            .or_insert_with(Vec::new)
+            .push(w.to_string());
+        assert!(g["result"].is_string(), "{g}");
+    }
+    assert_eq!(pairs.len(), 6);
+    assert!(
+        pairs
+            .values()
+            .all(|whites| whites.len() == 2 && whites[0] != whites[1]),
+        "{pairs:?}"
+    );
+    let standings: Vec<(String, u64, u64)> = t["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().expect("name").to_string(),
+                s["score"].as_u64().expect("score"),
+                s["rank"].as_u64().expect("rank"),
+            )
+        })
+        .collect();
+    // Win 2 a game: pl1 won all six games, pl2 four, pl3 two, pl4 none.
+    assert_eq!(
+        standings,
+        vec![
+            ("pl1".to_string(), 12, 1),
+            ("pl2".to_string(), 8, 2),
+            ("pl3".to_string(), 4, 3),
+            ("pl4".to_string(), 0, 4),
+        ]
+    );
+    let (_, list) = s.get("/api/tournaments").await;
+    assert_eq!(list["finished"][0]["id"], id.as_str(), "{list}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn an_arena_pairs_its_players_again_as_soon_as_a_game_ends() {
+    let s = TestServer::start().await;
+    let creator = sign_up(&s, "organiser").await;
+    let (status, t) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Evening arena", "format": "arena", "time": "3+2", "minutes": 30}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{t}");
+    let id = t["id"].as_str().expect("id").to_string();
+    let a = sign_up(&s, "anna").await;
+    let b = sign_up(&s, "bert").await;
+    for p in [&a, &b] {
+        let (status, t) = p
+            .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{t}");
+    }
+    creator
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    for n in 1..=2 {
+        let t = wait_for(&s, &id, "a pairing", |t| {
+            t["games"].as_array().is_some_and(|g| g.len() == n)
+        })
+        .await;
+        let game = &t["games"][n - 1];
+        let (white, black) = if game["black"] == "anna" {
+            (&b, &a)
+        } else {
+            (&a, &b)
+        };
+        let game_id = game["id"].as_str().expect("id");
+        ten_plies(&s, game_id, white, black).await;
+        resign_as(&s, game_id, black).await;
+    }
+    let t = wait_for(&s, &id, "the third pairing", |t| {
+        t["games"].as_array().is_some_and(|g| g.len() == 3)
+    })
+    .await;
+    assert!(t["ends_at"].is_string(), "{t}");
+    // Each won its game with White: 2 points each, no streak yet.
+    let scores: Vec<u64> = t["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|s| s["score"].as_u64().expect("score"))
+        .collect();
+    assert_eq!(scores, vec![2, 2], "{t}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn tournaments_refuse_what_they_cannot_run() {
+    let s = TestServer::start().await;
+    let (status, _) = s
+        .post(
+            "/api/tournaments",
+            json!({"name": "x", "format": "arena", "time": "3+2"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let alice = sign_up(&s, "alice").await;
+    for (body, says) in [
+        (
+            json!({"name": "Cup", "format": "knockout", "time": "3+2"}),
+            "not a format",
+        ),
+        (
+            json!({"name": "Cup", "format": "arena", "time": "corr:3"}),
+            "real time",
+        ),
+        (
+            json!({"name": "Cup", "format": "swiss", "time": "3+2", "rounds": 40}),
+            "rounds",
+        ),
+        (
+            json!({"name": "Cup", "format": "roundrobin", "time": "3+2", "max_players": 17}),
+            "players",
+        ),
+        (
+            json!({"name": "", "format": "swiss", "time": "3+2"}),
+            "name",
+        ),
+        (
+            json!({"name": "Cup", "format": "swiss", "time": "3+999"}),
+            "time",
+        ),
+    ] {
+        let (status, answer) = alice.post(&s, "/api/tournaments", body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+        assert!(
+            answer["message"].as_str().unwrap_or("").contains(says),
+            "{body}: {answer}"
+        );
+    }
+    for n in 0..3 {
+        let (status, t) = alice
+            .post(&s, "/api/tournaments", json!({"name": format!("Cup {n}"), "format": "swiss", "time": "3+2", "password": "club"}))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{t}");
+        assert_eq!(t["private"], true);
+    }
+    let (status, answer) = alice
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Cup 4", "format": "swiss", "time": "3+2"}),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "a fourth unfinished one: {answer}"
+    );
+    let (_, list) = s.get("/api/tournaments").await;
+    let id = list["upcoming"][0]["id"].as_str().expect("id").to_string();
+    let bob = sign_up(&s, "bob").await;
+    let (status, _) = bob
+        .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a private one needs its password"
+    );
+    let (status, t) = bob
+        .post(
+            &s,
+            &format!("/api/tournaments/{id}/join"),
+            json!({"password": "club"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    let (status, _) = s.get("/api/tournaments/nope").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    s.stop().await;
+}
