@@ -793,8 +793,11 @@ fn standings(
     byes: &[(i64, i64)],
 ) -> Vec<Standing> {
     let n = entrants.len();
-    let per_player =
-        if n.is_multiple_of(2) { n.saturating_sub(1) } else { n } * t.games_per_pairing as usize;
+    let per_player = if n.is_multiple_of(2) {
+        n.saturating_sub(1)
+    } else {
+        n
+    } * t.games_per_pairing as usize;
     let removed: Vec<i64> = if t.format == "roundrobin" {
         entrants
             .iter()
