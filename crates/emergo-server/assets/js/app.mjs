@@ -13,6 +13,7 @@ import { initPuzzles, showPuzzles, closePuzzles, relabelPuzzles } from './puzzle
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
+import { initTournaments, leaveTournaments, showTournaments, showTournament, relabelTournaments } from './tournaments.mjs';
 import { initNotes, relabelNotes, seenGame } from './notify.mjs';
 import { initPeople, showWatch, leaveWatch, relabelWatch, relabelChallenge, drawWatchers } from './people.mjs';
 import { loadVariants } from './variants.mjs';
@@ -24,9 +25,12 @@ async function route() {
   const turn = ++routing;
   clearToast();
   leavePages();
+  leaveTournaments();
   leaveWatch();
   const m = location.pathname.match(/^\/game\/([A-Za-z0-9_-]+)\/?$/);
   const player = location.pathname.match(/^\/player\/([A-Za-z0-9_-]{1,20})\/?$/);
+  const tournament = location.pathname.match(/^\/tournament\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const tournaments = location.pathname.replace(/\/$/, '') === '/tournaments';
   if (location.pathname === '/editor') {
     closeLearn();
     closePuzzles();
@@ -76,6 +80,15 @@ async function route() {
       history.replaceState(null, '', '/');
       route();
     });
+  } else if (tournament || tournaments) {
+    leaveLobby();
+    leaveOnline();
+    closeGame();
+    $('#lobby').hidden = true;
+    $('#game').hidden = true;
+    $('#conn').hidden = true;
+    if (tournament) showTournament(tournament[1]);
+    else showTournaments();
   } else if (player || ['/leaderboard', '/watch'].includes(location.pathname.replace(/\/$/, ''))) {
     leaveLobby();
     leaveOnline();
@@ -144,6 +157,7 @@ function init() {
     else loadGameList();
     relabelOnline();
     relabelPages();
+    relabelTournaments();
     relabelNotes();
     relabelWatch();
     relabelAnalysis();
@@ -180,6 +194,7 @@ function init() {
   initOnline(navigate);
   initNotes(navigate);
   initPages();
+  initTournaments();
   initPeople(navigate);
   initGame();
   initEditor(navigate);

@@ -52,6 +52,8 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route("/player/{name}", get(page))
         .route("/leaderboard", get(page))
         .route("/watch", get(page))
+        .route("/tournaments", get(page))
+        .route("/tournament/{id}", get(page))
         .route("/assets/{*path}", get(asset))
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics_page))

@@ -17,4 +17,5 @@ mod people;
 mod puzzles;
 mod social;
 mod study;
+mod tournaments;
 mod variants;

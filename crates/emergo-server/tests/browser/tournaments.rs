@@ -1,0 +1,137 @@
+//! Issue 23: two players join an arena on its page, are paired, play, and see the standings
+//! change; the page is drawn and nothing covers its standings.
+
+use crate::rig::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+const PASSWORD: &str = "password-of-test";
+
+/// Five moves a side over HTTP (a resignation sooner aborts a game), then Black resigns.
+async fn play_out(rig: &Rig, game: &str, white: &str, black: &str) {
+    let view: Value = reqwest::get(rig.url(&format!("/api/games/{game}")))
+        .await
+        .expect("the game")
+        .json()
+        .await
+        .expect("JSON");
+    let mut view = view;
+    let moves = format!("/api/games/{game}/moves");
+    for ply in 0..10 {
+        let who = if ply % 2 == 0 { white } else { black };
+        let mv = view["legal_moves"][0].as_str().expect("a move").to_string();
+        let (status, next) = send_as(
+            rig,
+            Method::POST,
+            &moves,
+            who,
+            json!({"ply": ply, "move": mv}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        view = next;
+    }
+    let resign = format!("/api/games/{game}/resign");
+    let (status, view) = send_as(rig, Method::POST, &resign, black, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_standings_change() {
+    let mut rig = Rig::start().await;
+    let organiser = sign_up_over_http(&rig, "organiser", PASSWORD).await;
+    let (status, t) = send_as(
+        &rig,
+        Method::POST,
+        "/api/tournaments",
+        &organiser.token,
+        json!({"name": "Evening arena", "format": "arena", "time": "3+2", "minutes": 30}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{t}");
+    let id = t["id"].as_str().expect("id").to_string();
+    let anna = sign_up_over_http(&rig, "anna", PASSWORD).await;
+    let bert = sign_up_over_http(&rig, "bert", PASSWORD).await;
+    let a = rig.browser(1100, 800).await;
+    let b = rig.browser(1100, 800).await;
+    let page = format!("/tournament/{id}");
+    // The list links to it.
+    log_in(&a, &rig, &anna.token, "/tournaments").await;
+    wait_until(
+        &a,
+        &format!("!!document.querySelector('#tournaments-upcoming a[href=\"{page}\"]')"),
+        "the tournament in the list",
+    )
+    .await;
+    click(&a, &format!("#tournaments-upcoming a[href=\"{page}\"]")).await;
+    log_in(&b, &rig, &bert.token, &page).await;
+    for c in [&a, &b] {
+        wait_until(
+            c,
+            "!document.querySelector('#tournament-join').hidden",
+            "the Join button",
+        )
+        .await;
+        click(c, "#tournament-join").await;
+    }
+    wait_until(
+        &a,
+        "document.querySelectorAll('#standings tbody tr').length === 2",
+        "both players in the standings",
+    )
+    .await;
+    let (status, started) = send_as(
+        &rig,
+        Method::POST,
+        &format!("/api/tournaments/{id}/start"),
+        &organiser.token,
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    // Paired: the game shows on both pages.
+    for c in [&a, &b] {
+        wait_until(
+            c,
+            "!!document.querySelector('#tournament-games li a')",
+            "the pairing",
+        )
+        .await;
+    }
+    let t: Value = reqwest::get(rig.url(&format!("/api/tournaments/{id}")))
+        .await
+        .expect("the tournament")
+        .json()
+        .await
+        .expect("JSON");
+    let game = &t["games"][0];
+    let token_of = |name: &Value| {
+        if name == "anna" {
+            anna.token.clone()
+        } else {
+            bert.token.clone()
+        }
+    };
+    let (white, black) = (token_of(&game["white"]), token_of(&game["black"]));
+    let winner = game["white"].as_str().expect("white").to_string();
+    play_out(&rig, game["id"].as_str().expect("id"), &white, &black).await;
+    // The standings change on both pages: the winner first with 2 points, drawn and uncovered.
+    let check = format!(
+        "(() => {{ const row = document.querySelector('#standings tbody tr'); \
+           if (!row || row.dataset.name !== '{winner}' || row.querySelector('td.score').textContent !== '2') return false; \
+           const r = row.getBoundingClientRect(); \
+           return r.width > 0 && r.height > 0 && row.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }})()"
+    );
+    for c in [&a, &b] {
+        wait_until(
+            c,
+            &check,
+            "the winner's 2 points at the top of the standings",
+        )
+        .await;
+    }
+    assert_eq!(axe_violations(&a).await, json!([]), "the tournament page");
+    save_screenshot(&a, "tournament.png").await;
+    assert_no_script_errors(&a).await;
+    assert_no_script_errors(&b).await;
+}
