@@ -43,6 +43,10 @@ use tokio::sync::{broadcast, mpsc, watch};
 /// Lines a stream's channel holds before its writer waits for the client.
 const STREAM_BUFFER: usize = 16;
 
+/// A bot's game stream says its opponent is gone once the opponent has had no connection to
+/// this instance (a game WebSocket of its account, or a bot's game stream) for this long.
+const GONE_AFTER: Duration = Duration::from_secs(3);
+
 /// How often an open event stream keeps its account's real-time seeks alive (they live 60 s
 /// after their owner was last around).
 const AROUND_EVERY: Duration = Duration::from_secs(20);
@@ -533,23 +537,36 @@ pub async fn game_stream(
     let bot = bot_session(&accounts, &cookie, false).await?;
     let me = bot.session.account.id;
     let slot = state.slot(&id).await?;
-    if slot.state.lock().await.meta.players.seat_of(me).is_none() {
+    let Some(color) = slot.state.lock().await.meta.players.seat_of(me) else {
         return Err(ServiceError::NotAllowed(
             "this bot does not play in this game (spectators use GET /api/games/{id}/ws)"
                 .to_string(),
         )
         .into());
-    }
+    };
     let permit = stream_permit(&bots, &bot.session)?;
     let (response, lines) = ndjson(state.limits.write_timeout);
     let ends = Ends::new(&state, &bots, Some(bot.session.token_hash.clone()));
-    tokio::spawn(follow_game(slot, lines, ends, permit));
+    tokio::spawn(follow_game(slot, color, lines, ends, permit));
     Ok(response)
 }
 
-/// Writes a game's states to a stream until the game is over, the client goes, or an end.
-async fn follow_game(slot: Arc<GameSlot>, mut lines: Lines, mut ends: Ends, permit: StreamPermit) {
+/// Writes a game's states to a stream until the game is over, the client goes, or an end;
+/// and `{"type": "opponentGone", "gone": true}` once the opponent has had no connection here
+/// for [`GONE_AFTER`] (`false` when it is back).
+async fn follow_game(
+    slot: Arc<GameSlot>,
+    color: emergo_core::Color,
+    mut lines: Lines,
+    mut ends: Ends,
+    permit: StreamPermit,
+) {
     let _permit = permit;
+    let _here = slot.presence.enter(color);
+    let mut presence = slot.presence.subscribe();
+    let opponent = color.other().index();
+    let mut gone_since = (presence.borrow()[opponent] == 0).then(Instant::now);
+    let mut said_gone = false;
     let mut updates = slot.updates.subscribe();
     let (mut seq, mut held, first, mut over) = {
         let live = slot.state.lock().await;
@@ -559,7 +576,7 @@ async fn follow_game(slot: Arc<GameSlot>, mut lines: Lines, mut ends: Ends, perm
     if !lines.send(&first).await {
         return;
     }
-    let mut tick = tokio::time::interval(KEEP_ALIVE);
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
     while !over {
         tokio::select! {
             update = updates.recv() => {
@@ -585,8 +602,31 @@ async fn follow_game(slot: Arc<GameSlot>, mut lines: Lines, mut ends: Ends, perm
                 }
             }
             _ = tick.tick() => {
+                if gone_since.is_some_and(|at| at.elapsed() >= GONE_AFTER) && !said_gone {
+                    said_gone = true;
+                    if !lines.send(r#"{"type":"opponentGone","gone":true}"#).await {
+                        return;
+                    }
+                }
                 if !lines.keep_alive().await || !ends.token_lives().await {
                     return;
+                }
+            }
+            changed = presence.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let here = presence.borrow_and_update()[opponent] > 0;
+                if here {
+                    gone_since = None;
+                    if said_gone {
+                        said_gone = false;
+                        if !lines.send(r#"{"type":"opponentGone","gone":false}"#).await {
+                            return;
+                        }
+                    }
+                } else if gone_since.is_none() {
+                    gone_since = Some(Instant::now());
                 }
             }
             () = ends.ended() => return,

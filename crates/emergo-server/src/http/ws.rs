@@ -68,10 +68,13 @@ pub async fn handler(
         true => cookie.account(&accounts).await?.map(|s| s.account.id),
         false => None,
     };
-    let plays = match account {
-        Some(id) => slot.state.lock().await.meta.players.seat_of(id).is_some(),
-        None => false,
+    let seat = match account {
+        Some(id) => slot.state.lock().await.meta.players.seat_of(id),
+        None => None,
     };
+    let plays = seat.is_some();
+    // A player's socket says the player is here (a bot's game stream tells the opponent).
+    let present = seat.map(|color| slot.presence.enter(color));
     let guard = (!plays).then(|| {
         slot.watchers.watch(match account {
             Some(id) => WatcherKey::Account(id),
@@ -94,6 +97,7 @@ pub async fn handler(
                 seq: 0,
                 held: from,
                 guard,
+                _present: present,
                 seat_tries: 0,
                 chat: human.then_some(ChatSeat {
                     state: state.clone(),
@@ -115,6 +119,8 @@ struct Watcher {
     held: usize,
     /// Counts the socket among the game's spectators (`None`: a player's).
     guard: Option<WatchGuard>,
+    /// Counts it as its seat's player's connection (a player's).
+    _present: Option<crate::services::games::watching::PresenceGuard>,
     /// Seat messages read (a few at most are looked at).
     seat_tries: u8,
     /// The chat, in a game between people.

@@ -489,6 +489,50 @@ async fn the_game_stream_gives_the_game_then_each_change_and_a_retried_move_is_m
     s.stop().await;
 }
 
+/// The game's WebSocket of `user` (its session cookie): the player is there.
+async fn player_socket(s: &TestServer, user: &User, game: &str) -> crate::common::Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("ws://{}/api/games/{game}/ws", s.server.addr());
+    let mut req = url.into_client_request().expect("request");
+    req.headers_mut()
+        .insert("cookie", user.cookie_header().parse().expect("header"));
+    let (socket, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("the game's WebSocket opens");
+    socket
+}
+
+#[tokio::test]
+async fn the_game_stream_says_when_the_opponent_is_gone_and_when_it_is_back() {
+    let s = TestServer::start().await;
+    let (_, robo) = bot(&s, "robo").await;
+    let alice = sign_up(&s, "alice").await;
+    let (_, made) = alice
+        .post(&s, "/api/challenge/robo", json!({"time": "5+3"}))
+        .await;
+    let id = made["id"].as_str().expect("id");
+    let (_, grant) = bearer(
+        &s,
+        Method::POST,
+        &format!("/api/challenge/{id}/accept"),
+        &robo,
+        None,
+    )
+    .await;
+    let game = grant["game"]["id"].as_str().expect("game").to_string();
+    let socket = player_socket(&s, &alice, &game).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut stream = Stream::open(&s, &format!("/api/bot/game/stream/{game}"), &robo).await;
+    stream.next_of("state").await;
+    drop(socket);
+    let gone = stream.next_of("opponentGone").await;
+    assert_eq!(gone["gone"], true, "{gone}");
+    let _back = player_socket(&s, &alice, &game).await;
+    let back = stream.next_of("opponentGone").await;
+    assert_eq!(back["gone"], false, "{back}");
+    s.stop().await;
+}
+
 /// Issue 24's figure: the time from a person's move (its request sent) to the bot's game stream
 /// line that shows it, with 100 games between people and bots at once (10 bots, 10 games each),
 /// each bot answering at once. `cargo test --release -p emergo-server --test server

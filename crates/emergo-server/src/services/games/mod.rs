@@ -216,6 +216,8 @@ pub struct GameSlot {
     last_used: Mutex<Instant>,
     /// Its spectators on this instance (issue 18).
     pub watchers: Arc<crate::services::games::watching::Watchers>,
+    /// Its players connected to this instance (issue 24).
+    pub presence: Arc<crate::services::games::watching::Presence>,
 }
 
 /// A published state: its delta's WebSocket message, and where it stands.
@@ -344,6 +346,7 @@ impl GameSlot {
             building: tokio::sync::Mutex::new(()),
             last_used: Mutex::new(Instant::now()),
             watchers: Default::default(),
+            presence: Default::default(),
         }
     }
 

@@ -229,3 +229,46 @@ pub async fn make_list(state: &AppState) -> Result<WatchListView, ServiceError> 
     let games = lines.into_iter().map(|(_, line)| line).collect();
     Ok(WatchListView { games })
 }
+
+/// Which seats have their player connected on this instance (issue 24: a bot's game stream
+/// says when its opponent is gone): a game WebSocket of the seat's account, a bot's game
+/// stream. Counted per seat; a guard counts until dropped.
+pub struct Presence(tokio::sync::watch::Sender<[usize; 2]>);
+
+impl Default for Presence {
+    fn default() -> Presence {
+        Presence(tokio::sync::watch::channel([0, 0]).0)
+    }
+}
+
+/// One connection of a seat's player; counted until dropped.
+pub struct PresenceGuard {
+    presence: Arc<Presence>,
+    seat: usize,
+}
+
+impl Presence {
+    /// Counts a connection of `color`'s player.
+    pub fn enter(self: &Arc<Self>, color: emergo_core::Color) -> PresenceGuard {
+        let seat = color.index();
+        self.0.send_modify(|counts| counts[seat] += 1);
+        PresenceGuard {
+            presence: self.clone(),
+            seat,
+        }
+    }
+
+    /// The counts, told of each change.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<[usize; 2]> {
+        self.0.subscribe()
+    }
+}
+
+impl Drop for PresenceGuard {
+    fn drop(&mut self) {
+        let seat = self.seat;
+        self.presence
+            .0
+            .send_modify(|counts| counts[seat] = counts[seat].saturating_sub(1));
+    }
+}
