@@ -155,6 +155,17 @@ impl Store {
         })
     }
 
+    /// Whether `account_id` is a bot account.
+    pub async fn is_bot(&self, account_id: i64) -> Result<bool, StoreError> {
+        on_backend!(self, b => {
+            let row: Option<(bool,)> = sqlx::query_as("SELECT bot FROM accounts WHERE id = $1")
+                .bind(account_id)
+                .fetch_optional(b.pool())
+                .await?;
+            Ok(row.is_some_and(|(bot,)| bot))
+        })
+    }
+
     /// How many games between two bot accounts `account_id` began since `since` (RFC 3339).
     pub async fn bot_games_since(&self, account_id: i64, since: &str) -> Result<i64, StoreError> {
         on_backend!(self, b => {

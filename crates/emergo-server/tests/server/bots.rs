@@ -441,6 +441,25 @@ async fn the_game_stream_gives_the_game_then_each_change_and_a_retried_move_is_m
     let mut stream = Stream::open(&s, &format!("/api/bot/game/stream/{game}"), &robo).await;
     let first = stream.next_of("state").await;
     assert_eq!(first["game"]["ply"], 0, "{first}");
+    // The game view marks the bot's seat BOT (its ratings come in a second state: read again).
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let view = s.game(&game).await;
+        if view["players"]["white"]["bot"] == true {
+            assert!(
+                view["players"]["black"].get("bot").is_none(),
+                "{}",
+                view["players"]
+            );
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no BOT mark: {}",
+            view["players"]
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(first["game"]["from"], 0, "{first}");
     let mv = first["game"]["legal_moves"][0]
         .as_str()

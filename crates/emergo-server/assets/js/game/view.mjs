@@ -48,7 +48,7 @@ function playerName(color) {
   const account = g.players && g.players[color];
   if (account) {
     // a game between accounts: the names, and the category of a rated game
-    const sub = [...(st.seat === color ? [t('who.you')] : []), colorWord, ...(g.players.rated ? [t(`category.${g.players.rated}`)] : [])].join(' · ');
+    const sub = [...(account.bot ? [t('player.bot')] : []), ...(st.seat === color ? [t('who.you')] : []), colorWord, ...(g.players.rated ? [t(`category.${g.players.rated}`)] : [])].join(' · ');
     return { name: account.deleted || !account.name ? t('player.deleted') : account.name, sub };
   }
   if (st.seat === color) return { name: t('who.you'), sub: colorWord };

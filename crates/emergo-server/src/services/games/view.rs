@@ -52,6 +52,9 @@ pub struct PlayerView {
     /// (issue 18); absent in the list of games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<super::ratings::SeatRating>,
+    /// A bot account (issue 24), marked BOT; absent for a person.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// `"players"` of a game view: `null` seats in anonymous games; `"rated"` names the category
@@ -75,6 +78,7 @@ impl PlayersView {
                 name: p.name.clone(),
                 deleted: p.name.is_none(),
                 rating: ratings.of(color).cloned(),
+                bot: ratings.bots[color.index()],
             })
         };
         PlayersView {
