@@ -5,7 +5,7 @@
 //!
 //! A [`Move<V>`] does not leave its game's board: across the enum, a move is an [`AnyMove`]
 //! (the move with its board) or its text (N1), as on the wire. Code that wants the typed game
-//! (a view drawing its board, the engine) opens it with [`any_game!`](crate::any_game), which
+//! (a view drawing its board, the engine) opens it with `any_game!` (below), which
 //! runs a generic body on whichever board it holds.
 
 use crate::color::Color;
@@ -127,18 +127,18 @@ impl<V: Variant> From<GameError<V>> for AnyGameError {
 impl AnyGame {
     /// A game from the start of `kind`'s board.
     pub fn start(kind: VariantKind) -> AnyGame {
-        crate::with_variant!(kind, V => Game::<V>::default().into_any())
+        with_variant!(kind, V => Game::<V>::default().into_any())
     }
 
     /// A game of `kind`'s board from a position text (N2) of that board.
     pub fn from_position_text(kind: VariantKind, text: &str) -> Result<AnyGame, PositionTextError> {
-        crate::with_variant!(kind, V => Ok(Game::new(text.parse::<Position<V>>()?).into_any()))
+        with_variant!(kind, V => Ok(Game::new(text.parse::<Position<V>>()?).into_any()))
     }
 
     /// The game of a record (N3), on the board its `[Variant]` tag names.
     pub fn from_record(text: &str) -> Result<AnyGame, RecordError> {
         let kind = crate::record::record_variant(text)?;
-        crate::with_variant!(kind, V => {
+        with_variant!(kind, V => {
             Ok(crate::record::GameRecord::<V>::parse(text)?.to_game()?.into_any())
         })
     }

@@ -30,6 +30,9 @@
 
 #![warn(missing_docs)]
 
+// First: its macro `with_variant!` is in scope, by name, in the modules after it.
+#[macro_use]
+pub mod variant;
 pub mod any;
 pub mod bitboard;
 pub mod board;
@@ -45,7 +48,6 @@ pub mod position;
 pub mod record;
 pub mod refusal;
 pub mod repetition;
-pub mod variant;
 mod zobrist;
 
 pub use any::{AnyGame, AnyGameError, AnyMove, IntoAny, IntoAnyMove};

@@ -555,7 +555,7 @@ impl Tournaments {
                 {
                     return Ok(()); // the round goes on
                 }
-                let (pairs, byes, last_round) = match format {
+                let (pairs, byes) = match format {
                     "roundrobin" => {
                         let seeded: Vec<PlayerId> = entrants.iter().map(|e| e.account_id).collect();
                         let table = round_robin::berger(&seeded).ok_or_else(|| {
@@ -585,7 +585,7 @@ impl Tournaments {
                                 (true, true) => {}
                             }
                         }
-                        (pairs, byes, table.len() as i64)
+                        (pairs, byes)
                     }
                     _ => {
                         let rounds = t.rounds.unwrap_or(5);
@@ -602,10 +602,9 @@ impl Tournaments {
                             .bye
                             .map(|p| vec![(p, i64::from(swiss::BYE_POINTS) * t.games_per_pairing)])
                             .unwrap_or_default();
-                        (next.pairings, byes, rounds)
+                        (next.pairings, byes)
                     }
                 };
-                let _ = last_round;
                 self.play_round(
                     games,
                     notes,

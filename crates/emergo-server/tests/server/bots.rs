@@ -272,9 +272,6 @@ async fn only_an_account_that_never_played_becomes_a_bot_and_is_marked_so() {
         (StatusCode::OK, &json!(true)),
         "{page}"
     );
-    let (status, page) = s.get("/api/players/robo").await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(page["bot"], true);
     // An account with a game stays a person.
     let alice = sign_up(&s, "alice").await;
     let bob = sign_up(&s, "bob").await;
