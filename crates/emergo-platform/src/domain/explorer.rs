@@ -456,7 +456,11 @@ mod tests {
         );
         let mut rated = human.clone();
         rated.players.rated = Some(Category::Rapid);
-        rated.players.white = Some(PlayerRef { id: 1, name: None });
+        rated.players.white = Some(PlayerRef {
+            id: 1,
+            name: None,
+            bot: false,
+        });
         let facts = GameFacts::of(&rated, &finished, [Some(1300), None]).expect("indexed");
         assert_eq!(
             (facts.source, facts.speed, facts.band()),

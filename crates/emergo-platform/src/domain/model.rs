@@ -134,6 +134,8 @@ pub struct PlayerRef {
     pub id: i64,
     /// `None` once the account is deleted (shown as "deleted player").
     pub name: Option<String>,
+    /// A bot account (issue 24), marked BOT wherever its name is shown.
+    pub bot: bool,
 }
 
 /// The accounts of a game's seats (none in anonymous games) and whether the game is rated,

@@ -65,6 +65,9 @@ pub struct PlayerGameRow {
     pub black_account: Option<i64>,
     pub white_name: Option<String>,
     pub black_name: Option<String>,
+    /// Whether the seats' accounts are bot accounts (issue 24).
+    pub white_bot: bool,
+    pub black_bot: bool,
     pub ply: i64,
     pub result: Option<String>,
     pub reason: Option<String>,
@@ -97,6 +100,8 @@ pub struct SeekRow {
     pub allow_bots: bool,
     /// Whether its owner is a bot account.
     pub owner_bot: bool,
+    /// Whether the challenged account is a bot account.
+    pub opponent_bot: bool,
 }
 
 /// A new seek.
@@ -196,6 +201,9 @@ pub struct WatchRow {
     pub black_account: i64,
     pub white_name: Option<String>,
     pub black_name: Option<String>,
+    /// Whether the seats' accounts are bot accounts (issue 24).
+    pub white_bot: bool,
+    pub black_bot: bool,
     pub rated: Option<String>,
     pub time_control: Option<String>,
     pub ply: i64,
@@ -890,24 +898,23 @@ pub(super) const SEEK_COLUMNS: &str = "s.id, s.account_id, \
     (SELECT name FROM accounts a WHERE a.id = s.account_id) AS owner, \
     s.time_control, s.rated, s.color, s.opponent_id, \
     (SELECT name FROM accounts a WHERE a.id = s.opponent_id) AS opponent, \
+    COALESCE((SELECT bot FROM accounts a WHERE a.id = s.opponent_id), FALSE) AS opponent_bot, \
     s.game_id, s.created_at, s.expires_at, s.client, s.variant, s.allow_bots, \
     (SELECT bot FROM accounts a WHERE a.id = s.account_id) AS owner_bot";
 
 /// The columns of a [`WatchRow`], from `games`.
-pub(super) const WATCH_COLUMNS: &str = "id, white_account, black_account, \
-    (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
-        AS white_name, \
-    (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
-        AS black_name, \
-    rated, time_control, ply, created_at, updated_at, variant";
+pub(super) const WATCH_COLUMNS: &str = concat!(
+    "id, white_account, black_account, ",
+    seat_accounts!("games"),
+    ", rated, time_control, ply, created_at, updated_at, variant"
+);
 
 /// The columns of a [`PlayerGameRow`], from `games`.
-pub(super) const PLAYER_GAME_COLUMNS: &str = "id, white_account, black_account, \
-    (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
-        AS white_name, \
-    (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
-        AS black_name, \
-    ply, result, reason, rated, time_control, created_at, updated_at";
+pub(super) const PLAYER_GAME_COLUMNS: &str = concat!(
+    "id, white_account, black_account, ",
+    seat_accounts!("games"),
+    ", ply, result, reason, rated, time_control, created_at, updated_at"
+);
 
 /// A new player's rating row in `category`.
 pub fn first_rating(account_id: i64, category: &str, now: &str) -> RatingRow {

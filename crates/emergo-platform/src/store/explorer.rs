@@ -53,6 +53,9 @@ pub struct RecentGame {
     pub result: Option<String>,
     pub white_name: Option<String>,
     pub black_name: Option<String>,
+    /// Whether the seats' accounts are bot accounts (issue 24).
+    pub white_bot: bool,
+    pub black_bot: bool,
     pub white_kind: String,
     pub black_kind: String,
     pub level: Option<i64>,
@@ -229,13 +232,10 @@ impl Store {
              FROM explorer_stats WHERE hash = $1{conditions} GROUP BY move"
         );
         let games_sql = format!(
-            "SELECT r.game_id, r.at, r.rating, g.result, g.white_kind, g.black_kind, g.level,
-                (SELECT name FROM accounts a WHERE a.id = g.white_account AND a.deleted_at IS NULL)
-                    AS white_name,
-                (SELECT name FROM accounts a WHERE a.id = g.black_account AND a.deleted_at IS NULL)
-                    AS black_name
+            "SELECT r.game_id, r.at, r.rating, g.result, g.white_kind, g.black_kind, g.level, {}
              FROM explorer_recent r JOIN games g ON g.id = r.game_id
              WHERE r.hash = $1{} ORDER BY r.at DESC, r.game_id DESC LIMIT $2",
+            seat_accounts!("g"),
             conditions
                 .replace(" source ", " r.source ")
                 .replace(" speed ", " r.speed ")

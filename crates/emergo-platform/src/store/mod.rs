@@ -50,6 +50,32 @@ macro_rules! for_each_backend {
     };
 }
 
+/// The seats' accounts of a game as columns `white_name, black_name, white_bot, black_bot`,
+/// for a `SELECT` from `$games` (the `games` table or its alias): the name is `NULL` once the
+/// account is deleted, and the bot mark (issue 24) false without an account.
+macro_rules! seat_accounts {
+    ($games:literal) => {
+        concat!(
+            "(SELECT name FROM accounts a WHERE a.id = ",
+            $games,
+            ".white_account ",
+            "AND a.deleted_at IS NULL) AS white_name, ",
+            "(SELECT name FROM accounts a WHERE a.id = ",
+            $games,
+            ".black_account ",
+            "AND a.deleted_at IS NULL) AS black_name, ",
+            "COALESCE((SELECT bot FROM accounts a WHERE a.id = ",
+            $games,
+            ".white_account), FALSE) ",
+            "AS white_bot, ",
+            "COALESCE((SELECT bot FROM accounts a WHERE a.id = ",
+            $games,
+            ".black_account), FALSE) ",
+            "AS black_bot"
+        )
+    };
+}
+
 pub mod accounts;
 pub mod chat;
 pub mod copy;

@@ -30,6 +30,8 @@ pub struct NoteRow {
     pub game_id: Option<String>,
     pub seek_id: Option<String>,
     pub other: Option<String>,
+    /// Whether the other player's account is a bot account (issue 24).
+    pub other_bot: bool,
     pub time_control: Option<String>,
     pub outcome: Option<String>,
     pub reason: Option<String>,
@@ -48,6 +50,7 @@ pub enum ReadWhich<'a> {
 
 /// The columns of a [`NoteRow`].
 pub(super) const NOTE_COLUMNS: &str = "id, account_id, kind, game_id, seek_id, other, \
+    COALESCE((SELECT bot FROM accounts a WHERE a.name_key = LOWER(other)), FALSE) AS other_bot, \
     time_control, outcome, reason, created_at, read_at";
 
 /// The notifications's methods, written once for both backends (see the module text of

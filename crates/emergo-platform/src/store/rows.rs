@@ -35,6 +35,8 @@ pub(super) struct GameRow {
     black_account: Option<i64>,
     white_name: Option<String>,
     black_name: Option<String>,
+    white_bot: bool,
+    black_bot: bool,
     rated: Option<String>,
     time_control: Option<String>,
     white_ms: Option<i64>,
@@ -43,14 +45,13 @@ pub(super) struct GameRow {
     variant: String,
 }
 
-pub(super) const GAME_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
-    black_token, invite, start, tags, result, reason, draw_offer, rematch_offer, rematch_game, \
-    takeback_offer, takeback_declined, created_at, updated_at, version, white_account, black_account, \
-    (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
-        AS white_name, \
-    (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
-        AS black_name, \
-    rated, time_control, white_ms, black_ms, turn_started_ms, variant";
+pub(super) const GAME_COLUMNS: &str = concat!(
+    "id, mode, level, white_kind, black_kind, white_token, black_token, invite, start, tags, \
+    result, reason, draw_offer, rematch_offer, rematch_game, takeback_offer, takeback_declined, \
+    created_at, updated_at, version, white_account, black_account, ",
+    seat_accounts!("games"),
+    ", rated, time_control, white_ms, black_ms, turn_started_ms, variant"
+);
 
 /// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
 #[derive(sqlx::FromRow)]
@@ -71,17 +72,18 @@ pub(super) struct SummaryDbRow {
     black_account: Option<i64>,
     white_name: Option<String>,
     black_name: Option<String>,
+    white_bot: bool,
+    black_bot: bool,
     rated: Option<String>,
     variant: String,
 }
 
-pub(super) const SUMMARY_COLUMNS: &str = "id, mode, level, white_kind, black_kind, white_token, \
-    black_token, ply, result, reason, created_at, updated_at, white_account, black_account, \
-    (SELECT name FROM accounts a WHERE a.id = games.white_account AND a.deleted_at IS NULL) \
-        AS white_name, \
-    (SELECT name FROM accounts a WHERE a.id = games.black_account AND a.deleted_at IS NULL) \
-        AS black_name, \
-    rated, variant";
+pub(super) const SUMMARY_COLUMNS: &str = concat!(
+    "id, mode, level, white_kind, black_kind, white_token, black_token, ply, result, reason, \
+    created_at, updated_at, white_account, black_account, ",
+    seat_accounts!("games"),
+    ", rated, variant"
+);
 
 /// A stored move: `(ply, move text)`.
 pub(super) type MoveRow = (i64, String);
@@ -172,10 +174,12 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
             white: row.white_account.map(|id| PlayerRef {
                 id,
                 name: row.white_name,
+                bot: row.white_bot,
             }),
             black: row.black_account.map(|id| PlayerRef {
                 id,
                 name: row.black_name,
+                bot: row.black_bot,
             }),
             rated: row.rated.as_deref().and_then(|c| c.parse().ok()),
         },
@@ -223,10 +227,12 @@ pub(super) fn summary(row: SummaryDbRow) -> Result<SummaryRow, StoreError> {
             white: row.white_account.map(|id| PlayerRef {
                 id,
                 name: row.white_name,
+                bot: row.white_bot,
             }),
             black: row.black_account.map(|id| PlayerRef {
                 id,
                 name: row.black_name,
+                bot: row.black_bot,
             }),
             rated: row.rated.as_deref().and_then(|c| c.parse().ok()),
         },

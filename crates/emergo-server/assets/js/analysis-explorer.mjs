@@ -6,6 +6,7 @@
 import { $, el } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t, num } from './i18n.mjs';
+import { shownName } from './names.mjs';
 
 export const SOURCES = ['rated', 'casual', 'engine', 'imported'];
 export const SPEEDS = ['blitz', 'rapid', 'classical', 'correspondence', 'untimed'];
@@ -53,7 +54,7 @@ export function noteKey(answer) {
 /** A side of a listed game, in words. */
 function playerWords(p) {
   if (p.engine) return t('ex.engine', { level: p.level ?? '?' });
-  return p.name || t('ex.anonymous');
+  return p.name ? shownName(p.name, p.bot) : t('ex.anonymous');
 }
 
 /** The share bar: three parts as wide as White's wins, the draws and Black's wins. */

@@ -2,6 +2,7 @@
 import { $, el, store, seatOf, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
+import { shownName } from './names.mjs';
 import { prefs, setPref } from './prefs.mjs';
 import { fullMoves } from './notation.mjs';
 import { scoreText } from './movelist.mjs';
@@ -117,7 +118,7 @@ function sideLabel(summary, color) {
   if (side.kind === 'engine') return summary.level ? t('who.engineLevel', { level: summary.level }) : t('who.engine');
   const mine = seatOf(summary.id);
   const account = summary.players && summary.players[color];
-  if (account) return account.deleted || !account.name ? t('player.deleted') : account.name;
+  if (account) return shownName(account.deleted ? null : account.name, account.bot);
   if (mine && mine.seat === color) return t('who.you');
   return side.joined === false ? t('who.openSeat') : t('who.person');
 }

@@ -5,6 +5,7 @@
 import { $, el } from './dom.mjs';
 import { api } from './api.mjs';
 import { t, lang } from './i18n.mjs';
+import { shownName } from './names.mjs';
 import { onMe, known } from './account.mjs';
 import { onLobbyMessage, setAccount } from './lobby-socket.mjs';
 import { timeLabel } from './online.mjs';
@@ -21,7 +22,7 @@ export function noteLink(note) {
 
 /** An entry's words. */
 export function noteText(note) {
-  const name = note.from || t('player.deleted');
+  const name = shownName(note.from, note.from_bot);
   const time = note.time ? timeLabel(note.time) : '';
   if (note.kind === 'turn') return t('notes.turn', { name });
   if (note.kind === 'challenge') return t('notes.challenge', { name, time });

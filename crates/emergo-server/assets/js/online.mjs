@@ -4,6 +4,7 @@
 import { $, el, svg, store, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t, num } from './i18n.mjs';
+import { shownName, shownOpponent } from './names.mjs';
 import { me, onMe } from './account.mjs';
 import { seekDots } from './charts.mjs';
 import { QUICK, quickMatch, ownQuickSeek } from './pairing.mjs';
@@ -142,7 +143,7 @@ function drawWaiting() {
 function seekWords(s) {
   const kind = t(s.rated ? 'online.rated' : 'online.casual');
   const board = t(`variant.${s.variant || 'emergo'}`);
-  return `${s.owner} (${s.rating}${s.provisional ? '?' : ''}) · ${board} · ${timeLabel(s.time)} · ${kind}`;
+  return `${shownName(s.owner, s.owner_bot)} (${s.rating}${s.provisional ? '?' : ''}) · ${board} · ${timeLabel(s.time)} · ${kind}`;
 }
 
 export async function refresh() {
@@ -178,7 +179,7 @@ export async function refresh() {
   if (!mineOrToMe.length) challenges.append(el('li', { class: 'empty', text: t('online.noChallenges') }));
   for (const s of mineOrToMe) {
     const toMe = who && s.opponent === who.name;
-    const words = toMe ? t('online.challengeFrom', { name: s.owner, time: timeLabel(s.time) }) : t('online.challengeTo', { name: s.opponent, time: timeLabel(s.time) });
+    const words = toMe ? t('online.challengeFrom', { name: shownName(s.owner, s.owner_bot), time: timeLabel(s.time) }) : t('online.challengeTo', { name: shownName(s.opponent, s.opponent_bot), time: timeLabel(s.time) });
     const buttons = toMe
       ? [el('button', { type: 'button', class: 'primary', text: t('online.accept'), onclick: () => accept(s.id) }),
         el('button', { type: 'button', text: t('online.decline'), onclick: () => withdraw(s.id) })]
@@ -213,7 +214,7 @@ async function loadMyTurn(name) {
     list.replaceChildren();
     if (!games.length) list.append(el('li', { class: 'empty', text: t('online.noTurn') }));
     for (const g of games) {
-      const opponent = typeof g.opponent === 'string' ? g.opponent : t('player.deleted');
+      const opponent = shownOpponent(g);
       list.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true }, `${t('player.vs', { name: opponent })} · ${timeLabel(g.time_control)}`)));
     }
   } catch (err) {

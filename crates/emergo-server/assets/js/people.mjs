@@ -5,6 +5,7 @@
 import { $, el, toast } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
+import { shownName, shownOpponent } from './names.mjs';
 import { me } from './account.mjs';
 import { timeLabel, SEEK_TIMES } from './online.mjs';
 
@@ -85,7 +86,7 @@ export function drawStats(data) {
   const playing = $('#player-playing');
   playing.replaceChildren();
   for (const g of data.playing || []) {
-    const opponent = typeof g.opponent === 'string' ? g.opponent : t('player.deleted');
+    const opponent = shownOpponent(g);
     playing.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true, class: 'playing-link' },
       t('stats.playingNow', { name: opponent, time: g.time_control ? timeLabel(g.time_control) : '' }))));
   }
@@ -175,7 +176,7 @@ export function leaveWatch() {
 }
 
 function side(p) {
-  const name = p.deleted || !p.name ? t('player.deleted') : p.name;
+  const name = shownName(p.deleted ? null : p.name, p.bot);
   return `${name} (${p.rating}${p.provisional ? '?' : ''})`;
 }
 

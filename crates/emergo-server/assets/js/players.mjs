@@ -2,6 +2,7 @@
 import { $, el, svg } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
+import { shownOpponent } from './names.mjs';
 import { historyPath } from './charts.mjs';
 import { scoreText } from './movelist.mjs';
 import { me, onMe } from './account.mjs';
@@ -101,7 +102,7 @@ export async function showPlayer(name) {
   drawHistory(chartCategory ? data.history[chartCategory] : [], chartCategory);
   if (!data.games.length) games.append(el('li', { class: 'empty', text: t('player.noGames') }));
   for (const g of data.games) {
-    const opponent = typeof g.opponent === 'string' ? g.opponent : t('player.deleted');
+    const opponent = shownOpponent(g);
     const parts = [t(`color.${g.color}`), resultWord(g)];
     if (g.time_control) parts.push(timeLabel(g.time_control));
     if (g.rated) parts.push(t(`category.${g.rated}`));

@@ -52,6 +52,9 @@ pub struct NoteView {
     pub seek: Option<String>,
     /// The other player.
     pub from: Option<String>,
+    /// The other player is a bot account (issue 24); absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_bot: bool,
     pub time: Option<String>,
     /// For `ended`: `win`, `loss` or `draw`, for this account.
     pub outcome: Option<String>,
@@ -68,6 +71,7 @@ impl NoteView {
             game: row.game_id,
             seek: row.seek_id,
             from: row.other,
+            from_bot: row.other_bot,
             time: row.time_control,
             outcome: row.outcome,
             reason: row.reason,
@@ -380,6 +384,7 @@ mod tests {
             game: Some("g".repeat(64)),
             seek: Some("s".repeat(64)),
             from: Some("n".repeat(20)),
+            from_bot: true,
             time: Some("180+180".into()),
             outcome: Some("loss".into()),
             reason: Some("resignation".into()),
@@ -403,6 +408,7 @@ mod tests {
             game: Some("x".repeat(5000)),
             seek: None,
             from: None,
+            from_bot: false,
             time: None,
             outcome: None,
             reason: None,

@@ -296,6 +296,12 @@ impl Tournaments {
                 "this tournament has started: it takes no more players".to_string(),
             ));
         }
+        // Tournaments rank people (as the leaderboard does); bots meet them in games.
+        if self.store.is_bot(account).await? {
+            return Err(ServiceError::NotAllowed(
+                "a bot account does not play in tournaments".to_string(),
+            ));
+        }
         if !self.store.join_tournament(id, account, &now_text()).await? {
             let entrants = self.store.entrants(id).await?;
             if entrants
@@ -670,10 +676,14 @@ impl Tournaments {
                     white: Some(PlayerRef {
                         id: white,
                         name: name_of(white),
+                        // Bot accounts do not join tournaments.
+                        bot: false,
                     }),
                     black: Some(PlayerRef {
                         id: black,
                         name: name_of(black),
+                        // Bot accounts do not join tournaments.
+                        bot: false,
                     }),
                     rated: t.rated.then(|| tc.category()),
                 };

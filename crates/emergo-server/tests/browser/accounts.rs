@@ -351,13 +351,14 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         reqwest::Method::POST,
         "/api/tokens",
         &robo.token,
-        json!({"scopes": ["bot:play"]}),
+        json!({"scopes": ["bot:play", "challenge:write"]}),
     )
     .await;
     assert_eq!(status, reqwest::StatusCode::CREATED, "{made}");
+    let robo_token = made["token"].as_str().expect("a token").to_string();
     let upgraded = reqwest::Client::new()
         .post(rig.url("/api/bot/account/upgrade"))
-        .bearer_auth(made["token"].as_str().expect("a token"))
+        .bearer_auth(&robo_token)
         .send()
         .await
         .expect("the upgrade is sent");
@@ -387,6 +388,38 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
     )
     .await;
     assert_eq!(axe_violations(white).await, json!([]), "the leaderboard");
+    // The bot challenges the player still signed in: the lobby's challenge says BOT before the
+    // bot's name, and the game's bar marks its seat BOT.
+    let challenged = reqwest::Client::new()
+        .post(rig.url(&format!("/api/challenge/{loser}")))
+        .bearer_auth(&robo_token)
+        .json(&json!({"time": "5+3", "color": "white"}))
+        .send()
+        .await
+        .expect("the challenge is sent");
+    assert_eq!(challenged.status(), reqwest::StatusCode::CREATED);
+    black.goto(&rig.url("/")).await.expect("the lobby loads");
+    wait_until(
+        black,
+        "(() => { const w = [...document.querySelectorAll('#challenges li .who')] \
+             .find((w) => w.textContent === 'BOT robo challenges you (5+3)'); \
+           if (!w) return false; \
+           const r = w.getBoundingClientRect(); \
+           return r.width > 0 && r.height > 0 && w.contains(document.elementFromPoint(r.x + 4, r.y + r.height / 2)); })()",
+        "the bot's challenge, marked BOT, drawn and uncovered",
+    )
+    .await;
+    click(black, "#challenges li .primary").await;
+    wait_until(
+        black,
+        "location.pathname.startsWith('/game/') \
+         && document.querySelector('#bar-top .name')?.textContent === 'robo' \
+         && document.querySelector('#bar-top .sub')?.textContent.startsWith('BOT') \
+         && document.querySelector('#bar-bottom .sub')?.textContent.startsWith('BOT') === false",
+        "the game against the bot, its seat marked BOT",
+    )
+    .await;
+    save_screenshot(black, "game-bot.png").await;
     assert_no_script_errors(&a).await;
     assert_no_script_errors(&b).await;
 }

@@ -15,6 +15,7 @@ test('each kind in words, in English and French', () => {
   assert.equal(noteText({ ...base, kind: 'ended', outcome: 'loss' }), 'Your game against alice is over: you lost');
   assert.equal(noteText({ ...base, kind: 'ended', outcome: 'draw' }), 'Your game against alice is over: a draw');
   assert.equal(noteText({ ...base, kind: 'turn', from: null }), `${t('player.deleted')} moved: your turn`);
+  assert.equal(noteText({ ...base, kind: 'started', from: 'robo', from_bot: true, time: '3+2' }), 'Your game against BOT robo has started (3+2)');
   setLang('fr');
   assert.equal(noteText({ ...base, kind: 'turn' }), 'alice a joué : à vous');
   assert.equal(noteText({ ...base, kind: 'challenge', time: 'corr:1' }), 'alice vous défie (1 jour)');

@@ -265,12 +265,29 @@ async fn a_token_never_acts_beyond_its_scopes() {
 #[tokio::test]
 async fn only_an_account_that_never_played_becomes_a_bot_and_is_marked_so() {
     let s = TestServer::start().await;
-    let (_, _) = bot(&s, "robo").await;
+    let (robo, _) = bot(&s, "robo").await;
     let (status, page) = s.get("/api/players/robo").await;
     assert_eq!(
         (status, &page["bot"]),
         (StatusCode::OK, &json!(true)),
         "{page}"
+    );
+    // Tournaments rank people: a bot does not join one.
+    let (_, t) = robo
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Bot night", "format": "arena", "time": "3+2", "minutes": 30}),
+        )
+        .await;
+    let id = t["id"].as_str().unwrap_or_else(|| panic!("made: {t}"));
+    let (status, body) = robo
+        .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(
+        (status, &body["error"]),
+        (StatusCode::CONFLICT, &json!("not_allowed")),
+        "{body}"
     );
     // An account with a game stays a person.
     let alice = sign_up(&s, "alice").await;
@@ -286,6 +303,81 @@ async fn only_an_account_that_never_played_becomes_a_bot_and_is_marked_so() {
         (status, &body["error"]),
         (StatusCode::FORBIDDEN, &json!("bad_scope")),
         "{body}"
+    );
+    s.stop().await;
+}
+
+/// "Marked BOT wherever its name appears": the challenge, the game, the lists of games (the
+/// lobby's, the watch list, a player's page), the notification.
+#[tokio::test]
+async fn a_bot_is_marked_bot_wherever_its_name_is_shown() {
+    let s = TestServer::start().await;
+    let (_, robo) = bot(&s, "robo").await;
+    let alice = sign_up(&s, "alice").await;
+    let (status, made) = alice
+        .post(
+            &s,
+            "/api/challenge/robo",
+            json!({"time": "5+3", "color": "black"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let (_, seeks) = alice.get(&s, "/api/seeks").await;
+    let challenge = seeks["challenges"]
+        .as_array()
+        .and_then(|list| list.iter().find(|c| c["opponent"] == "robo"))
+        .unwrap_or_else(|| panic!("the challenge is listed: {seeks}"));
+    assert_eq!(
+        (&challenge["opponent_bot"], &challenge["owner_bot"]),
+        (&json!(true), &json!(false)),
+        "{challenge}"
+    );
+    let id = made["id"].as_str().expect("id");
+    let path = format!("/api/challenge/{id}/accept");
+    let (_, grant) = bearer(&s, Method::POST, &path, &robo, None).await;
+    let game = grant["game"]["id"].as_str().expect("game").to_string();
+    let mv = grant["game"]["legal_moves"][0].as_str().expect("a move");
+    let path = format!("/api/bot/game/{game}/move/{mv}?ply=0");
+    let (status, view) = bearer(&s, Method::POST, &path, &robo, None).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let players = &view["players"];
+    assert_eq!(players["white"]["bot"], true, "{players}");
+    assert!(players["black"].get("bot").is_none(), "{players}");
+
+    let (_, list) = alice.get(&s, "/api/games?status=ongoing").await;
+    let line = list["games"]
+        .as_array()
+        .and_then(|games| games.iter().find(|g| g["id"] == game.as_str()))
+        .unwrap_or_else(|| panic!("the game is listed: {list}"));
+    assert_eq!(line["players"]["white"]["bot"], true, "{line}");
+    assert!(line["players"]["black"].get("bot").is_none(), "{line}");
+
+    let (_, watch) = s.get("/api/watch").await;
+    let watched = &watch["games"][0];
+    assert_eq!(watched["id"], game.as_str(), "{watch}");
+    assert_eq!(watched["white"]["bot"], true, "{watched}");
+    assert!(watched["black"].get("bot").is_none(), "{watched}");
+
+    let (_, page) = s.get("/api/players/alice").await;
+    let line = page["games"]
+        .as_array()
+        .and_then(|games| games.iter().find(|g| g["id"] == game.as_str()))
+        .unwrap_or_else(|| panic!("the game is on alice's page: {page}"));
+    assert_eq!(
+        (&line["opponent"], &line["opponent_bot"]),
+        (&json!("robo"), &json!(true)),
+        "{line}"
+    );
+
+    let (_, notes) = alice.get(&s, "/api/notifications").await;
+    let started = notes["notifications"]
+        .as_array()
+        .and_then(|list| list.iter().find(|n| n["kind"] == "started"))
+        .unwrap_or_else(|| panic!("alice hears of the game: {notes}"));
+    assert_eq!(
+        (&started["from"], &started["from_bot"]),
+        (&json!("robo"), &json!(true)),
+        "{started}"
     );
     s.stop().await;
 }
@@ -438,25 +530,14 @@ async fn the_game_stream_gives_the_game_then_each_change_and_a_retried_move_is_m
     let mut stream = Stream::open(&s, &format!("/api/bot/game/stream/{game}"), &robo).await;
     let first = stream.next_of("state").await;
     assert_eq!(first["game"]["ply"], 0, "{first}");
-    // The game view marks the bot's seat BOT (its ratings come in a second state: read again).
-    let until = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let view = s.game(&game).await;
-        if view["players"]["white"]["bot"] == true {
-            assert!(
-                view["players"]["black"].get("bot").is_none(),
-                "{}",
-                view["players"]
-            );
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < until,
-            "no BOT mark: {}",
-            view["players"]
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    // The game view marks the bot's seat BOT.
+    let view = s.game(&game).await;
+    assert_eq!(view["players"]["white"]["bot"], true, "{}", view["players"]);
+    assert!(
+        view["players"]["black"].get("bot").is_none(),
+        "{}",
+        view["players"]
+    );
     assert_eq!(first["game"]["from"], 0, "{first}");
     let mv = first["game"]["legal_moves"][0]
         .as_str()

@@ -289,6 +289,7 @@ fn seek_shape(opponent: &str, game: &str) -> Value {
         "rated": "bool",
         "color": "string",
         "opponent": opponent,
+        "opponent_bot": "bool",
         "game": game,
         "created_at": "string",
     })

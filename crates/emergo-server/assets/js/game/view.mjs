@@ -4,6 +4,7 @@
 // holds the transport and the wiring.
 import { $, el, store } from '../dom.mjs';
 import { t } from '../i18n.mjs';
+import { shownName } from '../names.mjs';
 import { discIcon, handIcons, squareWords, stackLetters } from '../board.mjs';
 import { resultWords, winner } from '../events.mjs';
 import { moveLabel } from '../notation.mjs';
@@ -49,7 +50,7 @@ function playerName(color) {
   if (account) {
     // a game between accounts: the names, and the category of a rated game
     const sub = [...(account.bot ? [t('player.bot')] : []), ...(st.seat === color ? [t('who.you')] : []), colorWord, ...(g.players.rated ? [t(`category.${g.players.rated}`)] : [])].join(' · ');
-    return { name: account.deleted || !account.name ? t('player.deleted') : account.name, sub };
+    return { name: shownName(account.deleted ? null : account.name), sub };
   }
   if (st.seat === color) return { name: t('who.you'), sub: colorWord };
   if (!side.joined) return { name: t('who.waiting'), sub: t('who.waitingSub', { color: colorWord }) };

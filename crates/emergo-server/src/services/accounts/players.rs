@@ -57,6 +57,9 @@ pub struct GameLine {
     color: &'static str,
     /// `null` for an anonymous opponent.
     opponent: Option<Opponent>,
+    /// The opponent is a bot account (issue 24); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    opponent_bot: bool,
     ply: i64,
     /// `ongoing` or `finished`.
     status: &'static str,
@@ -93,9 +96,9 @@ fn game_line(row: &PlayerGameRow, account_id: i64) -> GameLine {
     } else {
         Color::Black
     };
-    let opponent = match color {
-        Color::White => (row.black_account, &row.black_name),
-        Color::Black => (row.white_account, &row.white_name),
+    let (opponent, opponent_bot) = match color {
+        Color::White => ((row.black_account, &row.black_name), row.black_bot),
+        Color::Black => ((row.white_account, &row.white_name), row.white_bot),
     };
     let opponent = match opponent {
         (Some(_), Some(name)) => Some(Opponent::Name(name.clone())),
@@ -112,6 +115,7 @@ fn game_line(row: &PlayerGameRow, account_id: i64) -> GameLine {
         id: row.id.clone(),
         color: color.name(),
         opponent,
+        opponent_bot,
         ply: row.ply,
         status: if row.result.is_some() {
             "finished"

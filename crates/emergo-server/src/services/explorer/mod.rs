@@ -77,6 +77,9 @@ pub struct ExplorerMove {
 #[derive(Serialize)]
 pub struct ExplorerPlayer {
     pub name: Option<String>,
+    /// A bot account (issue 24); absent for a person.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
     pub engine: bool,
     pub level: Option<i64>,
 }
@@ -353,17 +356,18 @@ fn view(position: &Position, stats: PositionStats, past: bool) -> ExplorerView {
 }
 
 fn game_view(game: RecentGame) -> ExplorerGame {
-    let player = |name: Option<String>, kind: &str| {
+    let player = |name: Option<String>, bot: bool, kind: &str| {
         let engine = SeatKind::from_name(kind) == Some(SeatKind::Engine);
         ExplorerPlayer {
             name,
+            bot,
             engine,
             level: game.level.filter(|_| engine),
         }
     };
     ExplorerGame {
-        white: player(game.white_name.clone(), &game.white_kind),
-        black: player(game.black_name.clone(), &game.black_kind),
+        white: player(game.white_name.clone(), game.white_bot, &game.white_kind),
+        black: player(game.black_name.clone(), game.black_bot, &game.black_kind),
         id: game.game_id,
         result: game.result,
         rating: game.rating,

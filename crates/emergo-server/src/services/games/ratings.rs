@@ -40,8 +40,6 @@ pub struct SeatRating {
 pub struct GameRatings {
     pub white: Option<SeatRating>,
     pub black: Option<SeatRating>,
-    /// Which seats a bot account holds (issue 24: marked BOT).
-    pub bots: [bool; 2],
 }
 
 impl GameRatings {
@@ -73,11 +71,6 @@ pub async fn load(store: &Store, meta: &GameMeta) -> Result<GameRatings, StoreEr
     let mut ratings = GameRatings::default();
     if meta.players.white.is_none() && meta.players.black.is_none() {
         return Ok(ratings);
-    }
-    for color in Color::ALL {
-        if let Some(player) = meta.players.of(color) {
-            ratings.bots[color.index()] = store.is_bot(player.id).await?;
-        }
     }
     let Some(category) = category_of(meta) else {
         return Ok(ratings);

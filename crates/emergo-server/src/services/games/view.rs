@@ -78,7 +78,7 @@ impl PlayersView {
                 name: p.name.clone(),
                 deleted: p.name.is_none(),
                 rating: ratings.of(color).cloned(),
-                bot: ratings.bots[color.index()],
+                bot: p.bot,
             })
         };
         PlayersView {

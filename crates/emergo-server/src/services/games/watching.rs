@@ -151,6 +151,9 @@ pub struct WatchedGame {
 pub struct WatchedPlayer {
     name: Option<String>,
     deleted: bool,
+    /// A bot account (issue 24); absent for a person.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    bot: bool,
     rating: i64,
     provisional: bool,
 }
@@ -182,7 +185,7 @@ pub async fn make_list(state: &AppState) -> Result<WatchListView, ServiceError> 
                 e.insert(state.store.ratings_of(account).await?);
             }
         }
-        let side = |account: i64, name: Option<String>| {
+        let side = |account: i64, name: Option<String>, bot: bool| {
             let (rating, rd) = pool
                 .as_deref()
                 .and_then(|pool| {
@@ -195,14 +198,15 @@ pub async fn make_list(state: &AppState) -> Result<WatchListView, ServiceError> 
                     (START_RATING, emergo_platform::domain::rating::START_RD),
                     |r| (r.rating, r.rd),
                 );
-            (name, rating, rd)
+            (name, bot, rating, rd)
         };
-        let white = side(row.white_account, row.white_name.clone());
-        let black = side(row.black_account, row.black_name.clone());
-        let mean = (white.1 + black.1) / 2.0;
-        let player = |(name, rating, rd): (Option<String>, f64, f64)| WatchedPlayer {
+        let white = side(row.white_account, row.white_name.clone(), row.white_bot);
+        let black = side(row.black_account, row.black_name.clone(), row.black_bot);
+        let mean = (white.2 + black.2) / 2.0;
+        let player = |(name, bot, rating, rd): (Option<String>, bool, f64, f64)| WatchedPlayer {
             deleted: name.is_none(),
             name,
+            bot,
             rating: rating.round() as i64,
             provisional: rd >= emergo_platform::domain::rating::LEADERBOARD_RD,
         };

@@ -148,6 +148,8 @@ pub struct SeekView {
     color: String,
     /// The challenged account's name; `null` for a public seek.
     opponent: Option<String>,
+    /// Whether the challenged account is a bot account.
+    opponent_bot: bool,
     /// The game, once taken.
     game: Option<String>,
     created_at: String,
@@ -186,6 +188,7 @@ impl SeekView {
             rated: row.rated,
             color: row.color.clone(),
             opponent: row.opponent.clone(),
+            opponent_bot: row.opponent_bot,
             game: row.game_id.clone(),
             created_at: row.created_at.clone(),
         }

@@ -261,10 +261,12 @@ impl Lobby {
         let owner = PlayerRef {
             id: row.account_id,
             name: Some(row.owner.clone()),
+            bot: row.owner_bot,
         };
         let acceptor = PlayerRef {
             id: me.id,
             name: Some(me.name.clone()),
+            bot: me.bot,
         };
         let (white, black) = match owner_color {
             Color::White => (owner, acceptor),
