@@ -18,11 +18,12 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
-# nginx, for the check of the example proxy configuration (docs/deploy/nginx.conf).
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+# nginx, for the check of the example proxy configuration (docs/deploy/nginx.conf) and as the
+# TLS front of the bots' test (tests/cli/bot.rs), whose certificates openssl makes.
+if { ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; } || ! command -v openssl >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
   $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-core >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-core openssl >/dev/null
 fi
 export EMERGO_REQUIRE_NGINX=1
 node --test crates/emergo-server/tests/js/

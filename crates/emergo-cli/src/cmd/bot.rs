@@ -14,15 +14,20 @@ use anyhow::{bail, Context};
 use emergo_arena::UgiEngine;
 use serde_json::Value;
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Arguments of `emergo bot`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The site, e.g. http://127.0.0.1:8080.
+    /// The site, e.g. https://emergo.example or http://127.0.0.1:8080.
     #[arg(long)]
     server: String,
+    /// A PEM file of certificates to trust beside the usual authorities (a private site's
+    /// own, self-signed).
+    #[arg(long)]
+    ca_cert: Option<PathBuf>,
     /// The bot account's API token (scopes bot:play, challenge:write and read); or set
     /// EMERGO_BOT_TOKEN.
     #[arg(long, env = "EMERGO_BOT_TOKEN", hide_env_values = true)]
@@ -140,13 +145,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(text) => Accept::parse(text)?,
         None => Accept::default(),
     };
+    let ca = match &args.ca_cert {
+        None => Vec::new(),
+        Some(path) => {
+            let what = || format!("--ca-cert {}", path.display());
+            let pem = std::fs::read(path).with_context(what)?;
+            let certs = reqwest::Certificate::from_pem_bundle(&pem).with_context(what)?;
+            if certs.is_empty() {
+                bail!("{}: no PEM certificate in it", what());
+            }
+            certs
+        }
+    };
     // The engine starts before anything else: a wrong command is said at once.
     drop(UgiEngine::start(&engine).context("the engine")?);
     crate::process::block_on(async move {
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .build()
-            .context("the HTTP client")?;
+        let mut http = reqwest::Client::builder().connect_timeout(Duration::from_secs(10));
+        for cert in ca {
+            http = http.add_root_certificate(cert);
+        }
+        let http = http.build().context("the HTTP client")?;
         let base = args.server.trim_end_matches('/').to_string();
         let mut bridge = Bridge {
             http,

@@ -1,7 +1,8 @@
 //! Issue 24: `emergo bot` with `emergo ugi` as its engine, against a real `emergo serve` over
 //! loopback: it accepts a person's challenge and plays the timed game to its result through a
 //! dropped connection (a proxy between them cut in the middle) and an engine killed mid-game;
-//! and two bots play each other.
+//! and two bots play each other, one of them over TLS (nginx in front of the site, with a
+//! certificate of a test authority that the bot is given with `--ca-cert`).
 
 use crate::common::{serve, EMERGO};
 use reqwest::blocking::Client;
@@ -286,6 +287,145 @@ fn a_bot_plays_a_challenge_to_its_end_through_a_dropped_connection_and_an_engine
     let _ = server.wait();
 }
 
+/// nginx terminating TLS in front of `upstream` on a free loopback port, with a certificate
+/// for `localhost` signed by a test authority; the authority's PEM file beside it. `None` when
+/// nginx or openssl is missing (scripts/test.sh installs nginx and sets EMERGO_REQUIRE_NGINX).
+struct TlsFront {
+    nginx: Child,
+    url: String,
+    ca: PathBuf,
+}
+
+impl TlsFront {
+    fn start(upstream: &str, dir: &Path) -> Option<TlsFront> {
+        let nginx = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
+            .into_iter()
+            .map(PathBuf::from)
+            .find(|p| p.is_file());
+        let Some(nginx) = nginx else {
+            assert!(
+                std::env::var_os("EMERGO_REQUIRE_NGINX").is_none(),
+                "nginx is not installed"
+            );
+            eprintln!("no TLS: nginx is not installed (scripts/test.sh installs it)");
+            return None;
+        };
+        let openssl = |args: &[&str]| {
+            let out = Command::new("openssl")
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .expect("openssl runs");
+            assert!(
+                out.status.success(),
+                "openssl {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        let ec = [
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+        ];
+        openssl(
+            &[
+                &[
+                    "req",
+                    "-x509",
+                    "-days",
+                    "2",
+                    "-subj",
+                    "/CN=emergo test authority",
+                ][..],
+                &ec,
+                &["-keyout", "ca.key", "-out", "ca.pem"],
+            ]
+            .concat(),
+        );
+        openssl(
+            &[
+                &["req", "-subj", "/CN=localhost"][..],
+                &ec,
+                &["-keyout", "site.key", "-out", "site.csr"],
+            ]
+            .concat(),
+        );
+        std::fs::write(
+            dir.join("site.ext"),
+            "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n\
+             extendedKeyUsage=serverAuth\n",
+        )
+        .expect("extensions");
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            "site.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "site.ext",
+            "-out",
+            "site.pem",
+        ]);
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let upstream = upstream.trim_start_matches("http://");
+        let d = dir.display();
+        let conf = format!(
+            "daemon off; worker_processes 1; pid {d}/nginx.pid; error_log {d}/nginx.log;\n\
+             events {{ worker_connections 64; }}\n\
+             http {{ access_log off; client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;\n\
+               fastcgi_temp_path {d}/fcgi; uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;\n\
+               server {{ listen 127.0.0.1:{port} ssl;\n\
+                 ssl_certificate {d}/site.pem; ssl_certificate_key {d}/site.key;\n\
+                 location / {{ proxy_pass http://{upstream}; proxy_http_version 1.1;\n\
+                   proxy_buffering off; proxy_read_timeout 60s; }} }} }}\n"
+        );
+        std::fs::write(dir.join("nginx.conf"), conf).expect("nginx.conf");
+        let child = Command::new(nginx)
+            .arg("-p")
+            .arg(dir)
+            .arg("-c")
+            .arg(dir.join("nginx.conf"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nginx starts");
+        let until = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < until,
+                "nginx does not listen: {}",
+                std::fs::read_to_string(dir.join("nginx.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Some(TlsFront {
+            nginx: child,
+            url: format!("https://localhost:{port}"),
+            ca: dir.join("ca.pem"),
+        })
+    }
+}
+
+impl Drop for TlsFront {
+    fn drop(&mut self) {
+        let _ = self.nginx.kill();
+        let _ = self.nginx.wait();
+    }
+}
+
 #[test]
 fn two_bots_play_each_other() {
     let (_dir, dir) = temp();
@@ -299,20 +439,25 @@ fn two_bots_play_each_other() {
     let first_log = dir.join("first.log");
     let mut a = bridge(&base, &first, &first_log, &[]);
     wait_for_log(&first_log, "event stream open", 30);
+    // The second bot reaches the site over TLS, through nginx, trusting the site's authority.
+    let tls_dir = dir.join("tls");
+    std::fs::create_dir(&tls_dir).expect("a folder");
+    let front = TlsFront::start(&base, &tls_dir);
+    let ca = front.as_ref().map(|f| f.ca.display().to_string());
+    let mut extra = vec![
+        "--challenge",
+        "first",
+        "--challenge-time",
+        "0.25+0",
+        "--nodes",
+        "3000",
+    ];
+    if let Some(ca) = &ca {
+        extra.extend(["--ca-cert", ca]);
+    }
     let second_log = dir.join("second.log");
-    let mut b = bridge(
-        &base,
-        &second,
-        &second_log,
-        &[
-            "--challenge",
-            "first",
-            "--challenge-time",
-            "0.25+0",
-            "--nodes",
-            "3000",
-        ],
-    );
+    let second_server = front.as_ref().map_or(base.clone(), |f| f.url.clone());
+    let mut b = bridge(&second_server, &second, &second_log, &extra);
     assert!(
         wait_exit(&mut a, 120, &first_log),
         "{}",
@@ -331,6 +476,35 @@ fn two_bots_play_each_other() {
     let games = page["games"].as_array().cloned().unwrap_or_default();
     assert_eq!(games.len(), 1, "{page}");
     assert!(games[0]["result"].is_string(), "{page}");
+    if let Some(front) = &front {
+        let log = log_text(&second_log);
+        assert!(
+            log.contains(&front.url),
+            "the second bot went through TLS: {log}"
+        );
+    }
+    drop(front);
     let _ = server.kill();
     let _ = server.wait();
+}
+
+#[test]
+fn a_ca_cert_file_without_a_certificate_is_refused_clearly() {
+    let (_dir, dir) = temp();
+    let empty = dir.join("empty.pem");
+    std::fs::write(&empty, "not a certificate\n").expect("a file");
+    for (file, says) in [
+        (empty.display().to_string(), "no PEM certificate"),
+        (dir.join("missing.pem").display().to_string(), "missing.pem"),
+    ] {
+        let out = Command::new(EMERGO)
+            .args(["bot", "--server", "https://localhost:1", "--token", "emt_x"])
+            .args(["--engine", &format!("ugi:{EMERGO} ugi"), "--ca-cert", &file])
+            .stdin(Stdio::null())
+            .output()
+            .expect("emergo bot runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(err.contains("--ca-cert") && err.contains(says), "{err}");
+    }
 }
