@@ -391,6 +391,7 @@ export default {
   'online.decline': 'Decline',
   'online.rated': 'rated',
   'online.ratedBox': 'Rated',
+  'online.botsBox': 'Bots may take it',
   'online.casual': 'casual',
   'online.graph': 'Open seeks: rating against time control',
   'online.graphTime': 'time control (minutes)',

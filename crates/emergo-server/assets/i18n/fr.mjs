@@ -391,6 +391,7 @@ export default {
   'online.decline': 'Refuser',
   'online.rated': 'classée',
   'online.ratedBox': 'Classée',
+  'online.botsBox': 'Un bot peut l’accepter',
   'online.casual': 'amicale',
   'online.graph': 'Propositions ouvertes : classement selon la cadence',
   'online.graphTime': 'cadence (minutes)',

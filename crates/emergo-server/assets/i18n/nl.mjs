@@ -360,6 +360,7 @@ export default {
   'online.decline': 'Afwijzen',
   'online.rated': 'met rating',
   'online.ratedBox': 'Met rating',
+  'online.botsBox': 'Een bot mag hem aannemen',
   'online.casual': 'vriendschappelijk',
   'online.graph': 'Open aanbiedingen: rating tegen bedenktijd',
   'online.graphTime': 'bedenktijd (minuten)',

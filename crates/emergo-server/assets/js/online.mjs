@@ -33,6 +33,7 @@ export function initOnline(nav) {
     const body = { time: select.value, rated: $('#seek-rated').checked, color: $('#seek-color').value };
     const opponent = $('#seek-opponent').value.trim();
     if (opponent) body.opponent = opponent;
+    else if ($('#seek-bots').checked) body.allow_bots = true;
     const variant = $('#seek-variant').value || 'emergo';
     if (variant !== 'emergo') body.variant = variant;
     const button = $('#seek-send');

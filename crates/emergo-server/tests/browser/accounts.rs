@@ -399,6 +399,36 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         .expect("the challenge is sent");
     assert_eq!(challenged.status(), reqwest::StatusCode::CREATED);
     black.goto(&rig.url("/")).await.expect("the lobby loads");
+    // A seek that bots may take: the box says so, the seek carries allow_bots.
+    wait_until(
+        black,
+        "!document.querySelector('#online-body').hidden && !!document.querySelector('#seek-bots')",
+        "the seek form",
+    )
+    .await;
+    click(black, "#seek-bots").await;
+    click(black, "#seek-send").await;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let seeks: serde_json::Value = reqwest::get(rig.url("/api/seeks"))
+            .await
+            .expect("the seeks")
+            .json()
+            .await
+            .expect("JSON");
+        let open = seeks["seeks"].as_array().cloned().unwrap_or_default();
+        if open
+            .iter()
+            .any(|s| s["owner"] == loser && s["allow_bots"] == true)
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no seek for bots: {seeks}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     wait_until(
         black,
         "(() => { const w = [...document.querySelectorAll('#challenges li .who')] \
