@@ -31,6 +31,16 @@ export function noteText(note) {
   return note.kind;
 }
 
+/**
+ * Whether a new tournament game takes the page to it (issue 23, as lichess's arenas do): a
+ * pairing's `started` note (a seek's names its seek: the lobby opens that game itself), while
+ * the player waits on a tournament's page or looks at a game of theirs that is over.
+ */
+export function followsPairing(note, path, gameOver) {
+  if (note.kind !== 'started' || note.seek || !note.game) return false;
+  return path.startsWith('/tournament/') || (path.startsWith('/game/') && gameOver);
+}
+
 function onGame(id) {
   return !!id && location.pathname.replace(/\/$/, '') === `/game/${id}`;
 }
@@ -104,6 +114,8 @@ export function seenGame(id) {
 
 function arrived(note) {
   notes = [note, ...notes.filter((n) => n.id !== note.id && !(note.kind === 'turn' && n.kind === 'turn' && n.game === note.game))];
+  const result = document.querySelector('#result');
+  if (followsPairing(note, location.pathname, !!result && !result.hidden)) navigate(`/game/${note.game}`);
   const looking = document.visibilityState === 'visible' && onGame(note.game);
   if (looking) {
     note.read = true;

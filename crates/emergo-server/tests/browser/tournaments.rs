@@ -89,22 +89,29 @@ async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_stand
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{started}");
-    // Paired: the game shows on both pages.
+    // Paired: both players are taken from the tournament's page to their game.
+    let t: Value = loop {
+        let t: Value = reqwest::get(rig.url(&format!("/api/tournaments/{id}")))
+            .await
+            .expect("the tournament")
+            .json()
+            .await
+            .expect("JSON");
+        if t["games"].as_array().is_some_and(|g| !g.is_empty()) {
+            break t;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let game = &t["games"][0];
+    let first = game["id"].as_str().expect("id").to_string();
     for c in [&a, &b] {
         wait_until(
             c,
-            "!!document.querySelector('#tournament-games li a')",
-            "the pairing",
+            &format!("location.pathname === '/game/{first}' && !!document.querySelector('#board svg, svg#board, #board')"),
+            "taken to the first game",
         )
         .await;
     }
-    let t: Value = reqwest::get(rig.url(&format!("/api/tournaments/{id}")))
-        .await
-        .expect("the tournament")
-        .json()
-        .await
-        .expect("JSON");
-    let game = &t["games"][0];
     let token_of = |name: &Value| {
         if name == "anna" {
             anna.token.clone()
@@ -114,7 +121,21 @@ async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_stand
     };
     let (white, black) = (token_of(&game["white"]), token_of(&game["black"]));
     let winner = game["white"].as_str().expect("white").to_string();
-    play_out(&rig, game["id"].as_str().expect("id"), &white, &black).await;
+    play_out(&rig, &first, &white, &black).await;
+    // The arena pairs them again at once: from the finished game, each is taken to the next.
+    for c in [&a, &b] {
+        wait_until(
+            c,
+            &format!(
+                "location.pathname.startsWith('/game/') && location.pathname !== '/game/{first}'"
+            ),
+            "taken to the next game",
+        )
+        .await;
+    }
+    for c in [&a, &b] {
+        c.goto(&rig.url(&page)).await.expect("the tournament page");
+    }
     // The standings change on both pages: the winner first with 2 points, drawn and uncovered.
     let check = format!(
         "(() => {{ const row = document.querySelector('#standings tbody tr'); \

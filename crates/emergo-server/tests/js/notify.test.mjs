@@ -27,3 +27,17 @@ test('an entry leads to its game, a challenge to the lobby', () => {
   assert.equal(noteLink({ ...base, kind: 'turn' }), '/game/g1');
   assert.equal(noteLink({ ...base, kind: 'challenge', game: null }), '/');
 });
+
+test('a tournament pairing takes the page to its game from the tournament or a finished game', async () => {
+  const { followsPairing } = await import('../../assets/js/notify.mjs');
+  const paired = { ...base, kind: 'started', game: 'g2', seek: null };
+  assert.equal(followsPairing(paired, '/tournament/t1', false), true);
+  assert.equal(followsPairing(paired, '/game/g1', true), true);
+  // Not while a game is played, nor from the lobby or another page.
+  assert.equal(followsPairing(paired, '/game/g1', false), false);
+  assert.equal(followsPairing(paired, '/', false), false);
+  assert.equal(followsPairing(paired, '/player/anna', false), false);
+  // A seek's game is the lobby's to open; other kinds never move the page.
+  assert.equal(followsPairing({ ...paired, seek: 's1' }, '/tournament/t1', false), false);
+  assert.equal(followsPairing({ ...paired, kind: 'turn' }, '/tournament/t1', false), false);
+});
