@@ -354,6 +354,47 @@ impl Store {
         })
     }
 
+    /// Adds games to the current round `round` of a tournament (a mini-match's second game,
+    /// made when its first ends): `Conflict` when another writer stored one of them first, or
+    /// the tournament has moved on (nothing stored).
+    pub async fn add_round_games(
+        &self,
+        id: &str,
+        round: i64,
+        games: &[RoundGame<'_>],
+    ) -> Result<(), StoreError> {
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            let current: Option<(i64,)> = sqlx::query_as(
+                "SELECT round FROM tournaments WHERE id = $1 AND status = 'started'",
+            )
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if current != Some((round,)) {
+                return Err(StoreError::Conflict("tournament round moved"));
+            }
+            for g in games {
+                b.insert_game_in(&mut tx, g.meta, g.game).await?;
+                // A lost race fails here, and the transaction stores nothing.
+                sqlx::query(
+                    "INSERT INTO tournament_games (game_id, tournament_id, round, white_id, black_id)
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(&g.meta.id)
+                .bind(id)
+                .bind(round)
+                .bind(g.white_id)
+                .bind(g.black_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(super::conflict_on_unique("tournament game stored"))?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
     /// Ends a tournament at round `round` (guarded like a round's move): whether this call
     /// ended it.
     pub async fn finish_tournament(

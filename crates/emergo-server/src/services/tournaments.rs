@@ -551,14 +551,29 @@ impl Tournaments {
                 if pairs.is_empty() && t.status == "started" {
                     return Ok(());
                 }
-                self.play_round(games, notes, t, &entrants, &pairs, 1, &[], now)
+                self.play_round(games, notes, t, &entrants, &pairs, &[], now)
                     .await
             }
             format => {
-                if played
-                    .iter()
-                    .any(|g| g.round == t.round && g.result.is_none())
-                {
+                let this_round: Vec<&TournamentGameRow> =
+                    played.iter().filter(|g| g.round == t.round).collect();
+                // A mini-match's second game, colours swapped, as soon as its first has ended.
+                if t.games_per_pairing == 2 {
+                    let seconds = second_games(&this_round, &entrants);
+                    if !seconds.is_empty() {
+                        let made = self.make_games(games, t, &entrants, &seconds)?;
+                        let rows = round_games(&made);
+                        return match self.store.add_round_games(&t.id, t.round, &rows).await {
+                            Ok(()) => {
+                                self.open_games(games, notes, t, &entrants, made).await;
+                                Ok(())
+                            }
+                            Err(StoreError::Conflict(_)) => Ok(()),
+                            Err(err) => Err(err.into()),
+                        };
+                    }
+                }
+                if this_round.iter().any(|g| g.result.is_none()) {
                     return Ok(()); // the round goes on
                 }
                 let (pairs, byes) = match format {
@@ -611,23 +626,14 @@ impl Tournaments {
                         (next.pairings, byes)
                     }
                 };
-                self.play_round(
-                    games,
-                    notes,
-                    t,
-                    &entrants,
-                    &pairs,
-                    t.games_per_pairing,
-                    &byes,
-                    now,
-                )
-                .await
+                self.play_round(games, notes, t, &entrants, &pairs, &byes, now)
+                    .await
             }
         }
     }
 
-    /// Stores the next round (its games, its byes) and opens its games; `Conflict` (another
-    /// instance paired it first) is no error.
+    /// Stores the next round (the first game of each pairing, its byes) and opens its games;
+    /// `Conflict` (another instance paired it first) is no error.
     #[allow(clippy::too_many_arguments)]
     async fn play_round(
         &self,
@@ -636,73 +642,11 @@ impl Tournaments {
         t: &TournamentRow,
         entrants: &[EntrantRow],
         pairs: &[Pairing],
-        games_per_pairing: i64,
         byes: &[(i64, i64)],
         now: i64,
     ) -> Result<(), ServiceError> {
-        let tc = t
-            .time_control
-            .parse::<TimeControl>()
-            .map_err(|e| ServiceError::internal(format!("tournament {}: {e}", t.id)))?;
-        let variant = t
-            .variant
-            .parse::<VariantKind>()
-            .map_err(|e| ServiceError::internal(format!("tournament {}: {e}", t.id)))?;
-        let name_of = |id: i64| {
-            entrants
-                .iter()
-                .find(|e| e.account_id == id)
-                .and_then(|e| e.name.clone())
-        };
-        let mut made: Vec<(GameMeta, AnyGame, i64, i64)> = Vec::new();
-        for p in pairs {
-            for k in 0..games_per_pairing {
-                let (white, black) = if k == 0 {
-                    (p.white, p.black)
-                } else {
-                    (p.black, p.white)
-                };
-                let mut meta = GameMeta::new(
-                    new_game_id(),
-                    Mode::Human,
-                    ByColor::splat(Seat {
-                        kind: SeatKind::Human,
-                        // The players act by their sessions (or API tokens).
-                        token_hash: Some(hash_secret(&new_token())),
-                    }),
-                    now_text(),
-                );
-                meta.players = Players {
-                    white: Some(PlayerRef {
-                        id: white,
-                        name: name_of(white),
-                        // Bot accounts do not join tournaments.
-                        bot: false,
-                    }),
-                    black: Some(PlayerRef {
-                        id: black,
-                        name: name_of(black),
-                        // Bot accounts do not join tournaments.
-                        bot: false,
-                    }),
-                    rated: t.rated.then(|| tc.category()),
-                };
-                let mut clock = GameClock::new(tc);
-                clock.start(games.clock.now_ms());
-                meta.clock = Some(clock);
-                meta.variant = variant;
-                made.push((meta, AnyGame::start(variant), white, black));
-            }
-        }
-        let rows: Vec<RoundGame<'_>> = made
-            .iter()
-            .map(|(meta, game, white, black)| RoundGame {
-                meta,
-                game,
-                white_id: *white,
-                black_id: *black,
-            })
-            .collect();
+        let made = self.make_games(games, t, entrants, pairs)?;
+        let rows = round_games(&made);
         match self
             .store
             .advance_tournament(&t.id, t.round, now, &rows, byes)
@@ -712,18 +656,79 @@ impl Tournaments {
             Err(StoreError::Conflict(_)) => return Ok(()),
             Err(err) => return Err(err.into()),
         }
-        for (meta, game, white, black) in made {
+        self.open_games(games, notes, t, entrants, made).await;
+        Ok(())
+    }
+
+    /// A new game for each pairing, its clock started.
+    fn make_games(
+        &self,
+        games: &AppState,
+        t: &TournamentRow,
+        entrants: &[EntrantRow],
+        pairs: &[Pairing],
+    ) -> Result<Vec<MadeGame>, ServiceError> {
+        let tc = t
+            .time_control
+            .parse::<TimeControl>()
+            .map_err(|e| ServiceError::internal(format!("tournament {}: {e}", t.id)))?;
+        let variant = t
+            .variant
+            .parse::<VariantKind>()
+            .map_err(|e| ServiceError::internal(format!("tournament {}: {e}", t.id)))?;
+        let seat = |id: i64| PlayerRef {
+            id,
+            name: name_in(entrants, id),
+            // Bot accounts do not join tournaments.
+            bot: false,
+        };
+        let mut made = Vec::with_capacity(pairs.len());
+        for p in pairs {
+            let mut meta = GameMeta::new(
+                new_game_id(),
+                Mode::Human,
+                ByColor::splat(Seat {
+                    kind: SeatKind::Human,
+                    // The players act by their sessions (or API tokens).
+                    token_hash: Some(hash_secret(&new_token())),
+                }),
+                now_text(),
+            );
+            meta.players = Players {
+                white: Some(seat(p.white)),
+                black: Some(seat(p.black)),
+                rated: t.rated.then(|| tc.category()),
+            };
+            let mut clock = GameClock::new(tc);
+            clock.start(games.clock.now_ms());
+            meta.clock = Some(clock);
+            meta.variant = variant;
+            made.push((meta, AnyGame::start(variant), *p));
+        }
+        Ok(made)
+    }
+
+    /// Opens stored games: each is live, and each player hears of it on any page (and is
+    /// taken to it).
+    async fn open_games(
+        &self,
+        games: &AppState,
+        notes: &Notify,
+        t: &TournamentRow,
+        entrants: &[EntrantRow],
+        made: Vec<MadeGame>,
+    ) {
+        for (meta, game, p) in made {
             let id = meta.id.clone();
             games.insert(LiveGame::new(meta, game));
-            // Each player hears of its game on any page (and is taken to it).
-            for (me, them) in [(white, black), (black, white)] {
+            for (me, them) in [(p.white, p.black), (p.black, p.white)] {
                 notes
                     .notify(NewNote {
                         account_id: me,
                         kind: "started",
                         game_id: Some(&id),
                         seek_id: None,
-                        other: name_of(them).as_deref(),
+                        other: name_in(entrants, them).as_deref(),
                         time_control: Some(&t.time_control),
                         outcome: None,
                         reason: None,
@@ -732,8 +737,54 @@ impl Tournaments {
                     .await;
             }
         }
-        Ok(())
     }
+}
+
+/// A game made for a pairing, before it is stored.
+type MadeGame = (GameMeta, AnyGame, Pairing);
+
+/// The store's rows of made games.
+fn round_games(made: &[MadeGame]) -> Vec<RoundGame<'_>> {
+    made.iter()
+        .map(|(meta, game, p)| RoundGame {
+            meta,
+            game,
+            white_id: p.white,
+            black_id: p.black,
+        })
+        .collect()
+}
+
+/// An entrant's name (`None` once the account is deleted).
+fn name_in(entrants: &[EntrantRow], id: i64) -> Option<String> {
+    entrants
+        .iter()
+        .find(|e| e.account_id == id)
+        .and_then(|e| e.name.clone())
+}
+
+/// The second games of a round's mini-matches: for each pairing with one game played, the
+/// same two with colours swapped; none for a pairing with a withdrawn player.
+fn second_games(round: &[&TournamentGameRow], entrants: &[EntrantRow]) -> Vec<Pairing> {
+    let withdrawn = |id: i64| {
+        entrants
+            .iter()
+            .any(|e| e.account_id == id && e.withdrawn_at.is_some())
+    };
+    round
+        .iter()
+        .filter(|g| g.result.is_some())
+        .filter(|g| {
+            !round
+                .iter()
+                .any(|h| h.white_id == g.black_id && h.black_id == g.white_id)
+        })
+        .filter(|g| !withdrawn(g.white_id) && !withdrawn(g.black_id))
+        .map(|g| Pairing {
+            white: g.black_id,
+            black: g.white_id,
+        })
+        .collect()
 }
 
 /// A stored game's outcome for White (`None` while it goes on, or aborted).

@@ -60,35 +60,46 @@ async fn a_round_robin_of_four_is_played_to_its_end_in_mini_matches() {
         .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK, "{t}");
-    // Three rounds; in every game the later-joined player resigns.
+    // Three rounds; in every game the later-joined player resigns. A mini-match's second game
+    // (colours swapped) is made when its first ends, not beside it.
     let seed = |name: &str| name[2..].parse::<usize>().expect("a seed");
     for round in 1..=3 {
-        let t = wait_for(&s, &id, "the round's games", |t| {
-            t["round"] == round
-                && t["games"]
-                    .as_array()
-                    .is_some_and(|g| g.len() == 4 * round as usize)
-        })
-        .await;
-        assert_eq!(t["status"], "started");
-        for game in t["games"].as_array().expect("games") {
-            if game["round"] != round {
-                continue;
+        for half in 1..=2 {
+            let made = 4 * (round as usize - 1) + 2 * half;
+            let t = wait_for(&s, &id, "the round's games", |t| {
+                t["round"] == round && t["games"].as_array().is_some_and(|g| g.len() == made)
+            })
+            .await;
+            assert_eq!(t["status"], "started");
+            let games = t["games"].as_array().expect("games");
+            let open: Vec<&Value> = games.iter().filter(|g| g["result"].is_null()).collect();
+            assert_eq!(open.len(), 2, "the games to play now: {t}");
+            for game in open {
+                assert_eq!(game["round"], round, "{game}");
+                let (white, black) = (
+                    game["white"].as_str().expect("w"),
+                    game["black"].as_str().expect("b"),
+                );
+                if half == 2 {
+                    assert!(
+                        games.iter().any(|g| g["round"] == round
+                            && g["white"] == black
+                            && g["black"] == white
+                            && g["result"].is_string()),
+                        "the second game swaps the first's colours: {t}"
+                    );
+                }
+                let loser = if seed(white) > seed(black) {
+                    white
+                } else {
+                    black
+                };
+                let game_id = game["id"].as_str().expect("id");
+                // Five moves a side (a resignation sooner aborts a game), then the resignation.
+                let (w, b) = (&players[seed(white) - 1], &players[seed(black) - 1]);
+                ten_plies(&s, game_id, w, b).await;
+                resign_as(&s, game_id, &players[seed(loser) - 1]).await;
             }
-            let (white, black) = (
-                game["white"].as_str().expect("w"),
-                game["black"].as_str().expect("b"),
-            );
-            let loser = if seed(white) > seed(black) {
-                white
-            } else {
-                black
-            };
-            let game_id = game["id"].as_str().expect("id");
-            // Five moves a side (a resignation sooner aborts a game), then the resignation.
-            let (w, b) = (&players[seed(white) - 1], &players[seed(black) - 1]);
-            ten_plies(&s, game_id, w, b).await;
-            resign_as(&s, game_id, &players[seed(loser) - 1]).await;
         }
     }
     let t = wait_for(&s, &id, "the end", |t| t["status"] == "finished").await;
