@@ -81,6 +81,9 @@ pub enum EndReason {
     Time,
     /// Not a rule: a timed game ended before each side had moved once, and does not count.
     Aborted,
+    /// Not a rule: a player of a tournament game did not make its first move in the time
+    /// allowed (a server decides it); the other wins.
+    Absent,
 }
 
 impl EndReason {
@@ -94,11 +97,12 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Time => "time",
             EndReason::Aborted => "aborted",
+            EndReason::Absent => "absent",
         }
     }
 
     /// Every reason.
-    pub const ALL: [EndReason; 7] = [
+    pub const ALL: [EndReason; 8] = [
         EndReason::NoPieces,
         EndReason::Blocked,
         EndReason::Repetition,
@@ -106,13 +110,18 @@ impl EndReason {
         EndReason::Agreement,
         EndReason::Time,
         EndReason::Aborted,
+        EndReason::Absent,
     ];
 
     /// Whether players (or their clocks) declare this ending, rather than the position.
     pub fn is_declared(self) -> bool {
         matches!(
             self,
-            EndReason::Resignation | EndReason::Agreement | EndReason::Time | EndReason::Aborted
+            EndReason::Resignation
+                | EndReason::Agreement
+                | EndReason::Time
+                | EndReason::Aborted
+                | EndReason::Absent
         )
     }
 }
@@ -322,7 +331,7 @@ impl<V: Variant> Game<V> {
 
     /// Ends an ongoing game by resignation (a win) or agreement (a draw), or as a clock says:
     /// on time (a win, or a draw when the winner could not win), aborted (counted as a draw by
-    /// nobody). The endings the rules decide (R10.1-R10.3) come from the position, never from a
+    /// nobody), or a win over a tournament player who was absent. The endings the rules decide (R10.1-R10.3) come from the position, never from a
     /// declaration.
     pub fn declare(&mut self, outcome: Outcome, reason: EndReason) -> Result<(), GameError<V>> {
         let declarable = matches!(
@@ -331,6 +340,7 @@ impl<V: Variant> Game<V> {
                 | (Outcome::Draw, EndReason::Agreement)
                 | (_, EndReason::Time)
                 | (Outcome::Draw, EndReason::Aborted)
+                | (Outcome::Win(_), EndReason::Absent)
         );
         if !declarable {
             return Err(GameError::NotDeclarable { outcome, reason });

@@ -367,6 +367,13 @@ fn r10_4_clock_endings_are_declared_and_r10_1_material_is_asked_per_side() {
         .is_err());
     game.declare(Outcome::Draw, EndReason::Aborted).unwrap();
     assert_eq!("aborted".parse::<EndReason>(), Ok(EndReason::Aborted));
+    // A tournament's absent player loses; an absence is never a draw.
+    let mut absent = Game::default();
+    assert!(absent.declare(Outcome::Draw, EndReason::Absent).is_err());
+    absent
+        .declare(Outcome::Win(Color::Black), EndReason::Absent)
+        .unwrap();
+    assert_eq!("absent".parse::<EndReason>(), Ok(EndReason::Absent));
     assert_eq!("time".parse::<EndReason>(), Ok(EndReason::Time));
     let p = pos("B:0:0:e5=WB");
     assert!(p.has_material(Color::White));

@@ -32,12 +32,17 @@ pub const RATED_MOVES_EACH: usize = 5;
 
 /// How a declared ending of a timed game counts: a resignation or a draw agreed before each
 /// side has moved once (in a rated game: [`RATED_MOVES_EACH`] times) aborts the game instead.
+/// A tournament's "absent" ending stands: it is made for a game nobody moved in.
 pub fn declared_ending(game: &AnyGame, status: Status, rated: bool) -> Status {
     let early = match rated {
         true => game.ply() < 2 * RATED_MOVES_EACH,
         false => abortable(game),
     };
     match status {
+        Status::Finished {
+            reason: EndReason::Absent,
+            ..
+        } => status,
         Status::Finished { .. } if early => Status::Finished {
             outcome: Outcome::Draw,
             reason: EndReason::Aborted,
@@ -46,10 +51,12 @@ pub fn declared_ending(game: &AnyGame, status: Status, rated: bool) -> Status {
     }
 }
 
-/// Whether a finished game counts for ratings: every ending but an abort (and an ongoing game
-/// does not count yet).
+/// Whether a finished game counts for ratings: every ending but an abort and an absence (a
+/// game nobody played; else two accounts could farm rating points by one never moving), and an
+/// ongoing game does not count yet.
 pub fn is_rated(status: Status) -> bool {
-    matches!(status, Status::Finished { reason, .. } if reason != EndReason::Aborted)
+    matches!(status, Status::Finished { reason, .. }
+        if reason != EndReason::Aborted && reason != EndReason::Absent)
 }
 
 #[cfg(test)]
@@ -98,5 +105,16 @@ mod tests {
             declared_ending(&game(&["d3", "f8"]), resigned, true),
             aborted
         );
+    }
+
+    #[test]
+    fn an_absent_players_loss_stands_before_any_move_and_is_unrated() {
+        let absent = Status::Finished {
+            outcome: Outcome::Win(Color::Black),
+            reason: EndReason::Absent,
+        };
+        assert_eq!(declared_ending(&game(&[]), absent, true), absent);
+        assert_eq!(declared_ending(&game(&["d3"]), absent, false), absent);
+        assert!(!is_rated(absent));
     }
 }

@@ -190,12 +190,12 @@ impl GameFacts {
     }
 }
 
-/// The outcome a game with `status` is indexed with: `None` while it is ongoing or when it was
-/// aborted.
+/// The outcome a game with `status` is indexed with: `None` while it is ongoing, when it was
+/// aborted, or lost by an absent player (its moves say nothing of the position).
 fn indexed_outcome(status: Status) -> Option<Outcome> {
     match status {
         Status::Finished {
-            reason: EndReason::Aborted,
+            reason: EndReason::Aborted | EndReason::Absent,
             ..
         }
         | Status::Ongoing => None,

@@ -481,6 +481,8 @@ export default {
   'reason.aborted': 'The game was aborted before each side had moved: it does not count.',
   'reasonShort.time': 'on time',
   'reasonShort.aborted': 'aborted',
+  'reason.absent': '{color} did not move in time: absent.',
+  'reasonShort.absent': 'absent',
   'result.aborted': 'Game aborted',
   // issue 18: notifications
   'notes.title': 'Notifications',

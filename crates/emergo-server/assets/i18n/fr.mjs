@@ -481,6 +481,8 @@ export default {
   'reason.aborted': 'La partie a été annulée avant que chaque camp ait joué : elle ne compte pas.',
   'reasonShort.time': 'au temps',
   'reasonShort.aborted': 'annulée',
+  'reason.absent': '{color} n’a pas joué à temps : absent.',
+  'reasonShort.absent': 'absence',
   'result.aborted': 'Partie annulée',
   // issue 18: notifications
   'notes.title': 'Notifications',

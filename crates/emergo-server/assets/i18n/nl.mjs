@@ -449,6 +449,8 @@ export default {
   'reason.aborted': 'De partij is afgebroken voordat beide partijen een zet deden: ze telt niet.',
   'reasonShort.time': 'op tijd',
   'reasonShort.aborted': 'afgebroken',
+  'reason.absent': '{color} zette niet op tijd: afwezig.',
+  'reasonShort.absent': 'afwezig',
   'result.aborted': 'Partij afgebroken',
   // wat een nieuwe speler vond (issue 18) en misbruik, ronde twee (issue 17)
   'import.badRule': '“{token}” op regel {line} kan daar niet gespeeld worden: {why} ({rule}).',

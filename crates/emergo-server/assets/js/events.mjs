@@ -29,6 +29,8 @@ export function resultWords(g, seat) {
     // the clock's endings: the side to move ran out of time
     time: { key: 'reason.time', params: { color: g.turn } },
     aborted: { key: 'reason.aborted' },
+    // a tournament's absent player: the side to move made no first move in time
+    absent: { key: 'reason.absent', params: { color: g.turn } },
   };
   const why = reasons[g.reason] || { key: 'reason.other' };
   return { head, why };

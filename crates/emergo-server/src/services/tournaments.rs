@@ -11,9 +11,9 @@
 //! rated as the tournament says; an absent player loses it on time.
 
 use crate::services::error::{echo, ServiceError};
-use crate::services::games::{AppState, LiveGame};
+use crate::services::games::{AppState, Change, LiveGame, NOBODY};
 use crate::services::notify::Notify;
-use emergo_core::{AnyGame, ByColor, VariantKind};
+use emergo_core::{AnyGame, ByColor, Color, EndReason, Status, VariantKind};
 use emergo_platform::domain::clock::GameClock;
 use emergo_platform::domain::model::{
     hash_secret, new_game_id, new_token, now_text, random_text, unix_now, GameMeta, Mode,
@@ -41,6 +41,13 @@ pub const ARENA_MINUTES: std::ops::RangeInclusive<i64> = 5..=720;
 pub const LISTED: u32 = 50;
 /// Tournaments one look of the ticker runs at most.
 const PER_TICK: u32 = 200;
+
+/// The time a player of a real-time tournament game has for its first move (from its turn's
+/// start); past it, the game is lost as "absent".
+pub const ABSENT_MS: i64 = 30_000;
+
+/// A player absent this many times is withdrawn from the tournament.
+pub const ABSENCES_TO_WITHDRAW: usize = 2;
 
 /// What a creator asks for.
 pub struct TournamentRequest<'a> {
@@ -487,6 +494,15 @@ impl Tournaments {
             .collect();
         let played = self.store.tournament_games(&t.id).await?;
         let ongoing = |g: &&TournamentGameRow| g.result.is_none();
+        if t.status == "started" {
+            // Absences first: a player absent twice is withdrawn, an absent player's game is
+            // lost; the next look pairs with what they changed.
+            if self.withdraw_absent(t, &active, &played).await?
+                || forfeit_absent(games, &played).await
+            {
+                return Ok(());
+            }
+        }
         if t.status == "created" {
             let fewest = if t.format == "roundrobin" {
                 round_robin::MIN_PLAYERS
@@ -660,6 +676,34 @@ impl Tournaments {
         Ok(())
     }
 
+    /// Withdraws the active players absent [`ABSENCES_TO_WITHDRAW`] times: whether any was.
+    async fn withdraw_absent(
+        &self,
+        t: &TournamentRow,
+        active: &[&EntrantRow],
+        played: &[TournamentGameRow],
+    ) -> Result<bool, ServiceError> {
+        let mut any = false;
+        for e in active {
+            let absences = played
+                .iter()
+                .filter(|g| g.reason.as_deref() == Some(EndReason::Absent.name()))
+                .filter(|g| match g.result.as_deref() {
+                    Some("1-0") => g.black_id == e.account_id,
+                    Some("0-1") => g.white_id == e.account_id,
+                    _ => false,
+                })
+                .count();
+            if absences >= ABSENCES_TO_WITHDRAW {
+                any |= self
+                    .store
+                    .withdraw_from_tournament(&t.id, e.account_id, &now_text())
+                    .await?;
+            }
+        }
+        Ok(any)
+    }
+
     /// A new game for each pairing, its clock started.
     fn make_games(
         &self,
@@ -738,6 +782,49 @@ impl Tournaments {
             }
         }
     }
+}
+
+/// Ends as "absent" the games whose side to move has not made its first move within
+/// [`ABSENT_MS`]: whether any ended. (Every instance may try; the game's compare-and-set lets
+/// one end it.)
+async fn forfeit_absent(games: &AppState, played: &[TournamentGameRow]) -> bool {
+    let mut ended = false;
+    for g in played.iter().filter(|g| g.result.is_none() && g.ply < 2) {
+        let Ok(slot) = games.slot(&g.game_id).await else {
+            continue;
+        };
+        let now = games.clock.now_ms();
+        let acted = games
+            .act(&slot, NOBODY, |live| {
+                Ok(absent_side(live, now).map(|absent| {
+                    Change::Finish(Status::Finished {
+                        outcome: emergo_core::Outcome::Win(absent.other()),
+                        reason: EndReason::Absent,
+                    })
+                }))
+            })
+            .await;
+        if let Ok(live) = acted {
+            ended |= matches!(
+                live.game.status(),
+                Status::Finished {
+                    reason: EndReason::Absent,
+                    ..
+                }
+            );
+        }
+    }
+    ended
+}
+
+/// The side of a real-time game that has let [`ABSENT_MS`] pass without its first move.
+fn absent_side(live: &LiveGame, now_ms: i64) -> Option<Color> {
+    let clock = live.meta.clock?;
+    if live.game.is_over() || live.game.ply() >= 2 || clock.control.per_move().is_some() {
+        return None;
+    }
+    let started = clock.turn_started?;
+    (now_ms - started > ABSENT_MS).then(|| live.game.turn())
 }
 
 /// A game made for a pairing, before it is stored.

@@ -208,6 +208,95 @@ async fn an_arena_pairs_its_players_again_as_soon_as_a_game_ends() {
     s.stop().await;
 }
 
+/// An absent player (no first move within 30 s of its turn) loses the game as "absent"; a
+/// player absent twice is withdrawn and paired no more. The game clocks are a manual clock.
+#[tokio::test]
+async fn an_absent_player_loses_and_twice_absent_is_withdrawn() {
+    let manual = emergo_server::clock::ManualClock::at_system_time();
+    let s = TestServer::builder()
+        .clock(emergo_server::clock::Clock::from(manual.clone()))
+        .start()
+        .await;
+    let creator = sign_up(&s, "organiser").await;
+    let (_, t) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Absent arena", "format": "arena", "time": "3+2", "minutes": 30}),
+        )
+        .await;
+    let id = t["id"].as_str().expect("id").to_string();
+    let anna = sign_up(&s, "anna").await;
+    let bert = sign_up(&s, "bert").await;
+    for p in [&anna, &bert] {
+        let (status, t) = p
+            .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{t}");
+    }
+    creator
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    let t = wait_for(&s, &id, "the first pairing", |t| {
+        t["games"].as_array().is_some_and(|g| g.len() == 1)
+    })
+    .await;
+    let first = t["games"][0].clone();
+    let absent = first["white"].as_str().expect("white").to_string();
+    let present = first["black"].as_str().expect("black").to_string();
+    // 29 s without White's first move: nothing happens; past 30 s, White has lost.
+    manual.advance(29_000);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (_, game) = s
+        .get(&format!("/api/games/{}", first["id"].as_str().expect("id")))
+        .await;
+    assert_eq!(game["status"], "ongoing", "{game}");
+    manual.advance(2_000);
+    let t = wait_for(&s, &id, "the absent player's loss", |t| {
+        t["games"][0]["result"] == "0-1"
+    })
+    .await;
+    let (_, game) = s
+        .get(&format!("/api/games/{}", first["id"].as_str().expect("id")))
+        .await;
+    assert_eq!(game["reason"], "absent", "{game}");
+    assert_eq!(t["standings"][0]["name"], present.as_str(), "{t}");
+    assert_eq!(t["standings"][0]["score"], 2, "{t}");
+    // Paired again; the present player moves, the absent one is absent again.
+    let t = wait_for(&s, &id, "the second pairing", |t| {
+        t["games"].as_array().is_some_and(|g| g.len() == 2)
+    })
+    .await;
+    let second = t["games"][1].clone();
+    assert_eq!(second["white"], present.as_str(), "{t}");
+    let game_id = second["id"].as_str().expect("id").to_string();
+    let (_, view) = s.get(&format!("/api/games/{game_id}")).await;
+    let mv = view["legal_moves"][0].as_str().expect("a move").to_string();
+    let mover = if present == "anna" { &anna } else { &bert };
+    let (status, view) = mover
+        .post(
+            &s,
+            &format!("/api/games/{game_id}/moves"),
+            json!({"ply": 0, "move": mv}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    manual.advance(31_000);
+    let t = wait_for(&s, &id, "the absent player withdrawn", |t| {
+        t["standings"].as_array().is_some_and(|list| {
+            list.iter()
+                .any(|p| p["name"] == absent.as_str() && p["withdrawn"] == true)
+        })
+    })
+    .await;
+    assert_eq!(t["games"][1]["result"], "1-0", "{t}");
+    // Nobody is left to pair with.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (_, t) = s.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["games"].as_array().map(Vec::len), Some(2), "{t}");
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn tournaments_refuse_what_they_cannot_run() {
     let s = TestServer::start().await;
