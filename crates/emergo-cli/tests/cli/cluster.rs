@@ -646,3 +646,240 @@ async fn three_instances_and_two_workers_lose_nothing_and_play_each_reply_once()
     );
     db.close().await;
 }
+
+/// A signed-up account on the cluster: its session cookie.
+struct Account {
+    name: String,
+    cookie: String,
+}
+
+impl Account {
+    async fn sign_up(http: &reqwest::Client, base: &str, name: &str) -> Account {
+        let res = http
+            .post(format!("{base}/api/accounts"))
+            .json(&json!({"name": name, "password": "password-of-test"}))
+            .send()
+            .await
+            .expect("sign up");
+        assert_eq!(res.status().as_u16(), 201, "sign up {name}");
+        let cookie = res.headers()["set-cookie"]
+            .to_str()
+            .expect("text")
+            .split(';')
+            .next()
+            .expect("a cookie")
+            .to_string();
+        Account {
+            name: name.to_string(),
+            cookie,
+        }
+    }
+
+    async fn post(
+        &self,
+        http: &reqwest::Client,
+        base: &str,
+        path: &str,
+        body: Value,
+    ) -> (u16, Value) {
+        let res = http
+            .post(format!("{base}{path}"))
+            .header("cookie", &self.cookie)
+            .json(&body)
+            .send()
+            .await
+            .expect("answered");
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+}
+
+/// Issue 23: a round robin of four across two instances, one of them killed (SIGKILL) in the
+/// middle of the first round and started again in the middle of the second: every round is
+/// paired exactly once (both instances look at it each second; the compare-and-set on the
+/// round lets one store it), nothing is lost, and the tournament ends with each pair met once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_on_two_instances_survives_a_killed_instance_and_pairs_each_round_once() {
+    let postgres = std::env::var("EMERGO_TEST_BACKEND").is_ok_and(|b| b == "postgres");
+    let Some(server) = std::env::var("EMERGO_TEST_PG_URL")
+        .ok()
+        .filter(|u| postgres && !u.is_empty())
+    else {
+        eprintln!("skipped: runs with EMERGO_TEST_BACKEND=postgres and EMERGO_TEST_PG_URL");
+        return;
+    };
+    let url = fresh_database(&server).await;
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
+    let log = |name: &str| dir.path().join(format!("{name}.log"));
+    let mut a = instance(&url, &log("t-serve0"));
+    let b = instance(&url, &log("t-serve1"));
+    let (base_a, base_b) = (a.said.clone(), b.said.clone());
+    let db = PgPool::connect(&url).await.expect("the test connects");
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("client");
+
+    let organiser = Account::sign_up(&http, &base_a, "organiser").await;
+    let (status, t) = organiser
+        .post(
+            &http,
+            &base_a,
+            "/api/tournaments",
+            json!({"name": "Two instances", "format": "roundrobin", "time": "5+3",
+                   "games_per_pairing": 1}),
+        )
+        .await;
+    assert_eq!(status, 201, "{t}");
+    let id = t["id"].as_str().expect("id").to_string();
+    let mut players = Vec::new();
+    for (i, name) in ["pl1", "pl2", "pl3", "pl4"].into_iter().enumerate() {
+        let base = if i % 2 == 0 { &base_a } else { &base_b };
+        let p = Account::sign_up(&http, base, name).await;
+        let (status, joined) = p
+            .post(
+                &http,
+                base,
+                &format!("/api/tournaments/{id}/join"),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        players.push(p);
+    }
+    let (status, started) = organiser
+        .post(
+            &http,
+            &base_b,
+            &format!("/api/tournaments/{id}/start"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+
+    // Plays `game` on `base`: White and Black one move each, then Black resigns.
+    let play = |base: String, game: Value| {
+        let http = http.clone();
+        let players: Vec<(String, String)> = players
+            .iter()
+            .map(|p| (p.name.clone(), p.cookie.clone()))
+            .collect();
+        async move {
+            let of = |name: &Value| {
+                let (name, cookie) = players
+                    .iter()
+                    .find(|(n, _)| name == n.as_str())
+                    .expect("a player")
+                    .clone();
+                Account { name, cookie }
+            };
+            let (white, black) = (of(&game["white"]), of(&game["black"]));
+            let id = game["id"].as_str().expect("id").to_string();
+            let mut view: Value = http
+                .get(format!("{base}/api/games/{id}"))
+                .send()
+                .await
+                .expect("the game")
+                .json()
+                .await
+                .expect("JSON");
+            for (ply, who) in [&white, &black].into_iter().enumerate() {
+                let body = json!({"ply": ply, "move": first_legal(&view)});
+                let (status, next) = who
+                    .post(&http, &base, &format!("/api/games/{id}/moves"), body)
+                    .await;
+                assert_eq!(status, 200, "{next}");
+                view = next;
+            }
+            let (status, view) = black
+                .post(&http, &base, &format!("/api/games/{id}/resign"), json!({}))
+                .await;
+            assert_eq!(status, 200, "{view}");
+        }
+    };
+    // The round's games once paired, read from `base` (bounded wait).
+    let round_games = |base: String, round: i64| {
+        let http = http.clone();
+        let id = id.clone();
+        async move {
+            let until = Instant::now() + WAIT;
+            loop {
+                let t: Value = http
+                    .get(format!("{base}/api/tournaments/{id}"))
+                    .send()
+                    .await
+                    .expect("the tournament")
+                    .json()
+                    .await
+                    .expect("JSON");
+                let games: Vec<Value> = t["games"]
+                    .as_array()
+                    .map(|g| g.iter().filter(|g| g["round"] == round).cloned().collect())
+                    .unwrap_or_default();
+                if games.len() == 2 {
+                    return games;
+                }
+                assert!(Instant::now() < until, "round {round} not paired: {t}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+
+    // Round 1: one game played on A, then A is killed; the other game is played on B.
+    let round = round_games(base_b.clone(), 1).await;
+    play(base_a.clone(), round[0].clone()).await;
+    a.kill9();
+    play(base_b.clone(), round[1].clone()).await;
+    // Round 2, paired by B alone; A starts again in the middle of it.
+    let round = round_games(base_b.clone(), 2).await;
+    play(base_b.clone(), round[0].clone()).await;
+    let a = instance(&url, &log("t-serve0-again"));
+    play(a.said.clone(), round[1].clone()).await;
+    // Round 3, with both instances looking again.
+    let round = round_games(a.said.clone(), 3).await;
+    for game in round {
+        play(base_b.clone(), game).await;
+    }
+    let until = Instant::now() + WAIT;
+    let t = loop {
+        let t: Value = http
+            .get(format!("{}/api/tournaments/{id}", a.said))
+            .send()
+            .await
+            .expect("the tournament")
+            .json()
+            .await
+            .expect("JSON");
+        if t["status"] == "finished" {
+            break t;
+        }
+        assert!(Instant::now() < until, "not finished: {t}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    // Exactly once: two games a round, six in all, every pair once.
+    let per_round: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT round::BIGINT, count(*) FROM tournament_games WHERE tournament_id = $1
+         GROUP BY round ORDER BY round",
+    )
+    .bind(&id)
+    .fetch_all(&db)
+    .await
+    .expect("the rounds");
+    assert_eq!(per_round, vec![(1, 2), (2, 2), (3, 2)], "{t}");
+    let pairs: std::collections::BTreeSet<(String, String)> = t["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            let (w, b) = (
+                g["white"].as_str().unwrap_or(""),
+                g["black"].as_str().unwrap_or(""),
+            );
+            (w.min(b).to_string(), w.max(b).to_string())
+        })
+        .collect();
+    assert_eq!(pairs.len(), 6, "{t}");
+    let standings = t["standings"].as_array().expect("standings");
+    assert!(standings.iter().all(|s| s["games"] == 3), "{t}");
+    db.close().await;
+}
