@@ -1,5 +1,7 @@
-// Tournaments (issue 23): the list (upcoming, running, finished) and a tournament's page
-// (standings, games, join and withdraw), read again every few seconds while shown.
+// Tournaments (issue 23): the list (upcoming, running, finished), read again every few seconds
+// while shown, and a tournament's page (standings, games, a countdown, the podium, join and
+// withdraw), live over the tournament's WebSocket (read again every few seconds while the
+// socket is down).
 import { $, el } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
@@ -9,12 +11,28 @@ const REFRESH_MS = 2000;
 
 let shown = null; // the id of the tournament shown, or '' for the list
 let timer = null;
+let socket = null; // the shown tournament's WebSocket
+let ticker = null; // the countdown's second hand
+let latest = null; // the shown tournament's latest view
+
+function closeSocket() {
+  if (!socket) return;
+  socket.onclose = null;
+  socket.onmessage = null;
+  if (socket.readyState === WebSocket.CONNECTING) socket.onopen = () => socket.close();
+  else socket.close();
+  socket = null;
+}
 
 /** Hides the tournament pages and stops reading them. */
 export function leaveTournaments() {
   shown = null;
+  latest = null;
   if (timer) clearTimeout(timer);
   timer = null;
+  clearInterval(ticker);
+  ticker = null;
+  closeSocket();
   $('#tournaments').hidden = true;
   $('#tournament').hidden = true;
 }
@@ -60,15 +78,48 @@ function resultText(r) {
   return r || t('tournament.playing');
 }
 
-/** A tournament's page. */
+/** `ms` as `m:ss`, or `h:mm:ss` from an hour on. */
+export function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** The countdown of a tournament at `now` (ms): to its start, or to an arena's end; null. */
+export function countdown(tour, now) {
+  if (tour.status === 'created' && tour.starts_at) return { key: 'tournament.startsIn', params: { time: clockText(Date.parse(tour.starts_at) - now) } };
+  if (tour.status === 'started' && tour.ends_at) return { key: 'tournament.endsIn', params: { time: clockText(Date.parse(tour.ends_at) - now) } };
+  return null;
+}
+
+/** The podium of a finished tournament: its first three places. */
+export function podium(tour) {
+  if (tour.status !== 'finished') return [];
+  return tour.standings.filter((s) => s.rank <= 3).slice(0, 3);
+}
+
+function drawClock() {
+  const line = $('#tournament-clock');
+  const c = latest && countdown(latest, Date.now());
+  line.hidden = !c;
+  line.textContent = c ? t(c.key, c.params) : '';
+}
+
+/** A tournament's page: read once, then followed over its socket. */
 export async function showTournament(id) {
   const first = shown !== id;
   shown = id;
   $('#tournaments').hidden = true;
   $('#tournament').hidden = false;
   if (first) {
+    latest = null;
+    closeSocket();
     $('#tournament-name').textContent = '';
     $('#tournament-status').textContent = '';
+    clearInterval(ticker);
+    ticker = setInterval(drawClock, 1000);
   }
   let tour;
   try {
@@ -79,6 +130,34 @@ export async function showTournament(id) {
     return;
   }
   if (shown !== id) return;
+  drawTournament(tour);
+  follow(id);
+}
+
+/** Opens the tournament's socket (once); while it is down, the page reads again every 2 s. */
+function follow(id) {
+  if (socket || shown !== id) return;
+  if (timer) clearTimeout(timer);
+  const s = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/tournaments/${encodeURIComponent(id)}/socket`);
+  socket = s;
+  s.onmessage = (e) => {
+    let data;
+    try {
+      data = JSON.parse(e.data);
+    } catch (err) {
+      return;
+    }
+    if (data.type === 'tournament' && shown === id && data.tournament.id === id) drawTournament(data.tournament);
+  };
+  s.onclose = () => {
+    if (socket !== s) return;
+    socket = null;
+    if (shown === id) again(() => showTournament(id));
+  };
+}
+
+function drawTournament(tour) {
+  latest = tour;
   document.title = `${tour.name} · Emergo`;
   $('#tournament-name').textContent = tour.name;
   const round = tour.rounds ? t('tournament.roundOf', { round: tour.round, rounds: tour.rounds }) : '';
@@ -88,6 +167,12 @@ export async function showTournament(id) {
     t(`tournament.status.${tour.status}`),
     round,
   ].filter(Boolean).join(' · ');
+  drawClock();
+  const top = podium(tour);
+  const stand = $('#tournament-podium');
+  stand.hidden = !top.length;
+  stand.replaceChildren(...top.map((s) => el('li', { 'data-rank': String(s.rank) },
+    el('b', { text: s.name || t('player.deleted') }), ` · ${t('tournament.points', { n: s.score })}`)));
   const body = $('#standings tbody');
   body.replaceChildren(...tour.standings.map((s) => el('tr', { 'data-name': s.name || '' },
     el('td', { text: String(s.rank) }),
@@ -106,7 +191,6 @@ export async function showTournament(id) {
   $('#tournament-join').hidden = !who || mine || tour.status !== 'created';
   $('#tournament-withdraw').hidden = !mine || tour.status === 'finished';
   $('#tournament-password').hidden = !(tour.private && !mine && tour.status === 'created' && who);
-  if (tour.status !== 'finished') again(() => showTournament(id));
 }
 
 async function act(path, body) {

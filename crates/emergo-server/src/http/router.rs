@@ -157,6 +157,10 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         )
         .route("/api/tournaments/{id}", get(crate::http::tournaments::show))
         .route(
+            "/api/tournaments/{id}/socket",
+            get(crate::http::tournaments::socket),
+        )
+        .route(
             "/api/tournaments/{id}/join",
             post(crate::http::tournaments::join),
         )

@@ -3,12 +3,19 @@
 use crate::http::error::ApiError;
 use crate::http::extract::Body;
 use crate::http::session::SignedIn;
+use crate::services::error::ServiceError;
 use crate::services::tournaments::{
     TournamentList, TournamentRequest, TournamentView, Tournaments,
 };
+use crate::services::Services;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Extension;
 use axum::Json;
+use emergo_platform::domain::limits::ClientAddr;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -113,4 +120,62 @@ pub async fn start(
     Path(id): Path<String>,
 ) -> Result<Json<TournamentView>, ApiError> {
     Ok(Json(tournaments.start(session.account.id, &id).await?))
+}
+
+/// A ping this often keeps a tournament's socket open through proxies and finds a client that
+/// reads nothing.
+const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `GET /api/tournaments/{id}/socket`: the tournament's view (as `GET /api/tournaments/{id}`)
+/// as `{"type": "tournament", "tournament": {...}}` at once and again whenever it changes (the
+/// standings, the games, the round, the status); a ping every 10 s. Only the latest view waits
+/// for a slow client, never a queue of them. 404 for no such tournament.
+pub async fn socket(
+    State(services): State<Services>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
+    Path(id): Path<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let tournaments = services.tournaments;
+    tournaments.show(&id).await?;
+    let upgrade = upgrade.map_err(|e| ServiceError::BadRequest(e.body_text()))?;
+    let permit = services.games.websockets.acquire(Some(client))?;
+    let mut feed = tournaments.follow(&id)?;
+    let write_timeout = services.games.limits.write_timeout;
+    let mut shutdown = services.games.shutdown.clone();
+    Ok(upgrade
+        .max_message_size(1024)
+        .on_upgrade(move |mut socket| async move {
+            let _permit = permit;
+            let mut ping = tokio::time::interval(PING_EVERY);
+            ping.tick().await;
+            feed.mark_changed();
+            let send = async |socket: &mut WebSocket, message: Message| {
+                let sent = tokio::time::timeout(write_timeout, socket.send(message));
+                matches!(sent.await, Ok(Ok(())))
+            };
+            loop {
+                let message = tokio::select! {
+                    changed = feed.changed() => match changed {
+                        Ok(()) => match feed.borrow_and_update().clone() {
+                            Some(text) => Message::Text(text.as_ref().into()),
+                            None => continue,
+                        },
+                        Err(_) => break,
+                    },
+                    _ = ping.tick() => Message::Ping(Default::default()),
+                    incoming = socket.recv() => match incoming {
+                        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                        Some(Ok(_)) => continue,
+                    },
+                    _ = shutdown.changed() => {
+                        let _ = send(&mut socket, Message::Close(None)).await;
+                        break;
+                    }
+                };
+                if !send(&mut socket, message).await {
+                    break;
+                }
+            }
+        }))
 }

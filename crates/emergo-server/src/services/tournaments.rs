@@ -28,6 +28,7 @@ use emergo_platform::store::tournaments::{
 use emergo_platform::store::{Store, StoreError};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Unfinished tournaments one account may have made.
 pub const TOURNAMENTS_PER_CREATOR: i64 = 3;
@@ -65,9 +66,29 @@ pub struct TournamentRequest<'a> {
     pub password: Option<&'a str>,
 }
 
+/// How often a watched tournament's view is made again: once per tournament and instance,
+/// whatever the number of its sockets.
+pub const FEED_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Tournaments one instance follows for sockets at once.
+pub const FEEDS_MAX: usize = 1_000;
+
+/// The latest view of a watched tournament, as its socket's message text.
+pub type Feed = tokio::sync::watch::Receiver<Option<Arc<str>>>;
+
 /// The tournaments service.
 pub struct Tournaments {
     store: Store,
+    /// The tournaments followed for sockets on this instance, each fed by one task.
+    feeds: std::sync::Mutex<HashMap<String, Feed>>,
+}
+
+/// The message of a tournament's socket: `{"type": "tournament", "tournament": {...}}`.
+#[derive(Serialize)]
+struct FeedMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    tournament: &'a TournamentView,
 }
 
 /// A tournament in a list.
@@ -153,7 +174,59 @@ fn rfc3339(secs: i64) -> String {
 
 impl Tournaments {
     pub fn new(store: Store) -> Tournaments {
-        Tournaments { store }
+        Tournaments {
+            store,
+            feeds: std::sync::Mutex::default(),
+        }
+    }
+
+    /// The live view of tournament `id` for a socket: the view now, and again whenever it
+    /// changes. One task per tournament makes it every [`FEED_EVERY`] while anyone follows it
+    /// on this instance (a change made on another instance shows within that time); it ends
+    /// once nobody does. Busy beyond [`FEEDS_MAX`] tournaments.
+    pub fn follow(self: &Arc<Self>, id: &str) -> Result<Feed, ServiceError> {
+        let mut feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(feed) = feeds.get(id) {
+            return Ok(feed.clone());
+        }
+        if feeds.len() >= FEEDS_MAX {
+            return Err(ServiceError::Busy {
+                cap: "tournament feeds",
+                message: "too many tournaments are followed on this instance; try again soon"
+                    .to_string(),
+            });
+        }
+        let (tx, rx) = tokio::sync::watch::channel(None);
+        feeds.insert(id.to_string(), rx.clone());
+        let me = self.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            loop {
+                if let Ok(view) = me.show(&id).await {
+                    let message = FeedMessage {
+                        kind: "tournament",
+                        tournament: &view,
+                    };
+                    if let Ok(text) = serde_json::to_string(&message) {
+                        tx.send_if_modified(|now| {
+                            let changed = now.as_deref() != Some(text.as_str());
+                            if changed {
+                                *now = Some(text.into());
+                            }
+                            changed
+                        });
+                    }
+                }
+                tokio::time::sleep(FEED_EVERY).await;
+                // Under the lock a new follower clones the map's receiver: none is missed.
+                let mut feeds = me.feeds.lock().unwrap_or_else(|e| e.into_inner());
+                if tx.receiver_count() <= 1 {
+                    feeds.remove(&id);
+                    return;
+                }
+            }
+        });
+        Ok(rx)
     }
 
     /// `POST /api/tournaments` by `creator` (who is not joined by it).

@@ -80,6 +80,14 @@ async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_stand
         "both players in the standings",
     )
     .await;
+    // The countdown to the start (five minutes by default).
+    wait_until(
+        &a,
+        "/^Starts in [45]:\\d\\d$/.test(document.querySelector('#tournament-clock').textContent) \
+         && !document.querySelector('#tournament-clock').hidden",
+        "the countdown to the start",
+    )
+    .await;
     let (status, started) = send_as(
         &rig,
         Method::POST,
@@ -151,6 +159,14 @@ async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_stand
         )
         .await;
     }
+    // Under way: the countdown to the arena's end (30 minutes), and the page follows the
+    // tournament over its socket.
+    wait_until(
+        &a,
+        "/^Ends in (29|30):\\d\\d$/.test(document.querySelector('#tournament-clock').textContent)",
+        "the countdown to the end",
+    )
+    .await;
     assert_eq!(axe_violations(&a).await, json!([]), "the tournament page");
     save_screenshot(&a, "tournament.png").await;
     assert_no_script_errors(&a).await;

@@ -297,6 +297,90 @@ async fn an_absent_player_loses_and_twice_absent_is_withdrawn() {
     s.stop().await;
 }
 
+/// The next `{"type": "tournament"}` message of a tournament's socket (bounded wait).
+async fn next_view(socket: &mut Socket) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .expect("a message");
+        if let tokio_tungstenite::tungstenite::Message::Text(text) = message {
+            let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
+            assert_eq!(value["type"], "tournament", "{value}");
+            return value["tournament"].clone();
+        }
+    }
+}
+
+/// The tournament's socket gives its view at once, then each change (a join, the start, a
+/// result) within about a second; an unknown tournament is a 404 before any upgrade.
+#[tokio::test]
+async fn a_tournaments_socket_sends_its_view_and_every_change() {
+    let s = TestServer::start().await;
+    let creator = sign_up(&s, "organiser").await;
+    let (_, t) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Live arena", "format": "arena", "time": "3+2", "minutes": 30}),
+        )
+        .await;
+    let id = t["id"].as_str().expect("id").to_string();
+    let url = format!(
+        "{}/api/tournaments/{id}/socket",
+        s.base.replace("http", "ws")
+    );
+    let (mut socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .expect("the socket opens");
+    let view = next_view(&mut socket).await;
+    assert_eq!(
+        (view["id"].as_str(), &view["standings"]),
+        (Some(id.as_str()), &json!([]))
+    );
+    // A second socket on the same tournament shares its feed and starts with the view too.
+    let (mut second, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .expect("the socket opens");
+    assert_eq!(next_view(&mut second).await["id"], id.as_str());
+    let anna = sign_up(&s, "anna").await;
+    let bert = sign_up(&s, "bert").await;
+    for p in [&anna, &bert] {
+        p.post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+    }
+    let mut view = next_view(&mut socket).await;
+    while view["standings"].as_array().map(Vec::len) != Some(2) {
+        view = next_view(&mut socket).await;
+    }
+    creator
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    while view["games"].as_array().map(Vec::len) != Some(1) {
+        view = next_view(&mut socket).await;
+    }
+    assert_eq!(view["status"], "started", "{view}");
+    let game = view["games"][0].clone();
+    let (w, b) = if game["white"] == "anna" {
+        (&anna, &bert)
+    } else {
+        (&bert, &anna)
+    };
+    let game_id = game["id"].as_str().expect("id");
+    ten_plies(&s, game_id, w, b).await;
+    resign_as(&s, game_id, b).await;
+    while view["games"][0]["result"].is_null() {
+        view = next_view(&mut socket).await;
+    }
+    assert_eq!(view["standings"][0]["score"], 2, "{view}");
+    drop((socket, second));
+    let (status, body) = s.get("/api/tournaments/nothing/socket").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn tournaments_refuse_what_they_cannot_run() {
     let s = TestServer::start().await;
