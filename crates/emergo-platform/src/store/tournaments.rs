@@ -187,23 +187,26 @@ impl Store {
     }
 
     /// `account_id` joins (or joins again after withdrawing) a tournament that has not started
-    /// and is not full: whether it is in now.
+    /// (with `late`, or has started and not finished) and is not full: whether it is in now.
     pub async fn join_tournament(
         &self,
         id: &str,
         account_id: i64,
         now: &str,
+        late: bool,
     ) -> Result<bool, StoreError> {
+        let open = if late { "started" } else { "created" };
         on_backend!(self, b => {
             let mut tx = b.pool().begin().await?;
             let back = sqlx::query(
                 "UPDATE tournament_players SET withdrawn_at = NULL
                  WHERE tournament_id = $1 AND account_id = $2 AND withdrawn_at IS NOT NULL
-                    AND (SELECT status FROM tournaments WHERE id = $3) = 'created'",
+                    AND (SELECT status FROM tournaments WHERE id = $3) IN ('created', $4)",
             )
             .bind(id)
             .bind(account_id)
             .bind(id)
+            .bind(open)
             .execute(&mut *tx)
             .await?;
             if back.rows_affected() == 1 {
@@ -214,7 +217,7 @@ impl Store {
                 "INSERT INTO tournament_players (tournament_id, account_id, seed, joined_at)
                  SELECT $1, $2,
                     (SELECT COUNT(*) FROM tournament_players WHERE tournament_id = $3) + 1, $4
-                 WHERE (SELECT status FROM tournaments WHERE id = $5) = 'created'
+                 WHERE (SELECT status FROM tournaments WHERE id = $5) IN ('created', $10)
                     AND (SELECT COUNT(*) FROM tournament_players
                         WHERE tournament_id = $6 AND withdrawn_at IS NULL)
                         < (SELECT max_players FROM tournaments WHERE id = $7)
@@ -230,6 +233,7 @@ impl Store {
             .bind(id)
             .bind(id)
             .bind(account_id)
+            .bind(open)
             .execute(&mut *tx)
             .await?;
             tx.commit().await?;
@@ -285,6 +289,34 @@ impl Store {
             .bind(id)
             .fetch_all(b.pool())
             .await?)
+        })
+    }
+
+    /// Byes of `account_id` in `rounds` with `points` each (a late Swiss entry's), unless it
+    /// has one in that round already.
+    pub async fn add_byes(
+        &self,
+        id: &str,
+        account_id: i64,
+        rounds: &[i64],
+        points: i64,
+    ) -> Result<(), StoreError> {
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            for round in rounds {
+                sqlx::query(
+                    "INSERT INTO tournament_byes (tournament_id, round, account_id, points)
+                     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                )
+                .bind(id)
+                .bind(round)
+                .bind(account_id)
+                .bind(points)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
         })
     }
 

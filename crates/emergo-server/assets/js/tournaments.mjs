@@ -188,9 +188,9 @@ function drawTournament(tour) {
   )));
   const who = me();
   const mine = !!who && tour.standings.some((s) => s.name && s.name.toLowerCase() === who.name.toLowerCase() && !s.withdrawn);
-  $('#tournament-join').hidden = !who || mine || tour.status !== 'created';
+  $('#tournament-join').hidden = !who || mine || !tour.open;
   $('#tournament-withdraw').hidden = !mine || tour.status === 'finished';
-  $('#tournament-password').hidden = !(tour.private && !mine && tour.status === 'created' && who);
+  $('#tournament-password').hidden = !(tour.private && !mine && tour.open && who);
 }
 
 async function act(path, body) {

@@ -160,8 +160,23 @@ pub struct TournamentView {
     /// An arena's end.
     ends_at: Option<String>,
     private: bool,
+    /// Whether it takes entries now (before its start; an arena while it runs; a Swiss before
+    /// its last round).
+    open: bool,
     standings: Vec<Standing>,
     games: Vec<TournamentGame>,
+}
+
+/// Whether `t` takes entries now: `Some(false)` before its start, `Some(true)` as a late entry
+/// (an arena while it runs; a Swiss before its last round, with a bye of half a win for each
+/// round missed), `None` otherwise (a round robin's table is fixed at the start).
+fn entry(t: &TournamentRow) -> Option<bool> {
+    match (t.status.as_str(), t.format.as_str()) {
+        ("created", _) => Some(false),
+        ("started", "arena") => Some(true),
+        ("started", "swiss") if t.round < t.rounds.unwrap_or(5) => Some(true),
+        _ => None,
+    }
 }
 
 fn bad(message: impl Into<String>) -> ServiceError {
@@ -371,18 +386,22 @@ impl Tournaments {
                 ));
             }
         }
-        if t.status != "created" {
+        let Some(late) = entry(&t) else {
             return Err(ServiceError::NotAllowed(
                 "this tournament has started: it takes no more players".to_string(),
             ));
-        }
+        };
         // Tournaments rank people (as the leaderboard does); bots meet them in games.
         if self.store.is_bot(account).await? {
             return Err(ServiceError::NotAllowed(
                 "a bot account does not play in tournaments".to_string(),
             ));
         }
-        if !self.store.join_tournament(id, account, &now_text()).await? {
+        if !self
+            .store
+            .join_tournament(id, account, &now_text(), late)
+            .await?
+        {
             let entrants = self.store.entrants(id).await?;
             if entrants
                 .iter()
@@ -396,6 +415,20 @@ impl Tournaments {
                 "this tournament is full ({} players) or has started",
                 t.max_players
             )));
+        }
+        if late && t.format == "swiss" {
+            // The rounds paired by now (read after the join: a round paired meanwhile counts).
+            let now = self.find(id).await?;
+            let played = self.store.tournament_games(id).await?;
+            let missed: Vec<i64> = (1..=now.round)
+                .filter(|&r| {
+                    !played
+                        .iter()
+                        .any(|g| g.round == r && (g.white_id == account || g.black_id == account))
+                })
+                .collect();
+            let half_win = i64::from(swiss::BYE_POINTS) / 2 * t.games_per_pairing;
+            self.store.add_byes(id, account, &missed, half_win).await?;
         }
         self.show(id).await
     }
@@ -496,6 +529,7 @@ impl Tournaments {
             .zip(t.started_at)
             .map(|(m, s)| rfc3339(s + 60 * m));
         Ok(TournamentView {
+            open: entry(&t).is_some(),
             id: t.id,
             name: t.name,
             format: t.format,

@@ -381,6 +381,128 @@ async fn a_tournaments_socket_sends_its_view_and_every_change() {
     s.stop().await;
 }
 
+/// Late entries: a Swiss takes a player after its first round with a bye of half a win for
+/// the round missed, and pairs it from the next round on; an arena takes one while it runs; a
+/// round robin takes none once started.
+#[tokio::test]
+async fn a_late_swiss_entry_gets_a_half_point_bye_and_a_round_robin_takes_none() {
+    let s = TestServer::start().await;
+    let creator = sign_up(&s, "organiser").await;
+    let (_, t) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Late Swiss", "format": "swiss", "time": "5+3", "rounds": 3,
+                   "games_per_pairing": 1}),
+        )
+        .await;
+    let id = t["id"].as_str().expect("id").to_string();
+    let mut players = Vec::new();
+    for name in ["pl1", "pl2", "pl3", "pl4"] {
+        let p = sign_up(&s, name).await;
+        p.post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        players.push(p);
+    }
+    creator
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    let t = wait_for(&s, &id, "round 1", |t| t["round"] == 1).await;
+    assert_eq!(t["games"].as_array().map(Vec::len), Some(2), "{t}");
+    let late = sign_up(&s, "late").await;
+    let (status, t) = late
+        .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    let entry = t["standings"]
+        .as_array()
+        .and_then(|list| list.iter().find(|p| p["name"] == "late"))
+        .cloned()
+        .unwrap_or_else(|| panic!("the late entry stands: {t}"));
+    assert_eq!(entry["score"], 1, "half a win for round 1: {entry}");
+    // Round 1 ends (White wins each game); round 2 pairs five players: the late one too.
+    for game in t["games"].as_array().expect("games").clone() {
+        let seat = |name: &Value| {
+            let n: usize = name.as_str().expect("a name")[2..].parse().expect("a seed");
+            &players[n - 1]
+        };
+        let (w, b) = (seat(&game["white"]), seat(&game["black"]));
+        let game_id = game["id"].as_str().expect("id");
+        ten_plies(&s, game_id, w, b).await;
+        resign_as(&s, game_id, b).await;
+    }
+    let t = wait_for(&s, &id, "round 2", |t| t["round"] == 2).await;
+    let round2: Vec<&Value> = t["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter(|g| g["round"] == 2)
+        .collect();
+    assert_eq!(round2.len(), 2, "five players: two games and a bye: {t}");
+    let late_plays = round2
+        .iter()
+        .any(|g| g["white"] == "late" || g["black"] == "late");
+    let late_bye = t["standings"]
+        .as_array()
+        .and_then(|list| list.iter().find(|p| p["name"] == "late"))
+        .is_some_and(|p| p["score"] == 3);
+    assert!(late_plays || late_bye, "the late entry is in round 2: {t}");
+
+    // An arena takes a player while it runs.
+    let (_, arena) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Open arena", "format": "arena", "time": "3+2", "minutes": 30}),
+        )
+        .await;
+    let arena_id = arena["id"].as_str().expect("id").to_string();
+    for p in &players[..2] {
+        p.post(&s, &format!("/api/tournaments/{arena_id}/join"), json!({}))
+            .await;
+    }
+    creator
+        .post(&s, &format!("/api/tournaments/{arena_id}/start"), json!({}))
+        .await;
+    wait_for(&s, &arena_id, "the arena under way", |t| t["round"] == 1).await;
+    let (status, body) = late
+        .post(&s, &format!("/api/tournaments/{arena_id}/join"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["standings"].as_array().map(Vec::len),
+        Some(3),
+        "{body}"
+    );
+
+    // A round robin, once started, takes nobody.
+    let (_, rr) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Closed", "format": "roundrobin", "time": "5+3"}),
+        )
+        .await;
+    let rr_id = rr["id"].as_str().expect("id").to_string();
+    for p in &players[..3] {
+        p.post(&s, &format!("/api/tournaments/{rr_id}/join"), json!({}))
+            .await;
+    }
+    creator
+        .post(&s, &format!("/api/tournaments/{rr_id}/start"), json!({}))
+        .await;
+    wait_for(&s, &rr_id, "the round robin under way", |t| t["round"] == 1).await;
+    let (status, body) = late
+        .post(&s, &format!("/api/tournaments/{rr_id}/join"), json!({}))
+        .await;
+    assert_eq!(
+        (status, &body["error"]),
+        (StatusCode::CONFLICT, &json!("not_allowed")),
+        "{body}"
+    );
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn tournaments_refuse_what_they_cannot_run() {
     let s = TestServer::start().await;
