@@ -57,6 +57,9 @@ pub struct TournamentGameRow {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub ply: i64,
+    /// Whether White, Black went berserk (an arena's).
+    pub white_berserk: bool,
+    pub black_berserk: bool,
 }
 
 /// A bye (or a game won by forfeit) of a round.
@@ -282,7 +285,8 @@ impl Store {
     pub async fn tournament_games(&self, id: &str) -> Result<Vec<TournamentGameRow>, StoreError> {
         on_backend!(self, b => {
             Ok(sqlx::query_as(
-                "SELECT t.game_id, t.round, t.white_id, t.black_id, g.result, g.reason, g.ply
+                "SELECT t.game_id, t.round, t.white_id, t.black_id, g.result, g.reason, g.ply,
+                    t.white_berserk, t.black_berserk
                  FROM tournament_games t JOIN games g ON g.id = t.game_id
                  WHERE t.tournament_id = $1 ORDER BY t.round, g.seq",
             )
@@ -422,6 +426,75 @@ impl Store {
                 .await
                 .map_err(super::conflict_on_unique("tournament game stored"))?;
             }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// The tournament of game `game_id` and the game's pairing row, if it is a tournament's.
+    pub async fn tournament_game(
+        &self,
+        game_id: &str,
+    ) -> Result<Option<(String, TournamentGameRow)>, StoreError> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            tournament_id: String,
+            #[sqlx(flatten)]
+            game: TournamentGameRow,
+        }
+        on_backend!(self, b => {
+            let row: Option<Row> = sqlx::query_as(
+                "SELECT t.tournament_id, t.game_id, t.round, t.white_id, t.black_id, g.result,
+                    g.reason, g.ply, t.white_berserk, t.black_berserk
+                 FROM tournament_games t JOIN games g ON g.id = t.game_id
+                 WHERE t.game_id = $1",
+            )
+            .bind(game_id)
+            .fetch_optional(b.pool())
+            .await?;
+            Ok(row.map(|r| (r.tournament_id, r.game)))
+        })
+    }
+
+    /// `color` of tournament game `id` goes berserk: its clock becomes `clock` and its mark is
+    /// set, in one transaction; `Conflict` when the game changed since `version` or the side
+    /// went berserk already (nothing stored).
+    pub async fn berserk(
+        &self,
+        id: &str,
+        version: i64,
+        color: emergo_core::Color,
+        clock: super::ClockColumns,
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let mark = match color {
+            emergo_core::Color::White => "white_berserk",
+            emergo_core::Color::Black => "black_berserk",
+        };
+        on_backend!(self, b => {
+            let mut tx = b.pool().begin().await?;
+            let game = sqlx::query(
+                "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_ms = $3,
+                    flag_at_ms = $4, updated_at = $5, version = version + 1
+                 WHERE id = $6 AND version = $7 AND result IS NULL",
+            )
+            .bind(clock.white_ms)
+            .bind(clock.black_ms)
+            .bind(clock.turn_started_ms)
+            .bind(clock.flag_at_ms)
+            .bind(now)
+            .bind(id)
+            .bind(version)
+            .execute(&mut *tx)
+            .await?;
+            changed(game.rows_affected(), "the game changed meanwhile")?;
+            let marked = sqlx::query(&format!(
+                "UPDATE tournament_games SET {mark} = TRUE WHERE game_id = $1 AND {mark} = FALSE"
+            ))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            changed(marked.rows_affected(), "berserk already")?;
             tx.commit().await?;
             Ok(())
         })

@@ -68,6 +68,7 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/berserk", post(berserk))
         .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/chat", post(crate::http::games::post))
         .route(
@@ -532,6 +533,23 @@ async fn resign(
     let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
     let live = state.resign(&slot, client.0, &actor).await?;
+    Ok(delta(&live, usize::MAX))
+}
+
+/// `POST /api/games/{id}/berserk`: an arena player halves its clock before its first move
+/// (issue 23, src/services/tournaments.rs).
+async fn berserk(
+    State(state): State<AppState>,
+    State(accounts): State<Arc<Accounts>>,
+    State(tournaments): State<Arc<crate::services::tournaments::Tournaments>>,
+    Extension(client): Extension<ClientAddr>,
+    GameId(id): GameId,
+    cookie: SessionCookie,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<GameView>, ApiError> {
+    let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
+    let slot = state.slot(&id).await?;
+    let live = tournaments.berserk(&state, &slot, client.0, &actor).await?;
     Ok(delta(&live, usize::MAX))
 }
 

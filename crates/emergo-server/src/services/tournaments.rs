@@ -11,7 +11,8 @@
 //! rated as the tournament says; an absent player loses it on time.
 
 use crate::services::error::{echo, ServiceError};
-use crate::services::games::{AppState, Change, LiveGame, NOBODY};
+use crate::services::games::seats::Actor;
+use crate::services::games::{AppState, Change, GameSlot, LiveGame, NOBODY};
 use crate::services::notify::Notify;
 use emergo_core::{AnyGame, ByColor, Color, EndReason, Status, VariantKind};
 use emergo_platform::domain::clock::GameClock;
@@ -26,6 +27,7 @@ use emergo_platform::store::tournaments::{
     EntrantRow, NewTournament, RoundGame, TournamentGameRow, TournamentRow,
 };
 use emergo_platform::store::{Store, StoreError};
+use emergo_worker::pool::Client;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -137,6 +139,11 @@ pub struct TournamentGame {
     white: Option<String>,
     black: Option<String>,
     result: Option<String>,
+    /// An arena's: whether White, Black went berserk (absent when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    white_berserk: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    black_berserk: bool,
 }
 
 /// `GET /api/tournaments/{id}`.
@@ -558,6 +565,8 @@ impl Tournaments {
                         g.result.clone(),
                         g.reason.as_deref(),
                     ),
+                    white_berserk: g.white_berserk,
+                    black_berserk: g.black_berserk,
                 })
                 .collect(),
         })
@@ -781,6 +790,48 @@ impl Tournaments {
         }
         self.open_games(games, notes, t, entrants, made).await;
         Ok(())
+    }
+
+    /// `POST /api/games/{id}/berserk`: `actor`'s side of an arena game under way gives up half
+    /// its time left, before its first move, for a point more on a win of at least
+    /// [`arena::BERSERK_MIN_PLIES`] plies (docs/api.md "Tournaments").
+    pub async fn berserk<'a>(
+        &self,
+        games: &AppState,
+        slot: &'a Arc<GameSlot>,
+        client: Client,
+        actor: &Actor,
+    ) -> Result<tokio::sync::MutexGuard<'a, LiveGame>, ServiceError> {
+        let not_allowed = |why: &str| ServiceError::NotAllowed(why.to_string());
+        let (tournament, row) = self
+            .store
+            .tournament_game(slot.id())
+            .await?
+            .ok_or_else(|| not_allowed("berserk is for arena tournament games"))?;
+        let t = self.find(&tournament).await?;
+        if t.format != "arena" || t.status != "started" {
+            return Err(not_allowed(
+                "berserk is for the games of an arena under way",
+            ));
+        }
+        games
+            .act_as(slot, client, actor, |live, color| {
+                let already = match color {
+                    Color::White => row.white_berserk,
+                    Color::Black => row.black_berserk,
+                };
+                if already {
+                    return Err(not_allowed("you went berserk in this game already"));
+                }
+                if live.game.is_over() {
+                    return Err(ServiceError::GameOver("the game is over".to_string()));
+                }
+                if live.game.last_move_of(color).is_some() {
+                    return Err(not_allowed("berserk is only before your first move"));
+                }
+                Ok(Some(Change::Berserk(color)))
+            })
+            .await
     }
 
     /// Withdraws the active players absent [`ABSENCES_TO_WITHDRAW`] times: whether any was.
@@ -1081,9 +1132,9 @@ fn standings(
     let mut arena_games: HashMap<i64, Vec<arena::ArenaGame>> = HashMap::new();
     for g in &counted {
         let Some(o) = white_outcome(g) else { continue };
-        for (me, them, mine) in [
-            (g.white_id, g.black_id, o),
-            (g.black_id, g.white_id, o.other()),
+        for (me, them, mine, berserk) in [
+            (g.white_id, g.black_id, o, g.white_berserk),
+            (g.black_id, g.white_id, o.other(), g.black_berserk),
         ] {
             played.push(swiss::Played {
                 player: me,
@@ -1093,7 +1144,7 @@ fn standings(
             arena_games.entry(me).or_default().push(arena::ArenaGame {
                 outcome: mine,
                 plies: g.ply as u32,
-                berserk: false,
+                berserk,
             });
             *score.entry(me).or_default() += mine.points();
         }

@@ -503,6 +503,98 @@ async fn a_late_swiss_entry_gets_a_half_point_bye_and_a_round_robin_takes_none()
     s.stop().await;
 }
 
+/// Berserk in an arena: before its first move a player halves its clock (once); a win of at
+/// least 14 plies then scores 2 + 1. After a move, or outside an arena, it is refused.
+#[tokio::test]
+async fn an_arena_player_goes_berserk_for_half_its_clock_and_a_point_more() {
+    let s = TestServer::start().await;
+    let creator = sign_up(&s, "organiser").await;
+    let (_, t) = creator
+        .post(
+            &s,
+            "/api/tournaments",
+            json!({"name": "Berserk arena", "format": "arena", "time": "3+2", "minutes": 30}),
+        )
+        .await;
+    let id = t["id"].as_str().expect("id").to_string();
+    let anna = sign_up(&s, "anna").await;
+    let bert = sign_up(&s, "bert").await;
+    for p in [&anna, &bert] {
+        p.post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+    }
+    creator
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    let t = wait_for(&s, &id, "the pairing", |t| {
+        t["games"].as_array().is_some_and(|g| g.len() == 1)
+    })
+    .await;
+    let game = t["games"][0].clone();
+    let (w, b) = if game["white"] == "anna" {
+        (&anna, &bert)
+    } else {
+        (&bert, &anna)
+    };
+    let gid = game["id"].as_str().expect("id").to_string();
+    let berserk = format!("/api/games/{gid}/berserk");
+    let (status, view) = w.post(&s, &berserk, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let white_ms = view["clock"]["white_ms"].as_i64().expect("White's clock");
+    assert!(
+        (80_000..=90_000).contains(&white_ms),
+        "half of 3 minutes: {view}"
+    );
+    assert_eq!(view["clock"]["black_ms"], 180_000, "{view}");
+    let (status, again) = w.post(&s, &berserk, json!({})).await;
+    assert_eq!(
+        (status, &again["error"]),
+        (StatusCode::CONFLICT, &json!("not_allowed")),
+        "{again}"
+    );
+    // Seven moves a side (14 plies), then Black resigns.
+    let moves = format!("/api/games/{gid}/moves");
+    let (_, mut view) = s.get(&format!("/api/games/{gid}")).await;
+    for ply in 0..14 {
+        let who = if ply % 2 == 0 { w } else { b };
+        if ply == 1 {
+            // Black's first move is still to come; White has moved: too late for White.
+            let (status, late) = w.post(&s, &berserk, json!({})).await;
+            assert_eq!(status, StatusCode::CONFLICT, "{late}");
+        }
+        let mv = view["legal_moves"][0].as_str().expect("a move").to_string();
+        let (status, next) = who.post(&s, &moves, json!({"ply": ply, "move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        view = next;
+    }
+    resign_as(&s, &gid, b).await;
+    let t = wait_for(&s, &id, "the berserk win scored", |t| {
+        t["games"][0]["result"] == "1-0"
+    })
+    .await;
+    assert_eq!(t["games"][0]["white_berserk"], true, "{t}");
+    assert!(t["games"][0].get("black_berserk").is_none(), "{t}");
+    assert_eq!(
+        t["standings"][0]["score"], 3,
+        "2 + 1 for the berserk win: {t}"
+    );
+    // Outside an arena there is no berserk.
+    let casual = s.create(json!({"mode": "human", "color": "white"})).await;
+    let cid = casual["game"]["id"].as_str().expect("id");
+    let (status, body) = s
+        .post(
+            &format!("/api/games/{cid}/berserk"),
+            json!({"token": casual["token"]}),
+        )
+        .await;
+    assert_eq!(
+        (status, &body["error"]),
+        (StatusCode::CONFLICT, &json!("not_allowed")),
+        "{body}"
+    );
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn tournaments_refuse_what_they_cannot_run() {
     let s = TestServer::start().await;

@@ -66,6 +66,9 @@ pub enum Change {
     /// The side to move ran out of time (its flag fell): it loses, or the game is aborted
     /// ([`ending::time_ending`]).
     Flag,
+    /// `color` goes berserk in an arena game (issue 23, src/services/tournaments.rs): half its
+    /// time left, taken before its first move.
+    Berserk(Color),
 }
 
 impl Change {
@@ -888,6 +891,9 @@ impl Shared {
             Change::Flag => Some(ServiceError::GameOver(
                 "the game changed meanwhile".to_string(),
             )),
+            Change::Berserk(_) => Some(ServiceError::NotAllowed(
+                "the game changed meanwhile, or you went berserk already".to_string(),
+            )),
         };
         if self.try_apply(slot, live, change, client).await? {
             return Ok(());
@@ -1000,6 +1006,18 @@ impl Shared {
                 let stored = self.end(live, status, Some(clock), &now).await?;
                 if stored.is_ok() {
                     self.flags.record(now_ms - (flag_at + 1));
+                }
+                stored
+            }
+            Change::Berserk(color) => {
+                let mut clock = live.meta.clock;
+                if let Some(clock) = clock.as_mut() {
+                    clock.left[color] /= 2;
+                }
+                let columns = ClockColumns::of(clock.as_ref(), turn);
+                let stored = self.store.berserk(&id, version, color, columns, &now).await;
+                if stored.is_ok() {
+                    live.meta.clock = clock;
                 }
                 stored
             }
