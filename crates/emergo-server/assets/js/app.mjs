@@ -194,7 +194,7 @@ function init() {
   initOnline(navigate);
   initNotes(navigate);
   initPages();
-  initTournaments();
+  initTournaments(navigate);
   initPeople(navigate);
   initGame();
   initEditor(navigate);

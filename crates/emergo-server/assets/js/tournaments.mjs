@@ -6,6 +6,7 @@ import { $, el } from './dom.mjs';
 import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
 import { me } from './account.mjs';
+import { SEEK_TIMES, timeLabel } from './online.mjs';
 
 const REFRESH_MS = 2000;
 
@@ -57,6 +58,7 @@ export async function showTournaments() {
   shown = '';
   $('#tournament').hidden = true;
   $('#tournaments').hidden = false;
+  $('#tournament-new').hidden = !me();
   document.title = `${t('tournament.title')} · Emergo`;
   let list;
   try {
@@ -205,7 +207,8 @@ async function act(path, body) {
   showTournament(id);
 }
 
-export function initTournaments() {
+export function initTournaments(navigate) {
+  initForm(navigate);
   $('#tournament-join').addEventListener('click', () => {
     const password = $('#tournament-password input').value;
     act('join', password ? { password } : {});
@@ -217,4 +220,62 @@ export function initTournaments() {
 export function relabelTournaments() {
   if (shown === '') showTournaments();
   else if (shown) showTournament(shown);
+}
+
+/**
+ * The body of `POST /api/tournaments` from the creation form's values: minutes for an arena,
+ * rounds for a Swiss, a mini-match or single games for a Swiss or round robin, the board unless
+ * it is the square 9×9 one, the start in `startMinutes` from `now` (ms), a password only when
+ * one is given.
+ */
+export function tournamentBody(v, now) {
+  const body = { name: v.name.trim(), format: v.format, time: v.time, rated: !!v.rated };
+  if (v.format === 'arena') body.minutes = Number(v.minutes);
+  else body.games_per_pairing = v.miniMatch ? 2 : 1;
+  if (v.format === 'swiss') body.rounds = Number(v.rounds);
+  body.starts_at = new Date(now + Number(v.startMinutes) * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (v.variant && v.variant !== 'emergo') body.variant = v.variant;
+  if (v.password) body.password = v.password;
+  return body;
+}
+
+function drawForm() {
+  const format = $('#tn-format').value;
+  $('#tn-minutes-field').hidden = format !== 'arena';
+  $('#tn-rounds-field').hidden = format !== 'swiss';
+  $('#tn-mini-field').hidden = format === 'arena';
+}
+
+function initForm(navigate) {
+  const time = $('#tn-time');
+  for (const tc of SEEK_TIMES) time.append(el('option', { value: tc, text: timeLabel(tc) }));
+  time.value = '3+2';
+  $('#tn-format').addEventListener('change', drawForm);
+  drawForm();
+  $('#tournament-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const button = $('#tn-send');
+    button.disabled = true;
+    try {
+      const body = tournamentBody({
+        name: $('#tn-name').value,
+        format: $('#tn-format').value,
+        time: time.value,
+        variant: $('#tn-variant').value,
+        minutes: $('#tn-minutes').value,
+        rounds: $('#tn-rounds').value,
+        miniMatch: $('#tn-mini').checked,
+        rated: $('#tn-rated').checked,
+        startMinutes: $('#tn-start').value,
+        password: $('#tn-password').value,
+      }, Date.now());
+      const made = await api('POST', '/api/tournaments', body);
+      $('#tournaments-error').textContent = '';
+      navigate(`/tournament/${made.id}`);
+    } catch (err) {
+      $('#tournaments-error').textContent = plainError(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
 }

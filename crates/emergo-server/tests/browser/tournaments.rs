@@ -55,8 +55,42 @@ async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_stand
     let a = rig.browser(1100, 800).await;
     let b = rig.browser(1100, 800).await;
     let page = format!("/tournament/{id}");
-    // The list links to it.
+    // A signed-in player creates one on the list's page: a Swiss of 3 rounds.
     log_in(&a, &rig, &anna.token, "/tournaments").await;
+    wait_until(
+        &a,
+        "!document.querySelector('#tournament-new').hidden",
+        "the creation form for a signed-in player",
+    )
+    .await;
+    click(&a, "#tournament-new summary").await;
+    js(
+        &a,
+        "document.querySelector('#tn-name').value = 'Club swiss'; \
+         const f = document.querySelector('#tn-format'); f.value = 'swiss'; \
+         f.dispatchEvent(new Event('change')); \
+         document.querySelector('#tn-rounds').value = '3';",
+    )
+    .await;
+    wait_until(
+        &a,
+        "!document.querySelector('#tn-rounds-field').hidden && document.querySelector('#tn-minutes-field').hidden",
+        "the Swiss's fields",
+    )
+    .await;
+    assert_eq!(axe_violations(&a).await, json!([]), "the creation form");
+    save_screenshot(&a, "tournament-form.png").await;
+    click(&a, "#tn-send").await;
+    wait_until(
+        &a,
+        "location.pathname.startsWith('/tournament/') \
+         && document.querySelector('#tournament-name').textContent === 'Club swiss' \
+         && document.querySelector('#tournament-status').textContent.includes('round 0 of 3')",
+        "the new Swiss's page",
+    )
+    .await;
+    a.goto(&rig.url("/tournaments")).await.expect("the list");
+    // The list links to the organiser's arena.
     wait_until(
         &a,
         &format!("!!document.querySelector('#tournaments-upcoming a[href=\"{page}\"]')"),

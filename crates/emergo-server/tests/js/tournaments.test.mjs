@@ -1,7 +1,7 @@
 // Issue 23: a tournament page's countdown and podium, from its view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clockText, countdown, podium } from '../../assets/js/tournaments.mjs';
+import { clockText, countdown, podium, tournamentBody } from '../../assets/js/tournaments.mjs';
 
 test('the clock shows m:ss, then h:mm:ss from an hour on, never below zero', () => {
   assert.equal(clockText(0), '0:00');
@@ -27,4 +27,19 @@ test('the podium is the first three places of a finished tournament, ties includ
   ];
   assert.deepEqual(podium({ status: 'finished', standings }).map((s) => s.name), ['a', 'b', 'c']);
   assert.deepEqual(podium({ status: 'started', standings }), []);
+});
+
+test('the creation form makes the request its format takes', () => {
+  const now = Date.parse('2026-12-02T18:00:00Z');
+  const base = { name: ' Evening arena ', time: '3+2', minutes: '45', rounds: '7', miniMatch: true, rated: false, startMinutes: '10', password: '' };
+  assert.deepEqual(tournamentBody({ ...base, format: 'arena' }, now), {
+    name: 'Evening arena', format: 'arena', time: '3+2', rated: false, minutes: 45, starts_at: '2026-12-02T18:10:00Z',
+  });
+  assert.deepEqual(tournamentBody({ ...base, format: 'swiss', rated: true, password: 'club' }, now), {
+    name: 'Evening arena', format: 'swiss', time: '3+2', rated: true, games_per_pairing: 2, rounds: 7, starts_at: '2026-12-02T18:10:00Z', password: 'club',
+  });
+  assert.deepEqual(tournamentBody({ ...base, format: 'roundrobin', miniMatch: false, startMinutes: '0', variant: 'hex' }, now), {
+    name: 'Evening arena', format: 'roundrobin', time: '3+2', rated: false, games_per_pairing: 1, starts_at: '2026-12-02T18:00:00Z', variant: 'hex',
+  });
+  assert.equal(tournamentBody({ ...base, format: 'arena', variant: 'emergo' }, now).variant, undefined);
 });
