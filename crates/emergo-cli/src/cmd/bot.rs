@@ -74,6 +74,9 @@ struct Bridge {
     me: String,
     running: Mutex<HashSet<String>>,
     finished: Mutex<usize>,
+    /// Told each time a game's task ends (after `finished` counts it): `--games` may be
+    /// reached after the event stream's last line.
+    ended: tokio::sync::Notify,
 }
 
 /// The `--accept` filter.
@@ -178,6 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             me: String::new(),
             running: Mutex::default(),
             finished: Mutex::new(0),
+            ended: tokio::sync::Notify::new(),
         };
         bridge.me = who_am_i(&bridge).await?;
         tracing::info!(bot = %bridge.me, server = %bridge.base, "connected");
@@ -351,7 +355,17 @@ async fn follow_events(bridge: Arc<Bridge>, games: Option<usize>) -> anyhow::Res
         };
         tracing::info!("event stream open");
         backoff.reset();
-        while let Some(event) = lines.next().await {
+        loop {
+            let done = || games.is_some_and(|n| *lock(&bridge.finished) >= n);
+            let ended = bridge.ended.notified();
+            if done() {
+                return Ok(());
+            }
+            let event = tokio::select! {
+                event = lines.next() => event,
+                () = ended => continue,
+            };
+            let Some(event) = event else { break };
             match event["type"].as_str() {
                 Some("challenge") => on_challenge(&bridge, &event["challenge"]).await,
                 Some("gameStart") => {
@@ -508,6 +522,7 @@ async fn play(bridge: Arc<Bridge>, id: String, white: bool) {
     }
     lock(&bridge.running).remove(&id);
     *lock(&bridge.finished) += 1;
+    bridge.ended.notify_waiters();
 }
 
 /// Whether the game is over (asked when its stream ends).
