@@ -348,6 +348,7 @@ impl Backoff {
 /// Follows the event stream (reconnecting) until `games` games have ended.
 async fn follow_events(bridge: Arc<Bridge>, games: Option<usize>) -> anyhow::Result<()> {
     let mut backoff = Backoff::new();
+    let done = || games.is_some_and(|n| *lock(&bridge.finished) >= n);
     loop {
         let Some(mut lines) = bridge.stream("/api/stream/event").await else {
             backoff.wait().await;
@@ -356,7 +357,7 @@ async fn follow_events(bridge: Arc<Bridge>, games: Option<usize>) -> anyhow::Res
         tracing::info!("event stream open");
         backoff.reset();
         loop {
-            let done = || games.is_some_and(|n| *lock(&bridge.finished) >= n);
+            // Made before the count is read: a game ending in between still wakes the loop.
             let ended = bridge.ended.notified();
             if done() {
                 return Ok(());
@@ -379,11 +380,8 @@ async fn follow_events(bridge: Arc<Bridge>, games: Option<usize>) -> anyhow::Res
                 }
                 _ => {}
             }
-            if games.is_some_and(|n| *lock(&bridge.finished) >= n) {
-                return Ok(());
-            }
         }
-        if games.is_some_and(|n| *lock(&bridge.finished) >= n) {
+        if done() {
             return Ok(());
         }
         tracing::warn!("event stream ended; connecting again");

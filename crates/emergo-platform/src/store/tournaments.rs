@@ -104,6 +104,38 @@ const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.format, t.time_control, t.vari
     (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id \
         AND p.withdrawn_at IS NULL) AS players";
 
+/// The columns of a [`TournamentGameRow`], from `tournament_games t JOIN games g`.
+const TOURNAMENT_GAME_COLUMNS: &str = "t.game_id, t.round, t.white_id, t.black_id, g.result, \
+    g.reason, g.ply, t.white_berserk, t.black_berserk";
+
+for_each_backend! {
+    /// Stores game `g` of round `round` of tournament `id` (the game and its pairing row)
+    /// within `tx`; `Conflict` when the round has that pairing already (another instance
+    /// stored it first).
+    async fn insert_round_game_in(
+        &self,
+        tx: &mut super::Conn<Self>,
+        id: &str,
+        round: i64,
+        g: &RoundGame<'_>,
+    ) -> Result<(), StoreError> {
+        self.insert_game_in(tx, g.meta, g.game).await?;
+        sqlx::query(
+            "INSERT INTO tournament_games (game_id, tournament_id, round, white_id, black_id)
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&g.meta.id)
+        .bind(id)
+        .bind(round)
+        .bind(g.white_id)
+        .bind(g.black_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(conflict_on_unique("tournament game stored"))?;
+        Ok(())
+    }
+}
+
 impl Store {
     /// Stores a tournament unless its creator has `cap` unfinished ones: whether it was stored.
     pub async fn insert_tournament(&self, t: &NewTournament, cap: i64) -> Result<bool, StoreError> {
@@ -285,10 +317,11 @@ impl Store {
     pub async fn tournament_games(&self, id: &str) -> Result<Vec<TournamentGameRow>, StoreError> {
         on_backend!(self, b => {
             Ok(sqlx::query_as(
-                "SELECT t.game_id, t.round, t.white_id, t.black_id, g.result, g.reason, g.ply,
-                    t.white_berserk, t.black_berserk
-                 FROM tournament_games t JOIN games g ON g.id = t.game_id
-                 WHERE t.tournament_id = $1 ORDER BY t.round, g.seq",
+                &format!(
+                    "SELECT {TOURNAMENT_GAME_COLUMNS}
+                     FROM tournament_games t JOIN games g ON g.id = t.game_id
+                     WHERE t.tournament_id = $1 ORDER BY t.round, g.seq"
+                ),
             )
             .bind(id)
             .fetch_all(b.pool())
@@ -360,18 +393,7 @@ impl Store {
             .await?;
             changed(moved.rows_affected(), "tournament round moved")?;
             for g in games {
-                b.insert_game_in(&mut tx, g.meta, g.game).await?;
-                sqlx::query(
-                    "INSERT INTO tournament_games (game_id, tournament_id, round, white_id, black_id)
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(&g.meta.id)
-                .bind(id)
-                .bind(from + 1)
-                .bind(g.white_id)
-                .bind(g.black_id)
-                .execute(&mut *tx)
-                .await?;
+                b.insert_round_game_in(&mut tx, id, from + 1, g).await?;
             }
             for (account, points) in byes {
                 sqlx::query(
@@ -411,20 +433,8 @@ impl Store {
                 return Err(StoreError::Conflict("tournament round moved"));
             }
             for g in games {
-                b.insert_game_in(&mut tx, g.meta, g.game).await?;
                 // A lost race fails here, and the transaction stores nothing.
-                sqlx::query(
-                    "INSERT INTO tournament_games (game_id, tournament_id, round, white_id, black_id)
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(&g.meta.id)
-                .bind(id)
-                .bind(round)
-                .bind(g.white_id)
-                .bind(g.black_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(super::conflict_on_unique("tournament game stored"))?;
+                b.insert_round_game_in(&mut tx, id, round, g).await?;
             }
             tx.commit().await?;
             Ok(())
@@ -443,12 +453,11 @@ impl Store {
             game: TournamentGameRow,
         }
         on_backend!(self, b => {
-            let row: Option<Row> = sqlx::query_as(
-                "SELECT t.tournament_id, t.game_id, t.round, t.white_id, t.black_id, g.result,
-                    g.reason, g.ply, t.white_berserk, t.black_berserk
+            let row: Option<Row> = sqlx::query_as(&format!(
+                "SELECT t.tournament_id, {TOURNAMENT_GAME_COLUMNS}
                  FROM tournament_games t JOIN games g ON g.id = t.game_id
-                 WHERE t.game_id = $1",
-            )
+                 WHERE t.game_id = $1"
+            ))
             .bind(game_id)
             .fetch_optional(b.pool())
             .await?;

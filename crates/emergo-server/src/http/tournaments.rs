@@ -137,7 +137,8 @@ pub async fn socket(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let tournaments = services.tournaments;
-    tournaments.show(&id).await?;
+    // 404 before any upgrade (the feed makes the view itself).
+    tournaments.find(&id).await?;
     let upgrade = upgrade.map_err(|e| ServiceError::BadRequest(e.body_text()))?;
     let permit = services.games.websockets.acquire(Some(client))?;
     let mut feed = tournaments.follow(&id)?;

@@ -8,7 +8,9 @@
 //! A round's games are stored with the tournament's move to that round in one guarded write
 //! (`Store::advance_tournament`): of several instances looking at once, one pairs, and the
 //! others find the round moved. A game is an ordinary game between the two accounts, timed and
-//! rated as the tournament says; an absent player loses it on time.
+//! rated as the tournament says; a player who makes no first move in [`ABSENT_MS`] loses it
+//! as "absent", and is withdrawn when absent [`ABSENCES_TO_WITHDRAW`] times. A mini-match's
+//! second game is made when its first ends (`Store::add_round_games`).
 
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::seats::Actor;
@@ -42,6 +44,9 @@ pub const MAX_ROUNDS: i64 = 20;
 pub const ARENA_MINUTES: std::ops::RangeInclusive<i64> = 5..=720;
 /// Tournaments a list shows of each status.
 pub const LISTED: u32 = 50;
+/// A Swiss's rounds when its creator names none.
+pub const DEFAULT_ROUNDS: i64 = 5;
+
 /// Tournaments one look of the ticker runs at most.
 const PER_TICK: u32 = 200;
 
@@ -181,7 +186,7 @@ fn entry(t: &TournamentRow) -> Option<bool> {
     match (t.status.as_str(), t.format.as_str()) {
         ("created", _) => Some(false),
         ("started", "arena") => Some(true),
-        ("started", "swiss") if t.round < t.rounds.unwrap_or(5) => Some(true),
+        ("started", "swiss") if t.round < t.rounds.unwrap_or(DEFAULT_ROUNDS) => Some(true),
         _ => None,
     }
 }
@@ -285,7 +290,7 @@ impl Tournaments {
         let variant = crate::services::study::position::variant_of(request.variant)?;
         let rounds = match format {
             "swiss" => {
-                let rounds = request.rounds.unwrap_or(5);
+                let rounds = request.rounds.unwrap_or(DEFAULT_ROUNDS);
                 if !(1..=MAX_ROUNDS).contains(&rounds) {
                     return Err(bad(format!("a Swiss has 1 to {MAX_ROUNDS} rounds")));
                 }
@@ -369,7 +374,8 @@ impl Tournaments {
         self.show(&new.id).await
     }
 
-    async fn find(&self, id: &str) -> Result<TournamentRow, ServiceError> {
+    /// The tournament `id` (404 `not_found` when there is none).
+    pub async fn find(&self, id: &str) -> Result<TournamentRow, ServiceError> {
         let found = if id.len() <= 64 {
             self.store.tournament(id).await?
         } else {
@@ -741,7 +747,7 @@ impl Tournaments {
                         (pairs, byes)
                     }
                     _ => {
-                        let rounds = t.rounds.unwrap_or(5);
+                        let rounds = t.rounds.unwrap_or(DEFAULT_ROUNDS);
                         if t.round >= rounds {
                             self.store
                                 .finish_tournament(&t.id, t.round, &now_text())
@@ -846,9 +852,9 @@ impl Tournaments {
             let absences = played
                 .iter()
                 .filter(|g| g.reason.as_deref() == Some(EndReason::Absent.name()))
-                .filter(|g| match g.result.as_deref() {
-                    Some("1-0") => g.black_id == e.account_id,
-                    Some("0-1") => g.white_id == e.account_id,
+                .filter(|g| match white_outcome(g) {
+                    Some(Outcome::Win) => g.black_id == e.account_id,
+                    Some(Outcome::Loss) => g.white_id == e.account_id,
                     _ => false,
                 })
                 .count();

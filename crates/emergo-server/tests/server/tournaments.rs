@@ -21,6 +21,34 @@ async fn wait_for(s: &TestServer, id: &str, what: &str, ready: impl Fn(&Value) -
     }
 }
 
+/// A 3+2 arena of 30 minutes named `name`, made by "organiser", joined by anna and bert, and
+/// started: its id and the two players.
+async fn started_arena(s: &TestServer, name: &str) -> (String, User, User) {
+    let creator = sign_up(s, "organiser").await;
+    let (status, t) = creator
+        .post(
+            s,
+            "/api/tournaments",
+            json!({"name": name, "format": "arena", "time": "3+2", "minutes": 30}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{t}");
+    let id = t["id"].as_str().expect("id").to_string();
+    let anna = sign_up(s, "anna").await;
+    let bert = sign_up(s, "bert").await;
+    for p in [&anna, &bert] {
+        let (status, t) = p
+            .post(s, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{t}");
+    }
+    let (status, t) = creator
+        .post(s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    (id, anna, bert)
+}
+
 #[tokio::test]
 async fn a_round_robin_of_four_is_played_to_its_end_in_mini_matches() {
     let s = TestServer::start().await;
@@ -156,27 +184,7 @@ async fn a_round_robin_of_four_is_played_to_its_end_in_mini_matches() {
 #[tokio::test]
 async fn an_arena_pairs_its_players_again_as_soon_as_a_game_ends() {
     let s = TestServer::start().await;
-    let creator = sign_up(&s, "organiser").await;
-    let (status, t) = creator
-        .post(
-            &s,
-            "/api/tournaments",
-            json!({"name": "Evening arena", "format": "arena", "time": "3+2", "minutes": 30}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{t}");
-    let id = t["id"].as_str().expect("id").to_string();
-    let a = sign_up(&s, "anna").await;
-    let b = sign_up(&s, "bert").await;
-    for p in [&a, &b] {
-        let (status, t) = p
-            .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{t}");
-    }
-    creator
-        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
-        .await;
+    let (id, a, b) = started_arena(&s, "Evening arena").await;
     for n in 1..=2 {
         let t = wait_for(&s, &id, "a pairing", |t| {
             t["games"].as_array().is_some_and(|g| g.len() == n)
@@ -217,26 +225,7 @@ async fn an_absent_player_loses_and_twice_absent_is_withdrawn() {
         .clock(emergo_server::clock::Clock::from(manual.clone()))
         .start()
         .await;
-    let creator = sign_up(&s, "organiser").await;
-    let (_, t) = creator
-        .post(
-            &s,
-            "/api/tournaments",
-            json!({"name": "Absent arena", "format": "arena", "time": "3+2", "minutes": 30}),
-        )
-        .await;
-    let id = t["id"].as_str().expect("id").to_string();
-    let anna = sign_up(&s, "anna").await;
-    let bert = sign_up(&s, "bert").await;
-    for p in [&anna, &bert] {
-        let (status, t) = p
-            .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{t}");
-    }
-    creator
-        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
-        .await;
+    let (id, anna, bert) = started_arena(&s, "Absent arena").await;
     let t = wait_for(&s, &id, "the first pairing", |t| {
         t["games"].as_array().is_some_and(|g| g.len() == 1)
     })
@@ -508,24 +497,7 @@ async fn a_late_swiss_entry_gets_a_half_point_bye_and_a_round_robin_takes_none()
 #[tokio::test]
 async fn an_arena_player_goes_berserk_for_half_its_clock_and_a_point_more() {
     let s = TestServer::start().await;
-    let creator = sign_up(&s, "organiser").await;
-    let (_, t) = creator
-        .post(
-            &s,
-            "/api/tournaments",
-            json!({"name": "Berserk arena", "format": "arena", "time": "3+2", "minutes": 30}),
-        )
-        .await;
-    let id = t["id"].as_str().expect("id").to_string();
-    let anna = sign_up(&s, "anna").await;
-    let bert = sign_up(&s, "bert").await;
-    for p in [&anna, &bert] {
-        p.post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
-            .await;
-    }
-    creator
-        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
-        .await;
+    let (id, anna, bert) = started_arena(&s, "Berserk arena").await;
     let t = wait_for(&s, &id, "the pairing", |t| {
         t["games"].as_array().is_some_and(|g| g.len() == 1)
     })
