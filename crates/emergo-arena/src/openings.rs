@@ -265,17 +265,24 @@ mod tests {
             assert!(opening.moves.is_empty());
             assert_eq!(opening.start.to_string(), line.trim());
         }
-        // Each comment gives the entries that lead to the line after it.
+        // Each comment gives the entries that lead to the line after it (then, after " · ",
+        // White's measured score from it).
         let lines: Vec<&str> = text.lines().collect();
+        let mut scored = 0;
         for pair in lines.windows(2) {
-            if let (Some(moves), false) = (pair[0].strip_prefix("# "), pair[1].starts_with('#')) {
+            if let (Some(comment), false) = (pair[0].strip_prefix("# "), pair[1].starts_with('#')) {
                 if pair[1].is_empty() {
                     continue;
+                }
+                let (moves, score) = comment.split_once(" · ").unwrap_or((comment, ""));
+                if score.starts_with("White ") && score.ends_with("/4") {
+                    scored += 1;
                 }
                 let from_moves = parse_openings(moves).unwrap();
                 assert_eq!(from_moves[0].game().position().to_string(), pair[1]);
             }
         }
+        assert_eq!(scored, 26, "every line carries White's score");
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub enum SpecError {
     },
     #[error("ugi: needs a command, as in ugi:/path/to/emergo ugi")]
     NoCommand,
+    #[error("book=on: no book is shipped for the {0} board")]
+    NoBook(emergo_core::VariantKind),
     #[error("time control '{0}' is neither milliseconds per move (100) nor base+increment in seconds (10+0.1)")]
     BadTimeControl(String),
 }
@@ -117,6 +119,9 @@ pub struct EngineSpec {
     pub(crate) nodes: Option<u64>,
     /// `threads=<n>`: Lazy SMP search threads of `alphabeta` (1 unless given).
     pub(crate) threads: usize,
+    /// `book=on`: `alphabeta` plays the shipped opening book's moves where it has them
+    /// (docs/engine.md, "Opening book"); off unless given.
+    pub(crate) book: bool,
     /// `w.<weight>=<centimen>`: evaluation weights of `alphabeta` that differ from the defaults
     /// (for tuning: `alphabeta:w.hand=80,w.edge=0`).
     pub(crate) weights: Vec<(String, i32)>,
@@ -147,6 +152,7 @@ impl FromStr for EngineSpec {
             depth: None,
             nodes: None,
             threads: 1,
+            book: false,
             weights: Vec::new(),
             name: text.to_string(),
         };
@@ -161,7 +167,7 @@ impl FromStr for EngineSpec {
             }
             "alphabeta" | "ab" => {
                 spec.kind = EngineKind::AlphaBeta { level: Level::MAX };
-                "level, time, depth, nodes, threads, w.<weight>, name"
+                "level, time, depth, nodes, threads, book, w.<weight>, name"
             }
             "mcts" => {
                 spec.kind = EngineKind::Mcts;
@@ -224,6 +230,13 @@ impl FromStr for EngineSpec {
                         .ok_or_else(|| bad("a whole number of centimen"))?;
                     spec.weights.push((key[2..].to_string(), value));
                 }
+                ("alphabeta" | "ab", "book") => {
+                    spec.book = match value {
+                        "on" | "true" => true,
+                        "off" | "false" => false,
+                        _ => return Err(bad("on or off")),
+                    }
+                }
                 ("alphabeta" | "ab", "threads") => {
                     spec.threads = usize::try_from(positive("a number of threads from 1 to 256")?)
                         .ok()
@@ -249,6 +262,23 @@ impl FromStr for EngineSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn alphabeta_takes_its_book_on_or_off() {
+        let s: EngineSpec = "alphabeta:book=on,time=50".parse().unwrap();
+        assert!(s.book);
+        let s: EngineSpec = "alphabeta:book=off".parse().unwrap();
+        assert!(!s.book);
+        assert!(!"alphabeta".parse::<EngineSpec>().unwrap().book);
+        assert!(matches!(
+            "alphabeta:book=maybe".parse::<EngineSpec>(),
+            Err(SpecError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "mcts:book=on".parse::<EngineSpec>(),
+            Err(SpecError::UnknownOption { .. })
+        ));
+    }
 
     #[test]
     fn time_controls_parse() {

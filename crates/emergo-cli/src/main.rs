@@ -52,6 +52,9 @@ enum Command {
     Db(cmd::db::Args),
     /// The opening explorer: `emergo explorer rebuild`, `emergo explorer import FILE`.
     Explorer(cmd::explorer::Args),
+    /// The opening book: `emergo book build (--from FILE | --selfplay N | --expand) --out BOOK`,
+    /// `emergo book probe BOOK --moves ...`, `emergo book openings BOOK --plies P --out FILE`.
+    Book(cmd::book::Args),
     /// Fit the evaluation weights to the results of recorded games (Texel tuning).
     Tune(cmd::tune::Args),
     /// Make puzzles from engine games: `emergo puzzles generate --games N --out FILE`.
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Db(args) => cmd::db::run(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::Explorer(args) => cmd::explorer::run(args),
+        Command::Book(args) => cmd::book::run(args),
         Command::Puzzles(args) => cmd::puzzles::run(args),
     };
     match result {

@@ -17,23 +17,39 @@
 use crate::level::Level;
 use emergo_core::moves::Move;
 use emergo_core::position::Position;
+use emergo_core::{Emergo, Variant};
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
-/// How far below the best book move (centimen) a move may be and still be played.
-pub const MARGIN: i32 = 15;
+/// The text of the book shipped for the square board.
+pub const STANDARD_TEXT: &str = include_str!("../data/book.txt");
+
+/// How far below the best book move (centimen) a move may be and still be played: none, so the
+/// choice is among the moves that share the best score (common in the entering phase, where
+/// entries in another order transpose). 15 centimen cost strength (docs/engine.md, "Strength").
+pub const MARGIN: i32 = 0;
 
 /// A move of the book with its score (centimen, for the side to move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BookMove {
-    pub mv: Move,
+pub struct BookMove<V: Variant = Emergo> {
+    pub mv: Move<V>,
     pub score: i32,
 }
 
-/// The book: for each position's hash, its moves, the best first.
-#[derive(Clone, Debug, Default)]
-pub struct Book {
-    moves: HashMap<u64, Vec<BookMove>>,
+/// The book of one board: for each position's hash, its moves, the best first.
+#[derive(Clone, Debug)]
+pub struct Book<V: Variant = Emergo> {
+    moves: HashMap<u64, Vec<BookMove<V>>>,
+}
+
+impl<V: Variant> Default for Book<V> {
+    fn default() -> Book<V> {
+        Book {
+            moves: HashMap::new(),
+        }
+    }
 }
 
 /// A line of a book file that cannot be read.
@@ -46,8 +62,26 @@ pub struct BookError {
 }
 
 impl Book {
+    /// The book shipped for the square 9×9 board (`data/book.txt`, built by the command on its
+    /// first line: docs/engine.md, "Opening book"), read once.
+    pub fn standard() -> Arc<Book> {
+        static STANDARD: OnceLock<Arc<Book>> = OnceLock::new();
+        Arc::clone(STANDARD.get_or_init(|| {
+            // The shipped file is checked by a test; an unreadable one would be no book.
+            Arc::new(Book::parse(STANDARD_TEXT).unwrap_or_default())
+        }))
+    }
+}
+
+impl<V: Variant> Book<V> {
+    /// The book shipped for `V`'s board, if one is (today the square 9×9 board's only).
+    pub fn shipped() -> Option<Arc<Book<V>>> {
+        let standard: Arc<dyn Any + Send + Sync> = Book::standard();
+        standard.downcast::<Book<V>>().ok()
+    }
+
     /// Reads a book's text (see the module's text for its format).
-    pub fn parse(text: &str) -> Result<Book, BookError> {
+    pub fn parse(text: &str) -> Result<Book<V>, BookError> {
         let mut book = Book::default();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
@@ -65,7 +99,7 @@ impl Book {
                     fields.len()
                 )));
             };
-            let position: Position = position
+            let position: Position<V> = position
                 .parse()
                 .map_err(|e| error(format!("position: {e}")))?;
             let mv = position
@@ -80,7 +114,7 @@ impl Book {
     }
 
     /// Reads the book file at `path`.
-    pub fn load(path: &Path) -> Result<Book, BookError> {
+    pub fn load(path: &Path) -> Result<Book<V>, BookError> {
         let text = std::fs::read_to_string(path).map_err(|e| BookError {
             line: 0,
             message: format!("cannot read {}: {e}", path.display()),
@@ -89,7 +123,7 @@ impl Book {
     }
 
     /// Adds (or replaces) a move of `position`.
-    pub fn insert(&mut self, position: &Position, entry: BookMove) {
+    pub fn insert(&mut self, position: &Position<V>, entry: BookMove<V>) {
         let moves = self.moves.entry(position.hash()).or_default();
         moves.retain(|m| m.mv != entry.mv);
         moves.push(entry);
@@ -97,7 +131,7 @@ impl Book {
     }
 
     /// The book's moves of `position`, the best first (none when it is not in the book).
-    pub fn probe(&self, position: &Position) -> &[BookMove] {
+    pub fn probe(&self, position: &Position<V>) -> &[BookMove<V>] {
         self.moves
             .get(&position.hash())
             .map_or(&[], |moves| moves.as_slice())
@@ -112,7 +146,7 @@ impl Book {
     /// one within [`MARGIN`] of the best, chosen by `seed`; a level under the top uses the book
     /// for `level` seeds in ten. Only moves legal in `position` are played (a hash collision
     /// cannot make an illegal move).
-    pub fn choose(&self, position: &Position, level: Level, seed: u64) -> Option<Move> {
+    pub fn choose(&self, position: &Position<V>, level: Level, seed: u64) -> Option<Move<V>> {
         let moves = self.probe(position);
         let best = moves.first()?;
         let uses = u64::from(level.get());
@@ -120,7 +154,7 @@ impl Book {
             return None;
         }
         let legal = position.legal_moves();
-        let near: Vec<&BookMove> = moves
+        let near: Vec<&BookMove<V>> = moves
             .iter()
             .filter(|m| m.score >= best.score - MARGIN)
             .filter(|m| legal.contains(&m.mv))
@@ -133,9 +167,58 @@ impl Book {
     }
 }
 
+/// A player that plays from a book where the book has a move for it (as [`Book::choose`] picks
+/// one for its level), and lets another player search everywhere else: the engine with its book
+/// (`alphabeta:book=on` in `emergo match`).
+pub struct BookPlayer<V: Variant> {
+    book: Arc<Book<V>>,
+    level: Level,
+    rng: crate::rng::XorShift,
+    inner: Box<dyn crate::player::Player<V>>,
+}
+
+impl<V: Variant> BookPlayer<V> {
+    /// `inner` with `book`, at `level`; `seed` makes its choices among book moves.
+    pub fn new(
+        book: Arc<Book<V>>,
+        level: Level,
+        seed: u64,
+        inner: Box<dyn crate::player::Player<V>>,
+    ) -> BookPlayer<V> {
+        BookPlayer {
+            book,
+            level,
+            rng: crate::rng::XorShift::new(seed ^ 0xB00C),
+            inner,
+        }
+    }
+}
+
+impl<V: Variant> crate::player::Player<V> for BookPlayer<V> {
+    fn name(&self) -> String {
+        format!("{} with its book", self.inner.name())
+    }
+
+    fn new_game(&mut self) {
+        self.inner.new_game();
+    }
+
+    fn choose_move(
+        &mut self,
+        game: &emergo_core::game::Game<V>,
+        limits: &crate::player::Limits,
+    ) -> Option<Move<V>> {
+        let seed = self.rng.next_u64();
+        self.book
+            .choose(game.position(), self.level, seed)
+            .or_else(|| self.inner.choose_move(game, limits))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use emergo_core::Emergo7x7;
 
     const BOOK: &str = "# a small book\n\
         W:12:12 d3 40\n\
@@ -146,7 +229,7 @@ mod tests {
 
     #[test]
     fn the_probe_returns_the_scores_the_book_was_built_with_best_first() {
-        let book = Book::parse(BOOK).expect("the book reads");
+        let book = Book::<Emergo>::parse(BOOK).expect("the book reads");
         assert_eq!(book.positions(), 2);
         let start = Position::start();
         let got: Vec<(String, i32)> = book
@@ -166,19 +249,28 @@ mod tests {
 
     #[test]
     fn full_strength_plays_a_move_within_the_margin_and_varies_with_the_seed() {
-        let book = Book::parse(BOOK).expect("the book reads");
+        let mut book = Book::<Emergo>::parse(BOOK).expect("the book reads");
         let start = Position::start();
+        // f2 at the margin's edge below d3.
+        let f2 = start.parse_move("f2").expect("legal");
+        book.insert(
+            &start,
+            BookMove {
+                mv: f2,
+                score: 40 - MARGIN,
+            },
+        );
         let played: std::collections::BTreeSet<String> = (0..40)
             .filter_map(|seed| book.choose(&start, Level::MAX, seed))
             .map(|m| m.to_string())
             .collect();
-        // d3 (40) and f2 (32, within 15) are played, never a5 (-10).
+        // d3 (40) and f2 (within the margin) are played, never a5 (-10).
         assert_eq!(played, ["d3".to_string(), "f2".to_string()].into());
     }
 
     #[test]
     fn lower_levels_use_the_book_less() {
-        let book = Book::parse(BOOK).expect("the book reads");
+        let book = Book::<Emergo>::parse(BOOK).expect("the book reads");
         let start = Position::start();
         let uses = |level: u8| {
             let level = Level::new(level).unwrap();
@@ -193,11 +285,43 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_refused_with_its_number() {
-        let err = Book::parse("W:12:12 d3 40\nW:12:12 e5 10\n").unwrap_err();
+        let err = Book::<Emergo>::parse("W:12:12 d3 40\nW:12:12 e5 10\n").unwrap_err();
         assert_eq!(err.line, 2, "{err}");
-        let err = Book::parse("W:12:12 d3\n").unwrap_err();
+        let err = Book::<Emergo>::parse("W:12:12 d3\n").unwrap_err();
         assert_eq!(err.line, 1);
-        let err = Book::parse("W:12:12 d3 lots\n").unwrap_err();
+        let err = Book::<Emergo>::parse("W:12:12 d3 lots\n").unwrap_err();
         assert!(err.message.contains("score"), "{err}");
+    }
+
+    #[test]
+    fn the_shipped_book_reads_holds_the_start_and_says_how_it_was_built() {
+        let book = Book::<Emergo>::parse(STANDARD_TEXT).expect("the shipped book reads");
+        assert!(book.positions() >= 100, "{} positions", book.positions());
+        assert_eq!(Book::standard().positions(), book.positions());
+        let start = book.probe(&Position::start());
+        assert!(start.len() >= 2, "{start:?}");
+        let first = STANDARD_TEXT.lines().next().unwrap_or_default();
+        assert!(first.starts_with("# emergo book build "), "{first}");
+        // It is the square board's: another board has none shipped.
+        assert!(Book::<Emergo>::shipped().is_some());
+        assert!(Book::<Emergo7x7>::shipped().is_none());
+    }
+
+    #[test]
+    fn the_book_player_plays_book_moves_and_searches_past_the_book() {
+        use crate::player::{Limits, Player, RandomPlayer};
+        let book = Arc::new(Book::<Emergo>::parse(BOOK).expect("the book reads"));
+        let mut player = BookPlayer::new(book, Level::MAX, 7, Box::new(RandomPlayer::new(1)));
+        let mut game = emergo_core::game::Game::new(Position::start());
+        let limits = Limits::default();
+        let first = player.choose_move(&game, &limits).expect("a move");
+        assert!(
+            ["d3", "f2"].contains(&first.to_string().as_str()),
+            "{first}"
+        );
+        // Past the book: the inner player's legal move.
+        game.play_text("a5").expect("legal");
+        let next = player.choose_move(&game, &limits).expect("a move");
+        assert!(game.position().is_legal(next));
     }
 }

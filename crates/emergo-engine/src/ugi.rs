@@ -112,7 +112,8 @@ struct Engine {
     infinite: bool,
     /// Whether a book move is played when the book has one (option `OwnBook`).
     own_book: bool,
-    /// The book the option `BookFile` loaded (9×9 board), and the seed of its next choice.
+    /// The book (9×9 board): the shipped one, or the one the option `BookFile` loaded; and the
+    /// seed of its next choice.
     book: Option<Arc<crate::book::Book>>,
     book_seed: u64,
     /// Set by the search thread just before it sends `bestmove`: the search is over, though its
@@ -139,7 +140,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
         multipv: 1,
         infinite: false,
         own_book: true,
-        book: None,
+        book: Some(crate::book::Book::standard()),
         book_seed: 0x9E37_79B9,
         answered: Arc::new(AtomicBool::new(false)),
     };
@@ -347,8 +348,9 @@ impl Engine {
         }
     }
 
-    /// The options `OwnBook` (`true`/`false`) and `BookFile` (a path; `<empty>` or nothing: no
-    /// book); `false` for another option. A book that cannot be read leaves none, said once.
+    /// The options `OwnBook` (`true`/`false`) and `BookFile` (a path; `<empty>` or nothing: the
+    /// book shipped for the square board); `false` for another option. A book that cannot be
+    /// read leaves none, said once.
     fn book_option(&mut self, name: &str, value: &str) -> bool {
         if name.eq_ignore_ascii_case("ownbook") {
             match value {
@@ -365,6 +367,7 @@ impl Engine {
         }
         self.book = None;
         if value.is_empty() || value == "<empty>" {
+            self.book = Some(crate::book::Book::standard());
             return true;
         }
         match crate::book::Book::load(std::path::Path::new(value)) {
@@ -807,8 +810,37 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_book_answers_the_start_and_an_empty_bookfile_brings_it_back() {
+        let shipped = crate::book::Book::standard();
+        let start = Position::start();
+        let booked: Vec<Move> = shipped.probe(&start).iter().map(|e| e.mv).collect();
+        assert!(!booked.is_empty());
+        let lines = session("position startpos\ngo depth 3\nisready\n");
+        let said = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string book move "))
+            .unwrap_or_else(|| panic!("a book move: {lines:?}"));
+        assert!(booked.iter().any(|m| m.to_string() == said), "{said}");
+        // A file replaces it; <empty> brings the shipped one back.
+        let path = book_file("back");
+        let lines = session(&format!(
+            "setoption name BookFile value {}\nsetoption name BookFile value <empty>\n\
+             position startpos\ngo depth 3\nisready\n",
+            path.display()
+        ));
+        let _ = std::fs::remove_file(&path);
+        let said = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string book move "))
+            .unwrap_or_else(|| panic!("a book move: {lines:?}"));
+        assert!(booked.iter().any(|m| m.to_string() == said), "{said}");
+    }
+
+    #[test]
     fn go_depth_reports_each_depth_and_a_legal_bestmove() {
-        let lines = session("position startpos moves d3\ngo depth 3\nisready\n");
+        let lines = session(
+            "setoption name OwnBook value false\nposition startpos moves d3\ngo depth 3\nisready\n",
+        );
         let infos: Vec<&String> = lines
             .iter()
             .filter(|l| l.starts_with("info depth"))
@@ -926,7 +958,9 @@ mod tests {
         let hello = session("ugi\n");
         assert!(hello.contains(&"option name MultiPV type spin default 1 min 1 max 8".to_string()));
         let lines =
-            session("setoption name MultiPV value 3\nposition startpos moves d3\ngo depth 3\n");
+            session(
+            "setoption name OwnBook value false\nsetoption name MultiPV value 3\nposition startpos moves d3\ngo depth 3\n",
+        );
         let infos: Vec<&String> = lines
             .iter()
             .filter(|l| l.starts_with("info depth"))

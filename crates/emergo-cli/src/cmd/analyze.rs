@@ -1,5 +1,5 @@
 //! `emergo analyze [--variant V] [--position <POS>] [--moves <M>...] [--depth N | --time S]
-//! [--multipv N]`: one
+//! [--multipv N]`: the opening book's moves when the shipped book has the position, then one
 //! line per completed depth (depth, score, nodes, nodes per second, time, principal variation;
 //! with `--multipv N` a row per line, numbered), then the evaluation bar and the top lines, then
 //! the best move.
@@ -77,6 +77,18 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
     player.set_multipv(usize::from(args.multipv));
     let numbered = args.multipv > 1;
     println!("position {}", game.position());
+    // The shipped book's moves first, when it has the position (the search runs all the same).
+    let book = emergo_engine::book::Book::<V>::shipped();
+    let booked = book
+        .as_deref()
+        .map_or(&[][..], |b| b.probe(game.position()));
+    if !booked.is_empty() {
+        let moves: Vec<String> = booked
+            .iter()
+            .map(|m| format!("{} {}", m.mv, score_text(m.score)))
+            .collect();
+        println!("book {}", moves.join(", "));
+    }
     let line_head = if numbered { " line" } else { "" };
     println!(
         "{:>5}{line_head} {:>9} {:>12} {:>10} {:>8}  pv",

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod apply;
 pub mod bench;
+pub mod book;
 pub mod bot;
 pub mod db;
 pub mod evalbar;

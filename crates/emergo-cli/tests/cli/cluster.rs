@@ -393,12 +393,13 @@ async fn three_instances_and_two_workers_lose_nothing_and_play_each_reply_once()
     });
     let mut engine_ids: Vec<String> = futures_util::future::join_all(rounds).await;
 
-    // 4. kill -9 of a worker while it searches: level 10 thinks 2 s, the engine moves first.
+    // 4. kill -9 of a worker while it searches: level 10 thinks 2 s, the engine moves first,
+    //    from a position that the shipped opening book does not hold (two edge entries).
     let (status, grant) = api
         .post(
             &bases[2],
             "/api/games",
-            json!({"mode": "engine", "color": "black", "level": 10}),
+            json!({"mode": "engine", "color": "black", "level": 10, "position": "W:11:11:a5=W,i5=B"}),
         )
         .await
         .expect("create");

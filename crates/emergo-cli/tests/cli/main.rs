@@ -10,6 +10,7 @@
 
 mod common;
 
+mod book;
 mod bot;
 mod cli_rules;
 mod cluster;

@@ -84,6 +84,8 @@ fn a_ugi_session_through_a_pipe() {
     assert_eq!(s.answer("isready"), "readyok");
 
     s.send("setoption name Hash value 8");
+    // The shipped book would answer the start without a search (its own test: the engine's).
+    s.send("setoption name OwnBook value false");
     s.send("uginewgame");
     s.send("position startpos");
     assert_eq!(s.answer("query p1turn"), "response true");

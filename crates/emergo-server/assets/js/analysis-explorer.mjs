@@ -1,12 +1,14 @@
-// The opening explorer's panel on the analysis board (issue 22; docs/api.md "Opening explorer"):
+// The opening explorer's panel on the analysis board and a finished game's page (issue 22; docs/api.md "Opening explorer"):
 // for the position on the board, every move played from it with its games and the share bar of
 // White wins / draws / Black wins, the position's own totals, the latest games (click to open),
-// and the filters (source, speed, rating band). Clicking a move plays it on the board. The
+// the filters (source, speed, rating band), and the engine's book moves with their scores in a
+// column of their own. Clicking a move plays it on the board. The
 // counts come from the server, keyed by position (transpositions merge, and the panel says so).
-import { $, el } from './dom.mjs';
+import { el } from './dom.mjs';
 import { api, plainError } from './api.mjs';
-import { t, num } from './i18n.mjs';
+import { t, num, applyDom } from './i18n.mjs';
 import { shownName } from './names.mjs';
+import { forWhite, scoreWords } from './analysis-live.mjs';
 
 export const SOURCES = ['rated', 'casual', 'engine', 'imported'];
 export const SPEEDS = ['blitz', 'rapid', 'classical', 'correspondence', 'untimed'];
@@ -27,10 +29,17 @@ export function shares({ white, draws, black }) {
   return { total, white: pct(white), draws: pct(draws), black: pct(black) };
 }
 
-/** The table's rows: each move with its games, its share of the position's games and its results' shares. */
+/**
+ * The table's rows: each move played with its games, its share of the position's games, its
+ * results' shares and its book score (null when the book does not have it); then the book's
+ * moves nobody played, best first. A book score is turned to White's side (`+` good for White),
+ * as the engine's lines are.
+ */
 export function moveRows(answer) {
   const all = answer.white + answer.draws + answer.black;
-  return answer.moves.map((m) => {
+  const turn = answer.position.startsWith('B') ? 'black' : 'white';
+  const book = new Map((answer.book || []).map((b) => [b.move, forWhite(b.score, turn)]));
+  const row = (m) => {
     const s = shares(m);
     return {
       move: m.move,
@@ -40,8 +49,20 @@ export function moveRows(answer) {
       draws: s.draws,
       black: s.black,
       average: m.average_rating,
+      book: book.has(m.move) ? book.get(m.move) : null,
     };
-  });
+  };
+  const rows = answer.moves.map(row);
+  const played = new Set(answer.moves.map((m) => m.move));
+  for (const b of answer.book || []) {
+    if (!played.has(b.move)) rows.push(row({ move: b.move, white: 0, draws: 0, black: 0, average_rating: null }));
+  }
+  return rows;
+}
+
+/** A book score (from White's side) as the table shows it: `+0.51`; '–' for a move not in the book. */
+export function bookText(white) {
+  return white === null ? '–' : scoreWords(white, null).text;
 }
 
 /** What the note under the filters says: the position is past the index, in no game, or counted by position. */
@@ -71,17 +92,45 @@ function shareBar(s) {
   }, part('white', s.white), part('draws', s.draws), part('black', s.black));
 }
 
+/** The panel's parts, built in `box` with ids `${prefix}-title`, `-source`, `-speed`, `-ratings`, `-total`, `-moves`, `-note`, `-latest`, `-games`. */
+function build(box, prefix) {
+  const id = (part) => `${prefix}-${part}`;
+  const filter = (part, label) => el('label', { class: 'field' },
+    el('span', { 'data-i18n': label }), el('select', { id: id(part) }));
+  const head = (key, title) => el('th', { scope: 'col', 'data-i18n': key, 'data-i18n-title': title });
+  box.setAttribute('aria-labelledby', id('title'));
+  box.replaceChildren(
+    el('h3', { id: id('title'), 'data-i18n': 'ex.title' }),
+    el('div', { class: 'ex-filters' },
+      filter('source', 'ex.source'), filter('speed', 'ex.speed'), filter('ratings', 'ex.ratings')),
+    el('p', { id: id('total'), class: 'ex-total' }),
+    el('table', { id: id('moves'), class: 'ex-moves' },
+      el('thead', {}, el('tr', {},
+        head('ex.move'), head('ex.games'), head('ex.results'), head('ex.average'), head('ex.book', 'ex.bookTitle'))),
+      el('tbody')),
+    el('p', { id: id('note'), class: 'note', 'aria-live': 'polite' }),
+    el('h4', { id: id('latest'), 'data-i18n': 'ex.latest', hidden: true }),
+    el('ol', { id: id('games'), class: 'ex-games', 'aria-labelledby': id('latest') }));
+  const part = (name) => box.querySelector(`#${id(name)}`);
+  return {
+    source: part('source'), speed: part('speed'), ratings: part('ratings'), total: part('total'),
+    body: box.querySelector(`#${id('moves')} tbody`), note: part('note'), latest: part('latest'), games: part('games'),
+  };
+}
+
 /**
- * The panel in `#an-explorer`: `show(position, ply)` asks the server and draws the answer;
- * `onMove(text)` plays a clicked move. Answers are kept per request (the counts change only as
- * games finish).
+ * The panel in `box` (an empty section; its parts' ids start with `prefix`): `show(position,
+ * ply)` asks the server and draws the answer; `onMove(text)` plays a clicked move. Answers are
+ * kept per request (the counts change only as games finish). The analysis board has one
+ * (`#an-explorer`, prefix `ex`), a finished game's page another (`#game-explorer`, `gx`).
  */
-export function createExplorer({ onMove }) {
-  const box = $('#an-explorer');
+export function createExplorer({ box, prefix, onMove }) {
+  const parts = build(box, prefix);
   const filters = { source: '', speed: '', ratings: '' };
   const cache = new Map();
   let wanted = null; // the request of the position shown
   let answer = null;
+  let lang = null; // the language the fixed words are in
 
   const fill = (select, key, values, label) => {
     const chosen = filters[key];
@@ -89,17 +138,17 @@ export function createExplorer({ onMove }) {
       ...values.map((v) => el('option', { value: v, text: t(label(v)) })));
     select.value = chosen;
   };
-  const fillFilters = () => {
-    fill($('#ex-source'), 'source', SOURCES, (v) => `ex.source.${v}`);
-    fill($('#ex-speed'), 'speed', SPEEDS, (v) => `ex.speed.${v}`);
-    fill($('#ex-ratings'), 'ratings', BANDS, (v) => `ex.band.${v}`);
+  const fillWords = () => {
+    lang = document.documentElement.lang;
+    applyDom(box);
+    fill(parts.source, 'source', SOURCES, (v) => `ex.source.${v}`);
+    fill(parts.speed, 'speed', SPEEDS, (v) => `ex.speed.${v}`);
+    fill(parts.ratings, 'ratings', BANDS, (v) => `ex.band.${v}`);
   };
 
   function render() {
-    const table = $('#ex-moves tbody');
-    const games = $('#ex-games');
-    const note = $('#ex-note');
-    const total = $('#ex-total');
+    if (lang !== document.documentElement.lang) fillWords();
+    const { body: table, games, note, total } = parts;
     table.replaceChildren();
     games.replaceChildren();
     if (!answer) {
@@ -125,7 +174,8 @@ export function createExplorer({ onMove }) {
         })),
         el('td', { class: 'ex-num', text: `${num(row.games, 0)} (${num(row.played, 1)}%)` }),
         el('td', { class: 'ex-share' }, shareBar(row)),
-        el('td', { class: 'ex-num', text: row.average === null ? '–' : num(row.average, 0) })));
+        el('td', { class: 'ex-num', text: row.average === null ? '–' : num(row.average, 0) }),
+        el('td', { class: 'ex-num ex-book', text: bookText(row.book) })));
     }
     for (const g of answer.games) {
       games.append(el('li', {},
@@ -136,7 +186,7 @@ export function createExplorer({ onMove }) {
           text: t('ex.game', { white: playerWords(g.white), black: playerWords(g.black), result: g.result || '*' }),
         })));
     }
-    $('#ex-latest').hidden = answer.games.length === 0;
+    parts.latest.hidden = answer.games.length === 0;
   }
 
   async function show(position, ply) {
@@ -151,7 +201,7 @@ export function createExplorer({ onMove }) {
         if (wanted === path) {
           answer = null;
           render();
-          $('#ex-note').textContent = plainError(err);
+          parts.note.textContent = plainError(err);
         }
         return;
       }
@@ -162,13 +212,13 @@ export function createExplorer({ onMove }) {
   }
 
   let last = null;
-  for (const [id, key] of [['#ex-source', 'source'], ['#ex-speed', 'speed'], ['#ex-ratings', 'ratings']]) {
-    $(id).addEventListener('change', (e) => {
+  for (const key of ['source', 'speed', 'ratings']) {
+    parts[key].addEventListener('change', (e) => {
       filters[key] = e.currentTarget.value;
       if (last) show(...last);
     });
   }
-  fillFilters();
+  fillWords();
   return {
     show(position, ply) {
       last = [position, ply];
@@ -176,7 +226,7 @@ export function createExplorer({ onMove }) {
     },
     /** The language changed. */
     relabel() {
-      fillFilters();
+      fillWords();
       render();
     },
     /** Shown on boards the explorer indexes (the 9×9 one). */

@@ -95,6 +95,9 @@ export async function openAnalysis(params) {
   showVariant();
   watchVisibility();
   await show();
+  // `move=`: a move played at once (the game page's explorer opens the board so).
+  const then = params.get('move');
+  if (then && st.open) await playMove(then);
 }
 
 /** The board chosen: the selector, the board drawn, whether the engine is offered. */
@@ -329,7 +332,7 @@ async function exportRecord() {
 
 export function initAnalysis() {
   st.board = createBoard($('#an-board'), { onMove: playMove });
-  st.explorer = createExplorer({ onMove: playMove });
+  st.explorer = createExplorer({ box: $('#an-explorer'), prefix: 'ex', onMove: playMove });
   $('#an-first').addEventListener('click', () => goTo(step(st.root, st.path, 'first')));
   $('#an-prev').addEventListener('click', () => goTo(step(st.root, st.path, 'back')));
   $('#an-next').addEventListener('click', () => goTo(step(st.root, st.path, 'next')));

@@ -1,13 +1,14 @@
 //! The opening explorer's panel on the analysis board (issue 22), as a person sees it: after two
 //! finished games, the start position's move table lists both first moves with their games and
-//! share bars, clicking a move plays it and the table follows, a filter empties it, and the
-//! panel speaks French when the page does.
+//! share bars, clicking a move plays it and the table follows, a filter empties it, a finished
+//! game's page has the panel too, and the panel speaks French when the page does.
 
 use crate::rig::*;
 use serde_json::{json, Value};
 
-/// Plays `moves` in a new game between two guests over HTTP, then the side to move resigns.
-async fn finished_game(rig: &Rig, moves: &[&str]) {
+/// Plays `moves` in a new game between two guests over HTTP, then the side to move resigns;
+/// the game's id.
+async fn finished_game(rig: &Rig, moves: &[&str]) -> String {
     let http = reqwest::Client::new();
     let post = |path: String, body: Value| {
         let http = http.clone();
@@ -42,6 +43,7 @@ async fn finished_game(rig: &Rig, moves: &[&str]) {
         json!({"token": tokens[moves.len() % 2]}),
     )
     .await;
+    id
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -49,33 +51,23 @@ async fn the_explorer_panel_shows_the_moves_played_and_a_click_plays_one() {
     let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     // a5 i5, then White resigns: Black wins; e1, then Black resigns: White wins.
-    finished_game(&rig, &["a5", "i5"]).await;
+    let first = finished_game(&rig, &["a5", "i5"]).await;
     finished_game(&rig, &["e1"]).await;
 
     let c = rig.browser(1100, 1000).await;
     c.goto(&rig.url("/analysis")).await.expect("the page loads");
     let table = "#ex-moves tbody tr.ex-move";
+    // Both games' first moves (the book's moves follow them, with no game).
+    let both = "!!document.querySelector(\"#ex-moves tr[data-move='a5']\") && !!document.querySelector(\"#ex-moves tr[data-move='e1']\")";
     // The games are indexed as they finish: at most a moment after.
     for _ in 0..50 {
         c.refresh().await.expect("reloads");
-        if js(
-            &c,
-            &format!("return document.querySelectorAll('{table}').length"),
-        )
-        .await
-        .as_u64()
-            == Some(2)
-        {
+        if js(&c, &format!("return {both}")).await == serde_json::json!(true) {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
-    wait_until(
-        &c,
-        &format!("document.querySelectorAll('{table}').length === 2"),
-        "both first moves in the explorer",
-    )
-    .await;
+    wait_until(&c, both, "both first moves in the explorer").await;
     let text = |css: &str| format!("return document.querySelector({css:?}).innerText");
     let total = js(&c, &text("#ex-total")).await;
     assert!(
@@ -106,6 +98,27 @@ async fn the_explorer_panel_shows_the_moves_played_and_a_click_plays_one() {
         widths[1].as_f64().unwrap_or(0.0),
     );
     assert!(whole > 20.0 && (part - whole).abs() < 3.0, "{widths}");
+    // The book's column: a5 is not a book move; the book's best move is listed with its score
+    // (White to move: White's side) and no game, and the column is drawn beside the others.
+    let best = emergo_engine::book::Book::standard().probe(&emergo_core::Position::start())[0];
+    let cell = |mv: String| {
+        format!("return document.querySelector(\"#ex-moves tr[data-move='{mv}'] td.ex-book\").innerText")
+    };
+    assert_eq!(js(&c, &cell("a5".into())).await, "–");
+    let score = format!("+{}.{:02}", best.score / 100, best.score % 100);
+    assert_eq!(js(&c, &cell(best.mv.to_string())).await, score.as_str());
+    let row = js(&c, &text(&format!("#ex-moves tr[data-move='{}']", best.mv))).await;
+    assert!(row.as_str().unwrap_or("").contains("0 (0"), "{row}");
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('#ex-moves thead th:last-child').textContent"
+        )
+        .await,
+        "Book"
+    );
+    let book_cell = format!("#ex-moves tr[data-move='{}'] td.ex-book", best.mv);
+    assert_eq!(seen_whole(&c, &book_cell).await, json!(true), "{book_cell}");
     let note = js(&c, &text("#ex-note")).await;
     assert!(
         note.as_str().unwrap_or("").contains("every move order"),
@@ -147,6 +160,46 @@ async fn the_explorer_panel_shows_the_moves_played_and_a_click_plays_one() {
         "the rated games' (empty) table",
     )
     .await;
+
+    // A finished game's page has the explorer too, for the position shown: at the start both
+    // first moves; a click on the game's own next move steps through the game, another move
+    // opens the analysis board with it played.
+    c.goto(&rig.url(&format!("/game/{first}")))
+        .await
+        .expect("the game page loads");
+    click(&c, "#nav-first").await;
+    wait_until(
+        &c,
+        "!document.querySelector('#game-explorer').hidden && !!document.querySelector(\"#gx-moves tr[data-move='a5']\") && !!document.querySelector(\"#gx-moves tr[data-move='e1']\")",
+        "the explorer under the finished game, at its start",
+    )
+    .await;
+    assert_eq!(
+        seen_whole(&c, "#gx-moves tr[data-move='a5'] button.ex-play").await,
+        json!(true)
+    );
+    js(&c, "document.querySelector(\"#gx-moves tr[data-move='a5'] button.ex-play\").click(); return true").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.viewPly === '1' && !!document.querySelector(\"#gx-moves tr[data-move='i5']\")",
+        "the game's a5 stepped to, its reply listed",
+    )
+    .await;
+    click(&c, "#nav-first").await;
+    wait_until(
+        &c,
+        "!!document.querySelector(\"#gx-moves tr[data-move='e1']\")",
+        "the start again",
+    )
+    .await;
+    js(&c, "document.querySelector(\"#gx-moves tr[data-move='e1'] button.ex-play\").click(); return true").await;
+    wait_until(
+        &c,
+        "location.pathname === '/analysis' && document.querySelector('#analysis').dataset.path === '1' && document.querySelectorAll('#an-tree .an-move').length === 3",
+        "the analysis board with e1 played beside the game's line",
+    )
+    .await;
+    assert_no_script_errors(&c).await;
 
     // In French.
     choose_lang(&c, "fr").await;

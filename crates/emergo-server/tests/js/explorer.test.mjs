@@ -2,7 +2,7 @@
 // the move table and what its note says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { explorerPath, shares, moveRows, noteKey } from '../../assets/js/analysis-explorer.mjs';
+import { explorerPath, shares, moveRows, noteKey, bookText } from '../../assets/js/analysis-explorer.mjs';
 
 const answer = {
   position: 'W:12:12',
@@ -31,6 +31,20 @@ test('each move row has its games, its share of the position and its results', (
   assert.deepEqual(rows.map((r) => [r.move, r.games, r.played]), [['d3', 6, 60], ['a5', 2, 20]]);
   assert.equal(rows[0].white, 66.7);
   assert.equal(rows[1].average, null);
+});
+
+test('the book column: a played move keeps its book score, the book\'s unplayed moves follow, scores from White\'s side', () => {
+  const booked = { ...answer, book: [{ move: 'g5', score: 51 }, { move: 'd3', score: 40 }] };
+  const rows = moveRows(booked);
+  assert.deepEqual(rows.map((r) => [r.move, r.games, r.book]), [['d3', 6, 40], ['a5', 2, null], ['g5', 0, 51]]);
+  assert.equal(bookText(51), '+0.51');
+  assert.equal(bookText(null), '–');
+  // Black to move: the book's score is Black's, the column White's.
+  const black = { ...answer, position: 'B:11:12:d3=W', moves: [], book: [{ move: 'f7', score: 35 }] };
+  assert.deepEqual(moveRows(black).map((r) => [r.move, r.book]), [['f7', -35]]);
+  assert.equal(bookText(-35), '−0.35');
+  // An answer without the list (an older server) has no book column values.
+  assert.deepEqual(moveRows(answer).map((r) => r.book), [null, null]);
 });
 
 test('the note says past the index, no game, or that positions merge', () => {

@@ -208,6 +208,35 @@ async fn explorer_two_move_orders_to_one_position_share_its_statistics() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_shows_the_books_moves_in_a_list_of_their_own_best_first() {
+    let srv = TestServer::start().await;
+    let book = emergo_engine::book::Book::standard();
+    let start = Position::start();
+    let want: Vec<Value> = book
+        .probe(&start)
+        .iter()
+        .map(|m| json!({"move": m.mv.to_string(), "score": m.score}))
+        .collect();
+    assert!(want.len() >= 2, "the shipped book knows the start");
+    // No game yet: the book's moves are there all the same, with the book's scores.
+    let answer = explore(&srv, &start, "").await;
+    assert_eq!(answer["book"], json!(want), "{answer}");
+    assert_eq!(games_of(&answer), 0);
+    // A position the book does not hold has an empty list.
+    let mut game = Game::default();
+    for mv in ["a5", "i5", "e1", "e9", "b6", "h4"] {
+        game.play_text(mv).expect("legal");
+    }
+    assert!(
+        book.probe(game.position()).is_empty(),
+        "edge entries: not a book line"
+    );
+    let answer = explore(&srv, game.position(), "").await;
+    assert_eq!(answer["book"], json!([]), "{answer}");
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn explorer_a_game_passing_a_position_twice_counts_once_for_it() {
     let srv = TestServer::start().await;
     // A game that comes back to a position four plies later (each side steps and back).

@@ -98,6 +98,15 @@ pub struct ExplorerGame {
     pub at: String,
 }
 
+/// A move of the engine's opening book (the one shipped for the board) in the position.
+#[derive(Serialize)]
+pub struct ExplorerBookMove {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The book's score of the move, in centimen for the side to move (a search's score).
+    pub score: i32,
+}
+
 /// `GET /api/explorer`'s answer.
 #[derive(Serialize)]
 pub struct ExplorerView {
@@ -112,6 +121,9 @@ pub struct ExplorerView {
     pub moves: Vec<ExplorerMove>,
     /// The latest stored games through it (at most [`TOP_GAMES`]), newest first.
     pub games: Vec<ExplorerGame>,
+    /// The engine's book moves of the position, the best first (none when it is not in the
+    /// book): docs/engine.md, "Opening book".
+    pub book: Vec<ExplorerBookMove>,
     /// The plies indexed (60): positions after them are in no game of the explorer.
     pub indexed_plies: usize,
     /// The `ply` asked for is past what is indexed: an empty answer means "not indexed", not
@@ -350,6 +362,14 @@ fn view(position: &Position, stats: PositionStats, past: bool) -> ExplorerView {
             })
             .collect(),
         games: games.into_iter().map(game_view).collect(),
+        book: emergo_engine::book::Book::standard()
+            .probe(position)
+            .iter()
+            .map(|m| ExplorerBookMove {
+                mv: m.mv.to_string(),
+                score: m.score,
+            })
+            .collect(),
         indexed_plies: EXPLORER_PLIES,
         past_indexed_plies: past,
     }
