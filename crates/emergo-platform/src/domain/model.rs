@@ -105,6 +105,8 @@ pub struct GameMeta {
     pub clock: Option<crate::domain::clock::GameClock>,
     /// The board the game is played on (Emergo's 9x9 unless made otherwise).
     pub variant: VariantKind,
+    /// The tournament whose pairing this game is (issue 23), if any.
+    pub tournament: Option<TournamentMark>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -136,6 +138,34 @@ pub struct PlayerRef {
     pub name: Option<String>,
     /// A bot account (issue 24), marked BOT wherever its name is shown.
     pub bot: bool,
+}
+
+/// The tournament a game was paired by (issue 23): its id, whether it is an arena (where a
+/// player may go berserk), and who went berserk in this game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentMark {
+    pub id: String,
+    pub arena: bool,
+    pub berserk: ByColor<bool>,
+}
+
+impl TournamentMark {
+    /// Why `color` may not go berserk in `game` now (`None`: it may): only in an arena, once,
+    /// before its first move, while the game goes on. The berserk service and the game view's
+    /// `can_berserk` both ask this.
+    pub fn berserk_refusal(&self, game: &AnyGame, color: Color) -> Option<&'static str> {
+        if !self.arena {
+            Some("berserk is for the games of an arena")
+        } else if self.berserk[color] {
+            Some("you went berserk in this game already")
+        } else if game.is_over() {
+            Some("the game is over")
+        } else if game.last_move_of(color).is_some() {
+            Some("berserk is only before your first move")
+        } else {
+            None
+        }
+    }
 }
 
 /// The accounts of a game's seats (none in anonymous games) and whether the game is rated,
@@ -181,6 +211,7 @@ impl GameMeta {
             players: Players::default(),
             clock: None,
             variant: VariantKind::Emergo,
+            tournament: None,
             created_at: now.clone(),
             updated_at: now,
         }

@@ -43,6 +43,10 @@ pub(super) struct GameRow {
     black_ms: Option<i64>,
     turn_started_ms: Option<i64>,
     variant: String,
+    tournament_id: Option<String>,
+    tournament_arena: bool,
+    white_berserk: bool,
+    black_berserk: bool,
 }
 
 pub(super) const GAME_COLUMNS: &str = concat!(
@@ -50,7 +54,15 @@ pub(super) const GAME_COLUMNS: &str = concat!(
     result, reason, draw_offer, rematch_offer, rematch_game, takeback_offer, takeback_declined, \
     created_at, updated_at, version, white_account, black_account, ",
     seat_accounts!("games"),
-    ", rated, time_control, white_ms, black_ms, turn_started_ms, variant"
+    ", rated, time_control, white_ms, black_ms, turn_started_ms, variant, \
+    (SELECT t.tournament_id FROM tournament_games t WHERE t.game_id = games.id) AS tournament_id, \
+    COALESCE((SELECT u.format = 'arena' FROM tournament_games t \
+        JOIN tournaments u ON u.id = t.tournament_id WHERE t.game_id = games.id), FALSE) \
+        AS tournament_arena, \
+    COALESCE((SELECT t.white_berserk FROM tournament_games t WHERE t.game_id = games.id), FALSE) \
+        AS white_berserk, \
+    COALESCE((SELECT t.black_berserk FROM tournament_games t WHERE t.game_id = games.id), FALSE) \
+        AS black_berserk"
 );
 
 /// The columns of `games` that [`SUMMARY_COLUMNS`] selects.
@@ -185,6 +197,16 @@ pub(super) fn stored_game(row: GameRow, moves: Vec<MoveRow>) -> Result<StoredGam
         },
         clock,
         variant: variant(&row.variant).map_err(&corrupt)?,
+        tournament: row
+            .tournament_id
+            .map(|id| crate::domain::model::TournamentMark {
+                id,
+                arena: row.tournament_arena,
+                berserk: ByColor {
+                    white: row.white_berserk,
+                    black: row.black_berserk,
+                },
+            }),
         created_at: row.created_at,
         updated_at: row.updated_at,
     };

@@ -44,7 +44,19 @@ pub struct EntrantRow {
     pub name: Option<String>,
     /// Its place in the joining order, from 1.
     pub seed: i64,
+    /// Its rating in the tournament's pool, if it has one (arena pairing, Swiss seeding).
+    pub rating: Option<f64>,
+    pub joined_at: String,
     pub withdrawn_at: Option<String>,
+    /// An arena player's pause: not paired until it joins again.
+    pub paused_at: Option<String>,
+}
+
+impl EntrantRow {
+    /// Whether it is paired: neither withdrawn nor paused.
+    pub fn active(&self) -> bool {
+        self.withdrawn_at.is_none() && self.paused_at.is_none()
+    }
 }
 
 /// A game of a tournament, with its result as stored.
@@ -60,6 +72,8 @@ pub struct TournamentGameRow {
     /// Whether White, Black went berserk (an arena's).
     pub white_berserk: bool,
     pub black_berserk: bool,
+    /// When it was last changed: for a finished game, when it ended.
+    pub updated_at: String,
 }
 
 /// A bye (or a game won by forfeit) of a round.
@@ -106,7 +120,7 @@ const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.format, t.time_control, t.vari
 
 /// The columns of a [`TournamentGameRow`], from `tournament_games t JOIN games g`.
 const TOURNAMENT_GAME_COLUMNS: &str = "t.game_id, t.round, t.white_id, t.black_id, g.result, \
-    g.reason, g.ply, t.white_berserk, t.black_berserk";
+    g.reason, g.ply, t.white_berserk, t.black_berserk, g.updated_at";
 
 for_each_backend! {
     /// Stores game `g` of round `round` of tournament `id` (the game and its pairing row)
@@ -221,8 +235,9 @@ impl Store {
         })
     }
 
-    /// `account_id` joins (or joins again after withdrawing) a tournament that has not started
-    /// (with `late`, or has started and not finished) and is not full: whether it is in now.
+    /// `account_id` joins a tournament that has not started (with `late`, or has started and
+    /// not finished) and is not full, joins again after withdrawing before the start, or comes
+    /// back from a pause: whether it is in (and playing) now.
     pub async fn join_tournament(
         &self,
         id: &str,
@@ -233,15 +248,36 @@ impl Store {
         let open = if late { "started" } else { "created" };
         on_backend!(self, b => {
             let mut tx = b.pool().begin().await?;
+            // Back from a pause (an arena under way), or back on the list before the start
+            // (a withdrawal once it has started is for good).
             let back = sqlx::query(
-                "UPDATE tournament_players SET withdrawn_at = NULL
-                 WHERE tournament_id = $1 AND account_id = $2 AND withdrawn_at IS NOT NULL
-                    AND (SELECT status FROM tournaments WHERE id = $3) IN ('created', $4)",
+                "UPDATE tournament_players SET paused_at = NULL
+                 WHERE tournament_id = $1 AND account_id = $2 AND paused_at IS NOT NULL
+                    AND withdrawn_at IS NULL
+                    AND (SELECT status FROM tournaments WHERE id = $3) = 'started'",
             )
             .bind(id)
             .bind(account_id)
             .bind(id)
-            .bind(open)
+            .execute(&mut *tx)
+            .await?;
+            if back.rows_affected() == 1 {
+                tx.commit().await?;
+                return Ok(true);
+            }
+            let back = sqlx::query(
+                "UPDATE tournament_players SET withdrawn_at = NULL
+                 WHERE tournament_id = $1 AND account_id = $2 AND withdrawn_at IS NOT NULL
+                    AND (SELECT status FROM tournaments WHERE id = $3) = 'created'
+                    AND (SELECT COUNT(*) FROM tournament_players
+                        WHERE tournament_id = $4 AND withdrawn_at IS NULL)
+                        < (SELECT max_players FROM tournaments WHERE id = $5)",
+            )
+            .bind(id)
+            .bind(account_id)
+            .bind(id)
+            .bind(id)
+            .bind(id)
             .execute(&mut *tx)
             .await?;
             if back.rows_affected() == 1 {
@@ -276,6 +312,29 @@ impl Store {
         })
     }
 
+    /// `account_id` pauses in arena `id` under way: whether it was playing (in, and neither
+    /// withdrawn nor paused).
+    pub async fn pause_in_tournament(
+        &self,
+        id: &str,
+        account_id: i64,
+        now: &str,
+    ) -> Result<bool, StoreError> {
+        on_backend!(self, b => {
+            let done = sqlx::query(
+                "UPDATE tournament_players SET paused_at = $1
+                 WHERE tournament_id = $2 AND account_id = $3
+                    AND withdrawn_at IS NULL AND paused_at IS NULL",
+            )
+            .bind(now)
+            .bind(id)
+            .bind(account_id)
+            .execute(b.pool())
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
     /// `account_id` withdraws: whether it was in.
     pub async fn withdraw_from_tournament(
         &self,
@@ -297,16 +356,21 @@ impl Store {
         })
     }
 
-    /// The players of a tournament, in their joining order.
-    pub async fn entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
+    /// The players of a tournament, in their joining order, with their ratings in `pool` (the
+    /// tournament's board and category: `rating_pool`).
+    pub async fn entrants(&self, id: &str, pool: &str) -> Result<Vec<EntrantRow>, StoreError> {
         on_backend!(self, b => {
             Ok(sqlx::query_as(
                 "SELECT p.account_id,
                     (SELECT name FROM accounts a WHERE a.id = p.account_id AND a.deleted_at IS NULL)
                         AS name,
-                    p.seed, p.withdrawn_at
-                 FROM tournament_players p WHERE p.tournament_id = $1 ORDER BY p.seed",
+                    p.seed,
+                    (SELECT r.rating FROM ratings r
+                        WHERE r.account_id = p.account_id AND r.category = $1) AS rating,
+                    p.joined_at, p.withdrawn_at, p.paused_at
+                 FROM tournament_players p WHERE p.tournament_id = $2 ORDER BY p.seed",
             )
+            .bind(pool)
             .bind(id)
             .fetch_all(b.pool())
             .await?)
@@ -438,30 +502,6 @@ impl Store {
             }
             tx.commit().await?;
             Ok(())
-        })
-    }
-
-    /// The tournament of game `game_id` and the game's pairing row, if it is a tournament's.
-    pub async fn tournament_game(
-        &self,
-        game_id: &str,
-    ) -> Result<Option<(String, TournamentGameRow)>, StoreError> {
-        #[derive(sqlx::FromRow)]
-        struct Row {
-            tournament_id: String,
-            #[sqlx(flatten)]
-            game: TournamentGameRow,
-        }
-        on_backend!(self, b => {
-            let row: Option<Row> = sqlx::query_as(&format!(
-                "SELECT t.tournament_id, {TOURNAMENT_GAME_COLUMNS}
-                 FROM tournament_games t JOIN games g ON g.id = t.game_id
-                 WHERE t.game_id = $1"
-            ))
-            .bind(game_id)
-            .fetch_optional(b.pool())
-            .await?;
-            Ok(row.map(|r| (r.tournament_id, r.game)))
         })
     }
 

@@ -20,6 +20,8 @@ import { st, other, atLatest, canMove, canPremove } from './game/state.mjs';
 import { rematchByOffer } from './game/actions.mjs';
 import { premoveNow } from './game/premove.mjs';
 import { renderPanels, showTip, tickClocks } from './game/view.mjs';
+import { createExplorer } from './analysis-explorer.mjs';
+import { variantInfo } from './variants.mjs';
 
 export { st };
 
@@ -242,6 +244,32 @@ export function render() {
     better: betterPath(st.viewPly),
   });
   renderPanels(on);
+  renderExplorer();
+}
+
+/** The opening explorer under a finished 9×9 game, for the position shown (its ply counted
+ * from the start when the game began there). */
+function renderExplorer() {
+  const g = st.game;
+  const over = g.status === 'finished' && (g.variant || 'emergo') === 'emergo';
+  st.explorer.setHidden(!over);
+  if (!over) return;
+  const fromStart = g.start === variantInfo('emergo').start;
+  st.explorer.show(g.positions[st.viewPly], fromStart ? st.viewPly : null);
+}
+
+/** A move clicked in the explorer: the game's own next move steps forward; another opens the
+ * analysis board here with it played. */
+function exploreMove(text) {
+  const g = st.game;
+  if (!g) return;
+  const next = g.history[st.viewPly];
+  if (next && next.move === text) {
+    goTo(st.viewPly + 1);
+    return;
+  }
+  const q = new URLSearchParams({ game: g.id, ply: String(st.viewPly), move: text });
+  visit(`/analysis?${q}`);
 }
 
 export function goTo(ply) {
@@ -287,6 +315,7 @@ export function initGame() {
   // On a phone the actions are a bar fixed at the bottom: the game keeps room for all its rows.
   const bar = $('#actions');
   if (window.ResizeObserver) new ResizeObserver(() => document.documentElement.style.setProperty('--actions-height', `${bar.offsetHeight}px`)).observe(bar);
+  st.explorer = createExplorer({ box: $('#game-explorer'), prefix: 'gx', onMove: exploreMove });
   st.board = createBoard($('#board'), {
     onMove: submitMove,
     onSelect: onSquare,
@@ -342,6 +371,8 @@ export function initGame() {
   $('#takeback-accept').addEventListener('click', () => takebackAction('takeback', { action: 'accept' }));
   $('#takeback-decline').addEventListener('click', () => takebackAction('takeback', { action: 'decline' }));
   $('#abort').addEventListener('click', () => takebackAction('abort'));
+  // an arena's game (issue 23): half the clock for a point more on a win
+  $('#berserk').addEventListener('click', () => seatAction('berserk'));
   initChat();
   $('#draw-offer').addEventListener('click', () => seatAction('draw', { action: 'offer' }));
   $('#draw-accept').addEventListener('click', () => seatAction('draw', { action: 'accept' }));

@@ -112,10 +112,34 @@ export function seenGame(id) {
   readIds(notes.filter((n) => !n.read && n.game === id).map((n) => n.id));
 }
 
+/** How long a pairing that came before its player's game was shown over is followed then (ms). */
+const PAIRING_FOLLOWED_FOR = 30000;
+/** A tournament pairing that came while the game page did not yet show its game over. */
+let pendingPairing = null;
+
+function gameOverShown() {
+  const result = document.querySelector('#result');
+  return !!result && !result.hidden;
+}
+
+/** The game page shows its game over: a pairing that came just before is followed now. */
+function followPendingPairing() {
+  const pending = pendingPairing;
+  if (!pending || !gameOverShown()) return;
+  pendingPairing = null;
+  if (Date.now() - pending.at < PAIRING_FOLLOWED_FOR && followsPairing(pending.note, location.pathname, true) && !onGame(pending.note.game)) {
+    navigate(`/game/${pending.note.game}`);
+  }
+}
+
 function arrived(note) {
   notes = [note, ...notes.filter((n) => n.id !== note.id && !(note.kind === 'turn' && n.kind === 'turn' && n.game === note.game))];
-  const result = document.querySelector('#result');
-  if (followsPairing(note, location.pathname, !!result && !result.hidden)) navigate(`/game/${note.game}`);
+  if (followsPairing(note, location.pathname, gameOverShown())) {
+    navigate(`/game/${note.game}`);
+  } else if (followsPairing(note, location.pathname, true)) {
+    // The server may pair the next game before the game page has drawn this one's end.
+    pendingPairing = { note, at: Date.now() };
+  }
   const looking = document.visibilityState === 'visible' && onGame(note.game);
   if (looking) {
     note.read = true;
@@ -155,6 +179,10 @@ export function relabelNotes() {
 
 export function initNotes(nav) {
   navigate = nav;
+  const result = document.querySelector('#result');
+  if (result && typeof MutationObserver !== 'undefined') {
+    new MutationObserver(followPendingPairing).observe(result, { attributes: true, attributeFilter: ['hidden'] });
+  }
   $('#notes-open').addEventListener('click', () => setOpen($('#notes-panel').hidden));
   $('#notes-panel').addEventListener('keydown', (e) => {
     if (e.key === 'Escape') {

@@ -216,6 +216,8 @@ async function tryMove(text) {
     pz.state = 'failed';
     mark();
     status(t('puzzles.wrong', { move: played.move, right: right.move }), 'wrong');
+    // Try again (or Next) with the verdict, not after the board and the server have answered.
+    drawInfo();
     await showPosition(right.after, { passed: right.passed, captured: right.captured });
     await send(false);
     const ended = pz.streak;

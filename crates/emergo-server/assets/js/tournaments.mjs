@@ -15,6 +15,7 @@ let timer = null;
 let socket = null; // the shown tournament's WebSocket
 let ticker = null; // the countdown's second hand
 let latest = null; // the shown tournament's latest view
+let gamesOf = null; // the player whose games the list shows, or null for the newest games
 
 function closeSocket() {
   if (!socket) return;
@@ -117,6 +118,7 @@ export async function showTournament(id) {
   $('#tournament').hidden = false;
   if (first) {
     latest = null;
+    gamesOf = null;
     closeSocket();
     $('#tournament-name').textContent = '';
     $('#tournament-status').textContent = '';
@@ -178,21 +180,67 @@ function drawTournament(tour) {
   const body = $('#standings tbody');
   body.replaceChildren(...tour.standings.map((s) => el('tr', { 'data-name': s.name || '' },
     el('td', { text: String(s.rank) }),
-    el('td', {}, s.name ? el('a', { href: `/player/${s.name}`, 'data-link': '', text: s.name }) : t('player.deleted')),
+    el('td', {}, s.name ? el('a', { href: `/player/${s.name}`, 'data-link': '', text: s.name }) : t('player.deleted'),
+      ...standingMarks(s).map((key) => el('span', { class: 'note', text: ` · ${t(key)}` }))),
     el('td', { class: 'score', text: String(s.score) }),
     el('td', { text: String(s.tiebreak) }),
+    el('td', {}, s.name && s.games ? el('button', { type: 'button', class: 'link games-of', 'data-player': s.name, text: String(s.games) }) : String(s.games)),
   )));
   $('#standings-empty').hidden = tour.standings.length > 0;
-  const games = $('#tournament-games');
-  games.replaceChildren(...tour.games.slice().reverse().map((g) => el('li', {},
+  if (gamesOf) loadGamesOf(tour);
+  else drawGames(tour, tour.games, tour.games_total);
+  const buttons = tournamentButtons(tour, me());
+  for (const [id, show] of Object.entries(buttons)) $(`#tournament-${id}`).hidden = !show;
+}
+
+/** The games list: `games` (the newest of `total`), or one player's while `gamesOf` names one. */
+function drawGames(tour, games, total) {
+  $('#tournament-games-title').textContent = gamesOf ? t('tournament.gamesOf', { name: gamesOf }) : t('tournament.games');
+  $('#tournament-all-games').hidden = !gamesOf;
+  const more = $('#tournament-games-more');
+  more.hidden = !(total > games.length);
+  more.textContent = more.hidden ? '' : t('tournament.gamesNewest', { n: games.length, total });
+  $('#tournament-games').replaceChildren(...games.slice().reverse().map((g) => el('li', {},
     el('a', { href: `/game/${g.id}`, 'data-link': '', text: `${g.white || '?'} – ${g.black || '?'}` }),
     ` · ${[tour.format === 'arena' ? '' : t('tournament.round', { round: g.round }), resultText(g.result)].filter(Boolean).join(' · ')}`,
   )));
-  const who = me();
-  const mine = !!who && tour.standings.some((s) => s.name && s.name.toLowerCase() === who.name.toLowerCase() && !s.withdrawn);
-  $('#tournament-join').hidden = !who || mine || !tour.open;
-  $('#tournament-withdraw').hidden = !mine || tour.status === 'finished';
-  $('#tournament-password').hidden = !(tour.private && !mine && tour.open && who);
+}
+
+/** One player's games of the tournament (`GET …/games?player=`), drawn when still wanted. */
+async function loadGamesOf(tour) {
+  const name = gamesOf;
+  try {
+    const answer = await api('GET', `/api/tournaments/${encodeURIComponent(tour.id)}/games?player=${encodeURIComponent(name)}`);
+    if (shown === tour.id && gamesOf === name) drawGames(tour, answer.games, answer.total);
+  } catch (err) {
+    $('#tournament-error').textContent = plainError(err);
+  }
+}
+
+/**
+ * Which of the tournament page's controls the signed-in player `who` (or null) sees: Join
+ * (with the password of a private one) while it is open to them, Pause and Resume in an arena
+ * under way, Withdraw until it ends. A withdrawal once it has started is for good.
+ */
+export function tournamentButtons(tour, who) {
+  const line = who ? tour.standings.find((s) => s.name && s.name.toLowerCase() === who.name.toLowerCase()) : null;
+  const withdrew = !!line && line.withdrawn;
+  const playing = !!line && !line.withdrawn && !line.paused;
+  const paused = !!line && !line.withdrawn && !!line.paused;
+  const canJoin = !!who && !line && tour.open;
+  const arenaOn = tour.format === 'arena' && tour.status === 'started';
+  return {
+    join: canJoin || (withdrew && tour.status === 'created' && tour.open),
+    password: !!tour.private && canJoin,
+    pause: playing && arenaOn,
+    resume: paused && arenaOn,
+    withdraw: (playing || paused) && tour.status !== 'finished',
+  };
+}
+
+/** The words after a name in the standings: paused, withdrawn, on fire. */
+export function standingMarks(s) {
+  return [s.withdrawn ? 'tournament.withdrawn' : s.paused ? 'tournament.paused' : null, s.on_fire ? 'tournament.onFire' : null].filter(Boolean);
 }
 
 async function act(path, body) {
@@ -214,6 +262,19 @@ export function initTournaments(navigate) {
     act('join', password ? { password } : {});
   });
   $('#tournament-withdraw').addEventListener('click', () => act('withdraw', {}));
+  $('#tournament-pause').addEventListener('click', () => act('pause', {}));
+  // a player's games: its count in the standings is a button
+  $('#standings').addEventListener('click', (e) => {
+    const b = e.target.closest('button.games-of');
+    if (!b || !latest) return;
+    gamesOf = b.dataset.player;
+    loadGamesOf(latest);
+  });
+  $('#tournament-all-games').addEventListener('click', () => {
+    gamesOf = null;
+    if (latest) drawGames(latest, latest.games, latest.games_total);
+  });
+  $('#tournament-resume').addEventListener('click', () => act('join', {}));
 }
 
 /** Draws the page again in the language chosen. */

@@ -170,6 +170,14 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
             post(crate::http::tournaments::withdraw),
         )
         .route(
+            "/api/tournaments/{id}/games",
+            get(crate::http::tournaments::games),
+        )
+        .route(
+            "/api/tournaments/{id}/pause",
+            post(crate::http::tournaments::pause),
+        )
+        .route(
             "/api/tournaments/{id}/start",
             post(crate::http::tournaments::start),
         )

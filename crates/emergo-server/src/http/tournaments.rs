@@ -5,12 +5,13 @@ use crate::http::extract::Body;
 use crate::http::session::SignedIn;
 use crate::services::error::ServiceError;
 use crate::services::tournaments::{
-    TournamentList, TournamentRequest, TournamentView, Tournaments,
+    TournamentGames, TournamentList, TournamentRequest, TournamentView, Tournaments,
 };
 use crate::services::Services;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Extension;
@@ -85,6 +86,24 @@ pub async fn show(
     Ok(Json(tournaments.show(&id).await?))
 }
 
+#[derive(Deserialize)]
+pub struct GamesQuery {
+    player: Option<String>,
+    round: Option<i64>,
+}
+
+/// `GET /api/tournaments/{id}/games?player=NAME&round=N`.
+pub async fn games(
+    State(tournaments): State<Arc<Tournaments>>,
+    Path(id): Path<String>,
+    query: Result<Query<GamesQuery>, QueryRejection>,
+) -> Result<Json<TournamentGames>, ApiError> {
+    let Query(q) = query?;
+    Ok(Json(
+        tournaments.games(&id, q.player.as_deref(), q.round).await?,
+    ))
+}
+
 #[derive(Deserialize, Default)]
 pub struct JoinBody {
     password: Option<String>,
@@ -111,6 +130,15 @@ pub async fn withdraw(
     Path(id): Path<String>,
 ) -> Result<Json<TournamentView>, ApiError> {
     Ok(Json(tournaments.withdraw(session.account.id, &id).await?))
+}
+
+/// `POST /api/tournaments/{id}/pause` (an arena under way; `join` comes back).
+pub async fn pause(
+    State(tournaments): State<Arc<Tournaments>>,
+    SignedIn(session): SignedIn,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(tournaments.pause(session.account.id, &id).await?))
 }
 
 /// `POST /api/tournaments/{id}/start`: the creator starts it now.

@@ -9,7 +9,9 @@
 //! (`Store::advance_tournament`): of several instances looking at once, one pairs, and the
 //! others find the round moved. A game is an ordinary game between the two accounts, timed and
 //! rated as the tournament says; a player who makes no first move in [`ABSENT_MS`] loses it
-//! as "absent", and is withdrawn when absent [`ABSENCES_TO_WITHDRAW`] times. A mini-match's
+//! as "absent" (in correspondence, its clock's days a move are the set time: a loss on time
+//! before the first move is an absence), and is withdrawn when absent
+//! [`ABSENCES_TO_WITHDRAW`] times. A mini-match's
 //! second game is made when its first ends (`Store::add_round_games`).
 
 use crate::services::error::{echo, ServiceError};
@@ -19,10 +21,11 @@ use crate::services::notify::Notify;
 use emergo_core::{AnyGame, ByColor, Color, EndReason, Status, VariantKind};
 use emergo_platform::domain::clock::GameClock;
 use emergo_platform::domain::model::{
-    hash_secret, new_game_id, new_token, now_text, random_text, unix_now, GameMeta, Mode,
-    PlayerRef, Players, Seat, SeatKind,
+    hash_secret, new_game_id, new_token, now_text, random_text, unix_now, unix_of, GameMeta, Mode,
+    PlayerRef, Players, Seat, SeatKind, TournamentMark,
 };
-use emergo_platform::domain::time_control::TimeControl;
+use emergo_platform::domain::rating::START_RATING;
+use emergo_platform::domain::time_control::{rating_pool, TimeControl};
 use emergo_platform::domain::tournament::{arena, round_robin, swiss, Outcome, Pairing, PlayerId};
 use emergo_platform::store::notifications::NewNote;
 use emergo_platform::store::tournaments::{
@@ -33,6 +36,20 @@ use emergo_worker::pool::Client;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// A player's rating in the tournament's pool, the start rating without one.
+fn rating_of(e: &EntrantRow) -> i32 {
+    e.rating.unwrap_or(START_RATING).round() as i32
+}
+
+/// The rating pool of the tournament's games (its board and time category).
+fn pool_of(t: &TournamentRow) -> String {
+    let variant = t.variant.parse::<VariantKind>().unwrap_or_default();
+    match t.time_control.parse::<TimeControl>() {
+        Ok(tc) => rating_pool(variant, tc.category()),
+        Err(_) => String::new(),
+    }
+}
 
 /// Unfinished tournaments one account may have made.
 pub const TOURNAMENTS_PER_CREATOR: i64 = 3;
@@ -125,6 +142,9 @@ pub struct TournamentList {
 /// A player's line of the standings.
 #[derive(Debug, Serialize, PartialEq)]
 pub struct Standing {
+    /// Its account (not shown: players are shown by name).
+    #[serde(skip)]
+    pub account: i64,
     pub rank: usize,
     pub name: Option<String>,
     pub score: u32,
@@ -132,6 +152,8 @@ pub struct Standing {
     pub tiebreak: u32,
     pub games: usize,
     pub withdrawn: bool,
+    /// Arena: paused (not paired until it joins again).
+    pub paused: bool,
     /// Arena: on a streak (its next points doubled).
     pub on_fire: bool,
 }
@@ -176,7 +198,43 @@ pub struct TournamentView {
     /// its last round).
     open: bool,
     standings: Vec<Standing>,
+    /// The newest [`VIEW_GAMES`] games, oldest first (`GET …/games` has the rest).
     games: Vec<TournamentGame>,
+    /// How many games it has in all.
+    games_total: usize,
+}
+
+/// `GET /api/tournaments/{id}/games`.
+#[derive(Debug, Serialize)]
+pub struct TournamentGames {
+    games: Vec<TournamentGame>,
+    /// How many games matched (the list holds the newest [`LISTED_GAMES`]).
+    total: usize,
+}
+
+/// The games a tournament's view carries (and its socket sends at each change).
+pub const VIEW_GAMES: usize = 100;
+/// The games `GET /api/tournaments/{id}/games` lists at most.
+pub const LISTED_GAMES: usize = 1000;
+
+/// The newest `most` of `games` as the API shows them, oldest first.
+fn game_lines(
+    games: &[TournamentGameRow],
+    names: &HashMap<i64, Option<String>>,
+    most: usize,
+) -> Vec<TournamentGame> {
+    games[games.len().saturating_sub(most)..]
+        .iter()
+        .map(|g| TournamentGame {
+            id: g.game_id.clone(),
+            round: g.round,
+            white: names.get(&g.white_id).cloned().flatten(),
+            black: names.get(&g.black_id).cloned().flatten(),
+            result: emergo_platform::store::shown_result(g.result.clone(), g.reason.as_deref()),
+            white_berserk: g.white_berserk,
+            black_berserk: g.black_berserk,
+        })
+        .collect()
 }
 
 /// Whether `t` takes entries now: `Some(false)` before its start, `Some(true)` as a late entry
@@ -393,7 +451,14 @@ impl Tournaments {
     ) -> Result<TournamentView, ServiceError> {
         let t = self.find(id).await?;
         if let Some(hash) = &t.password_hash {
-            if password.map(|p| hash_secret(p.trim())).as_ref() != Some(hash) {
+            // A player coming back (from a pause, or to the list before the start) was let in.
+            let known = self
+                .store
+                .entrants(id, &pool_of(&t))
+                .await?
+                .iter()
+                .any(|e| e.account_id == account);
+            if !known && password.map(|p| hash_secret(p.trim())).as_ref() != Some(hash) {
                 return Err(ServiceError::BadToken(
                     "this tournament is private: its password is wrong or missing".to_string(),
                 ));
@@ -415,14 +480,21 @@ impl Tournaments {
             .join_tournament(id, account, &now_text(), late)
             .await?
         {
-            let entrants = self.store.entrants(id).await?;
-            if entrants
-                .iter()
-                .any(|e| e.account_id == account && e.withdrawn_at.is_none())
-            {
-                return Err(ServiceError::NotAllowed(
-                    "already in this tournament".to_string(),
-                ));
+            let entrants = self.store.entrants(id, &pool_of(&t)).await?;
+            match entrants.iter().find(|e| e.account_id == account) {
+                Some(e) if e.withdrawn_at.is_none() => {
+                    return Err(ServiceError::NotAllowed(
+                        "already in this tournament".to_string(),
+                    ))
+                }
+                Some(_) => {
+                    return Err(ServiceError::NotAllowed(
+                        "you withdrew from this tournament: once it has started, that is for \
+                         good (an arena's Pause keeps you in)"
+                            .to_string(),
+                    ))
+                }
+                None => {}
             }
             return Err(ServiceError::NotAllowed(format!(
                 "this tournament is full ({} players) or has started",
@@ -462,6 +534,28 @@ impl Tournaments {
         {
             return Err(ServiceError::NotAllowed(
                 "not in this tournament".to_string(),
+            ));
+        }
+        self.show(id).await
+    }
+
+    /// `POST /api/tournaments/{id}/pause`: an arena player under way is paired no more, and
+    /// keeps its score; `join` brings it back.
+    pub async fn pause(&self, account: i64, id: &str) -> Result<TournamentView, ServiceError> {
+        let t = self.find(id).await?;
+        if t.format != "arena" || t.status != "started" {
+            return Err(ServiceError::NotAllowed(
+                "only an arena under way takes a pause (elsewhere, withdraw)".to_string(),
+            ));
+        }
+        if !self
+            .store
+            .pause_in_tournament(id, account, &now_text())
+            .await?
+        {
+            return Err(ServiceError::NotAllowed(
+                "not playing in this tournament (not in it, withdrawn or paused already)"
+                    .to_string(),
             ));
         }
         self.show(id).await
@@ -520,7 +614,7 @@ impl Tournaments {
     /// `GET /api/tournaments/{id}`.
     pub async fn show(&self, id: &str) -> Result<TournamentView, ServiceError> {
         let t = self.find(id).await?;
-        let entrants = self.store.entrants(id).await?;
+        let entrants = self.store.entrants(id, &pool_of(&t)).await?;
         let games = self.store.tournament_games(id).await?;
         let byes = self.store.tournament_byes(id).await?;
         let names: HashMap<i64, Option<String>> = entrants
@@ -560,21 +654,52 @@ impl Tournaments {
             ends_at,
             private: t.password_hash.is_some(),
             standings,
-            games: games
-                .iter()
-                .map(|g| TournamentGame {
-                    id: g.game_id.clone(),
-                    round: g.round,
-                    white: names.get(&g.white_id).cloned().flatten(),
-                    black: names.get(&g.black_id).cloned().flatten(),
-                    result: emergo_platform::store::shown_result(
-                        g.result.clone(),
-                        g.reason.as_deref(),
-                    ),
-                    white_berserk: g.white_berserk,
-                    black_berserk: g.black_berserk,
-                })
-                .collect(),
+            games_total: games.len(),
+            games: game_lines(&games, &names, VIEW_GAMES),
+        })
+    }
+
+    /// `GET /api/tournaments/{id}/games?player=&round=`: the games of one player, of one
+    /// round, or of both (the newest [`LISTED_GAMES`]).
+    pub async fn games(
+        &self,
+        id: &str,
+        player: Option<&str>,
+        round: Option<i64>,
+    ) -> Result<TournamentGames, ServiceError> {
+        let t = self.find(id).await?;
+        let entrants = self.store.entrants(id, &pool_of(&t)).await?;
+        let account = match player {
+            None => None,
+            Some(name) => Some(
+                entrants
+                    .iter()
+                    .find(|e| {
+                        e.name
+                            .as_deref()
+                            .is_some_and(|n| n.eq_ignore_ascii_case(name.trim()))
+                    })
+                    .map(|e| e.account_id)
+                    .ok_or_else(|| {
+                        ServiceError::NotFound(format!("{} plays in no game here", echo(name)))
+                    })?,
+            ),
+        };
+        let games: Vec<TournamentGameRow> = self
+            .store
+            .tournament_games(id)
+            .await?
+            .into_iter()
+            .filter(|g| account.is_none_or(|a| g.white_id == a || g.black_id == a))
+            .filter(|g| round.is_none_or(|r| g.round == r))
+            .collect();
+        let names: HashMap<i64, Option<String>> = entrants
+            .iter()
+            .map(|e| (e.account_id, e.name.clone()))
+            .collect();
+        Ok(TournamentGames {
+            total: games.len(),
+            games: game_lines(&games, &names, LISTED_GAMES),
         })
     }
 
@@ -609,11 +734,8 @@ impl Tournaments {
         t: &TournamentRow,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let entrants = self.store.entrants(&t.id).await?;
-        let active: Vec<&EntrantRow> = entrants
-            .iter()
-            .filter(|e| e.withdrawn_at.is_none())
-            .collect();
+        let entrants = self.store.entrants(&t.id, &pool_of(t)).await?;
+        let active: Vec<&EntrantRow> = entrants.iter().filter(|e| e.active()).collect();
         let played = self.store.tournament_games(&t.id).await?;
         let ongoing = |g: &&TournamentGameRow| g.result.is_none();
         if t.status == "started" {
@@ -654,9 +776,10 @@ impl Tournaments {
                     .flat_map(|g| [g.white_id, g.black_id])
                     .collect();
                 let byes = Vec::new();
-                let standing = standings(t, &entrants, &played, &byes);
-                let rank: HashMap<Option<String>, usize> =
-                    standing.iter().map(|s| (s.name.clone(), s.rank)).collect();
+                let score: HashMap<i64, u32> = standings(t, &entrants, &played, &byes)
+                    .iter()
+                    .map(|s| (s.account, s.score))
+                    .collect();
                 let waiting: Vec<arena::Waiting> = active
                     .iter()
                     .filter(|e| !busy.contains(&e.account_id))
@@ -676,16 +799,30 @@ impl Tournaments {
                             .iter()
                             .map(|g| if g.white_id == e.account_id { 1 } else { -1 })
                             .sum();
+                        // Waiting since its last game ended, or since it joined (or came back).
+                        let since = mine
+                            .last()
+                            .map(|g| g.updated_at.as_str())
+                            .into_iter()
+                            .chain([e.joined_at.as_str()])
+                            .filter_map(unix_of)
+                            .max()
+                            .unwrap_or(now);
                         arena::Waiting {
                             id: e.account_id,
-                            rank: rank.get(&e.name).copied().unwrap_or(0) as u32,
-                            rating: 0,
+                            score: score.get(&e.account_id).copied().unwrap_or(0),
+                            rating: rating_of(e),
                             last_opponent: last,
                             colour_balance: balance,
+                            since,
                         }
                     })
                     .collect();
-                let pairs = arena::pair(&waiting);
+                let playing = active
+                    .iter()
+                    .filter(|e| busy.contains(&e.account_id))
+                    .count();
+                let pairs = arena::pair(&waiting, playing, now);
                 if pairs.is_empty() && t.status == "started" {
                     return Ok(());
                 }
@@ -809,12 +946,15 @@ impl Tournaments {
         actor: &Actor,
     ) -> Result<tokio::sync::MutexGuard<'a, LiveGame>, ServiceError> {
         let not_allowed = |why: &str| ServiceError::NotAllowed(why.to_string());
-        let (tournament, row) = self
-            .store
-            .tournament_game(slot.id())
-            .await?
+        let tournament = slot
+            .state
+            .lock()
+            .await
+            .meta
+            .tournament
+            .clone()
             .ok_or_else(|| not_allowed("berserk is for arena tournament games"))?;
-        let t = self.find(&tournament).await?;
+        let t = self.find(&tournament.id).await?;
         if t.format != "arena" || t.status != "started" {
             return Err(not_allowed(
                 "berserk is for the games of an arena under way",
@@ -822,20 +962,14 @@ impl Tournaments {
         }
         games
             .act_as(slot, client, actor, |live, color| {
-                let already = match color {
-                    Color::White => row.white_berserk,
-                    Color::Black => row.black_berserk,
-                };
-                if already {
-                    return Err(not_allowed("you went berserk in this game already"));
+                let mark = live.meta.tournament.as_ref().unwrap_or(&tournament);
+                match mark.berserk_refusal(&live.game, color) {
+                    Some("the game is over") => {
+                        Err(ServiceError::GameOver("the game is over".to_string()))
+                    }
+                    Some(why) => Err(not_allowed(why)),
+                    None => Ok(Some(Change::Berserk(color))),
                 }
-                if live.game.is_over() {
-                    return Err(ServiceError::GameOver("the game is over".to_string()));
-                }
-                if live.game.last_move_of(color).is_some() {
-                    return Err(not_allowed("berserk is only before your first move"));
-                }
-                Ok(Some(Change::Berserk(color)))
             })
             .await
     }
@@ -851,7 +985,7 @@ impl Tournaments {
         for e in active {
             let absences = played
                 .iter()
-                .filter(|g| g.reason.as_deref() == Some(EndReason::Absent.name()))
+                .filter(|g| absence(g))
                 .filter(|g| match white_outcome(g) {
                     Some(Outcome::Win) => g.black_id == e.account_id,
                     Some(Outcome::Loss) => g.white_id == e.account_id,
@@ -911,6 +1045,11 @@ impl Tournaments {
             clock.start(games.clock.now_ms());
             meta.clock = Some(clock);
             meta.variant = variant;
+            meta.tournament = Some(TournamentMark {
+                id: t.id.clone(),
+                arena: t.format == "arena",
+                berserk: ByColor::default(),
+            });
             made.push((meta, AnyGame::start(variant), *p));
         }
         Ok(made)
@@ -979,6 +1118,15 @@ async fn forfeit_absent(games: &AppState, played: &[TournamentGameRow]) -> bool 
         }
     }
     ended
+}
+
+/// Whether a game was lost by an absence: as `absent` (a real-time game's first move not made
+/// within [`ABSENT_MS`]), or on time before the loser's first move (a correspondence game's
+/// set time is its clock's days a move).
+fn absence(g: &TournamentGameRow) -> bool {
+    let reason = g.reason.as_deref();
+    reason == Some(EndReason::Absent.name())
+        || (reason == Some(EndReason::Time.name()) && g.ply < 2)
 }
 
 /// The side of a real-time game that has let [`ABSENT_MS`] pass without its first move.
@@ -1062,7 +1210,7 @@ fn swiss_players(
             let me = e.account_id;
             let mut player = swiss::SwissPlayer {
                 id: me,
-                rating: -(e.seed as i32),
+                rating: rating_of(e),
                 score: 0,
                 opponents: Vec::new(),
                 colours: Vec::new(),
@@ -1187,12 +1335,14 @@ fn standings(
                 tiebreak * 100_000 + second,
                 e.seed,
                 Standing {
+                    account: me,
                     rank: 0,
                     name: e.name.clone(),
                     score: s,
                     tiebreak,
                     games: games_played,
                     withdrawn: e.withdrawn_at.is_some(),
+                    paused: e.withdrawn_at.is_none() && e.paused_at.is_some(),
                     on_fire: fire.get(&me).copied().unwrap_or(false),
                 },
             )
@@ -1207,4 +1357,36 @@ fn standings(
             s
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ended(reason: &str, ply: i64) -> TournamentGameRow {
+        TournamentGameRow {
+            game_id: "g".to_string(),
+            round: 1,
+            white_id: 1,
+            black_id: 2,
+            result: Some("0-1".to_string()),
+            reason: Some(reason.to_string()),
+            ply,
+            white_berserk: false,
+            black_berserk: false,
+            updated_at: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_absence_is_a_loss_as_absent_or_on_time_before_the_losers_first_move() {
+        assert!(absence(&ended("absent", 0)));
+        // A correspondence game's clock ran out before White's (ply 0) or Black's (ply 1)
+        // first move.
+        assert!(absence(&ended("time", 0)));
+        assert!(absence(&ended("time", 1)));
+        // On time after moving, or resigned at once: present, and beaten.
+        assert!(!absence(&ended("time", 2)));
+        assert!(!absence(&ended("resignation", 0)));
+    }
 }

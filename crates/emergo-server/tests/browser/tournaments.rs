@@ -1,5 +1,6 @@
-//! Issue 23: two players join an arena on its page, are paired, play, and see the standings
-//! change; the page is drawn and nothing covers its standings.
+//! Issue 23: two players join an arena on its page, are paired, play (White going berserk by
+//! its button), and see the standings change; the page is drawn and nothing covers its
+//! standings.
 
 use crate::rig::*;
 use reqwest::{Method, StatusCode};
@@ -161,6 +162,35 @@ async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_stand
             bert.token.clone()
         }
     };
+    // White goes berserk on the game page: the button is drawn and uncovered, and once clicked
+    // it is gone, White's clock is halved and White's bar says so; both see the way back.
+    let white_page = if game["white"] == "anna" { &a } else { &b };
+    let uncovered = "(() => { const e = document.querySelector('#berserk'); if (!e || e.hidden) return false; \
+        const r = e.getBoundingClientRect(); \
+        return r.width > 0 && e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); })()";
+    wait_until(
+        white_page,
+        uncovered,
+        "the Berserk button, drawn and uncovered",
+    )
+    .await;
+    for c in [&a, &b] {
+        wait_until(
+            c,
+            &format!("!document.querySelector('#to-tournament').hidden && document.querySelector('#to-tournament').getAttribute('href') === '{page}'"),
+            "the link back to the tournament",
+        )
+        .await;
+    }
+    click(white_page, "#berserk").await;
+    wait_until(
+        white_page,
+        "document.querySelector('#berserk').hidden \
+         && document.querySelector('#bar-bottom').textContent.includes('berserk')",
+        "berserk: the button gone, White's bar marked",
+    )
+    .await;
+    save_screenshot(white_page, "tournament-berserk.png").await;
     let (white, black) = (token_of(&game["white"]), token_of(&game["black"]));
     let winner = game["white"].as_str().expect("white").to_string();
     play_out(&rig, &first, &white, &black).await;
@@ -201,8 +231,51 @@ async fn two_players_join_an_arena_on_its_page_are_paired_play_and_see_the_stand
         "the countdown to the end",
     )
     .await;
+    // Anna pauses: her line says so and Resume replaces Pause; she resumes.
+    click(&a, "#tournament-pause").await;
+    wait_until(
+        &a,
+        "!document.querySelector('#tournament-resume').hidden \
+         && document.querySelector('#tournament-pause').hidden \
+         && document.querySelector('#standings tr[data-name=\"anna\"]').textContent.includes('paused')",
+        "Anna paused",
+    )
+    .await;
     assert_eq!(axe_violations(&a).await, json!([]), "the tournament page");
     save_screenshot(&a, "tournament.png").await;
+    click(&a, "#tournament-resume").await;
+    wait_until(
+        &a,
+        "!document.querySelector('#tournament-pause').hidden \
+         && !document.querySelector('#standings tr[data-name=\"anna\"]').textContent.includes('paused')",
+        "Anna back",
+    )
+    .await;
+    // Bert's games: his count in the standings opens them; All games goes back.
+    // (clicked in the page: the standings are drawn again at each message of the socket, so a
+    // button found first may be gone when the click comes)
+    js(
+        &a,
+        "document.querySelector('#standings tr[data-name=\"bert\"] button.games-of').click()",
+    )
+    .await;
+    wait_until(
+        &a,
+        "document.querySelector('#tournament-games-title').textContent === 'Games of bert' \
+         && !document.querySelector('#tournament-all-games').hidden \
+         && document.querySelectorAll('#tournament-games li').length >= 2 \
+         && [...document.querySelectorAll('#tournament-games li')].every((li) => li.textContent.includes('bert'))",
+        "Bert's games",
+    )
+    .await;
+    click(&a, "#tournament-all-games").await;
+    wait_until(
+        &a,
+        "document.querySelector('#tournament-games-title').textContent === 'Games' \
+         && document.querySelector('#tournament-all-games').hidden",
+        "all games again",
+    )
+    .await;
     assert_no_script_errors(&a).await;
     assert_no_script_errors(&b).await;
 }

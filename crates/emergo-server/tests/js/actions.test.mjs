@@ -118,3 +118,16 @@ test('the invitation links show while the friend has not come, and draws wait fo
   assert.equal(a['takeback-ask'].show, false);
   assert.equal(seatActions(view(), 'white', 'tok')['invite-box'].show, false);
 });
+
+test('issue 23: an arena game shows Berserk to a seat the server says may, and the way back to its tournament', () => {
+  const tournament = (white, black) => ({ id: 'T1', arena: true, berserk: { white: false, black: false }, can_berserk: { white, black } });
+  const g = view({ ply: 0, tournament: tournament(true, false) });
+  assert.equal(seatActions(g, 'white', 'tok').berserk.show, true);
+  assert.equal(seatActions(g, 'black', 'tok').berserk.show, false, 'the server said no for Black');
+  assert.equal(seatActions(g, null, null).berserk.show, false, 'a spectator');
+  assert.equal(seatActions(g, null, null)['to-tournament'].show, true);
+  assert.equal(seatActions(view({ status: 'finished', tournament: tournament(true, true) }), 'white', 'tok').berserk.show, false);
+  const casual = seatActions(view(), 'white', 'tok');
+  assert.equal(casual.berserk.show, false);
+  assert.equal(casual['to-tournament'].show, false);
+});

@@ -1,7 +1,7 @@
 // Issue 23: a tournament page's countdown and podium, from its view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clockText, countdown, podium, tournamentBody } from '../../assets/js/tournaments.mjs';
+import { clockText, countdown, podium, standingMarks, tournamentBody, tournamentButtons } from '../../assets/js/tournaments.mjs';
 
 test('the clock shows m:ss, then h:mm:ss from an hour on, never below zero', () => {
   assert.equal(clockText(0), '0:00');
@@ -42,4 +42,25 @@ test('the creation form makes the request its format takes', () => {
     name: 'Evening arena', format: 'roundrobin', time: '3+2', rated: false, games_per_pairing: 1, starts_at: '2026-12-02T18:00:00Z', variant: 'hex',
   });
   assert.equal(tournamentBody({ ...base, format: 'arena', variant: 'emergo' }, now).variant, undefined);
+});
+
+test('issue 23: the page shows Join, Pause, Resume and Withdraw as the tournament and the player stand', () => {
+  const anna = { name: 'anna' };
+  const tour = (over, line) => ({ format: 'arena', status: 'started', open: true, private: false, standings: line ? [{ name: 'Anna', withdrawn: false, paused: false, ...line }] : [], ...over });
+  const shown = (b) => Object.keys(b).filter((k) => b[k]).sort();
+  assert.deepEqual(shown(tournamentButtons(tour({}, null), anna)), ['join']);
+  assert.deepEqual(shown(tournamentButtons(tour({ private: true }, null), anna)), ['join', 'password']);
+  assert.deepEqual(shown(tournamentButtons(tour({}, null), null)), [], 'signed out');
+  assert.deepEqual(shown(tournamentButtons(tour({}, {}), anna)), ['pause', 'withdraw']);
+  assert.deepEqual(shown(tournamentButtons(tour({}, { paused: true }), anna)), ['resume', 'withdraw']);
+  assert.deepEqual(shown(tournamentButtons(tour({}, { withdrawn: true }), anna)), [], 'a withdrawal under way is for good');
+  assert.deepEqual(shown(tournamentButtons(tour({ status: 'created' }, { withdrawn: true }), anna)), ['join'], 'before the start one joins again');
+  assert.deepEqual(shown(tournamentButtons(tour({ format: 'swiss' }, {}), anna)), ['withdraw'], 'no pause in a Swiss');
+  assert.deepEqual(shown(tournamentButtons(tour({ status: 'finished', open: false }, {}), anna)), []);
+});
+
+test('issue 23: a standing is marked paused, withdrawn or on fire', () => {
+  assert.deepEqual(standingMarks({ paused: true, withdrawn: false, on_fire: false }), ['tournament.paused']);
+  assert.deepEqual(standingMarks({ paused: true, withdrawn: true, on_fire: true }), ['tournament.withdrawn', 'tournament.onFire']);
+  assert.deepEqual(standingMarks({ paused: false, withdrawn: false, on_fire: false }), []);
 });

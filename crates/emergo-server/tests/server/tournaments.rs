@@ -21,26 +21,36 @@ async fn wait_for(s: &TestServer, id: &str, what: &str, ready: impl Fn(&Value) -
     }
 }
 
+/// The id of tournament `body`, made by `creator` (201).
+async fn created(s: &TestServer, creator: &User, body: Value) -> String {
+    let (status, t) = creator.post(s, "/api/tournaments", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{t}");
+    t["id"].as_str().expect("id").to_string()
+}
+
+/// `who` joins tournament `id` (200): the tournament's view then.
+async fn joins(s: &TestServer, who: &User, id: &str) -> Value {
+    let (status, t) = who
+        .post(s, &format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    t
+}
+
 /// A 3+2 arena of 30 minutes named `name`, made by "organiser", joined by anna and bert, and
 /// started: its id and the two players.
 async fn started_arena(s: &TestServer, name: &str) -> (String, User, User) {
     let creator = sign_up(s, "organiser").await;
-    let (status, t) = creator
-        .post(
-            s,
-            "/api/tournaments",
-            json!({"name": name, "format": "arena", "time": "3+2", "minutes": 30}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{t}");
-    let id = t["id"].as_str().expect("id").to_string();
+    let id = created(
+        s,
+        &creator,
+        json!({"name": name, "format": "arena", "time": "3+2", "minutes": 30}),
+    )
+    .await;
     let anna = sign_up(s, "anna").await;
     let bert = sign_up(s, "bert").await;
     for p in [&anna, &bert] {
-        let (status, t) = p
-            .post(s, &format!("/api/tournaments/{id}/join"), json!({}))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{t}");
+        joins(s, p, &id).await;
     }
     let (status, t) = creator
         .post(s, &format!("/api/tournaments/{id}/start"), json!({}))
@@ -53,15 +63,13 @@ async fn started_arena(s: &TestServer, name: &str) -> (String, User, User) {
 async fn a_round_robin_of_four_is_played_to_its_end_in_mini_matches() {
     let s = TestServer::start().await;
     let creator = sign_up(&s, "organiser").await;
-    let (status, t) = creator
-        .post(
-            &s,
-            "/api/tournaments",
-            json!({"name": "Club round robin", "format": "roundrobin", "time": "5+3"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{t}");
-    let id = t["id"].as_str().expect("id").to_string();
+    let id = created(
+        &s,
+        &creator,
+        json!({"name": "Club round robin", "format": "roundrobin", "time": "5+3"}),
+    )
+    .await;
+    let (_, t) = s.get(&format!("/api/tournaments/{id}")).await;
     assert_eq!(
         (t["status"].as_str(), t["games_per_pairing"].as_i64()),
         (Some("created"), Some(2))
@@ -70,10 +78,7 @@ async fn a_round_robin_of_four_is_played_to_its_end_in_mini_matches() {
     let mut players = Vec::new();
     for name in ["pl1", "pl2", "pl3", "pl4"] {
         let p = sign_up(&s, name).await;
-        let (status, t) = p
-            .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{t}");
+        joins(&s, &p, &id).await;
         players.push(p);
     }
     let (status, again) = players[0]
@@ -178,6 +183,34 @@ async fn a_round_robin_of_four_is_played_to_its_end_in_mini_matches() {
     );
     let (_, list) = s.get("/api/tournaments").await;
     assert_eq!(list["finished"][0]["id"], id.as_str(), "{list}");
+    // Each player's games, and each round's.
+    assert_eq!(t["games_total"], 12, "{t}");
+    let (status, mine) = s
+        .get(&format!("/api/tournaments/{id}/games?player=PL2"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{mine}");
+    let games = mine["games"].as_array().expect("games");
+    assert_eq!((games.len(), &mine["total"]), (6, &json!(6)), "{mine}");
+    assert!(
+        games
+            .iter()
+            .all(|g| g["white"] == "pl2" || g["black"] == "pl2"),
+        "{mine}"
+    );
+    let (_, first) = s.get(&format!("/api/tournaments/{id}/games?round=1")).await;
+    assert_eq!(first["total"], 4, "two pairings of two games: {first}");
+    let (_, both) = s
+        .get(&format!("/api/tournaments/{id}/games?player=pl2&round=1"))
+        .await;
+    assert_eq!(both["total"], 2, "{both}");
+    let (status, none) = s
+        .get(&format!("/api/tournaments/{id}/games?player=nobody"))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{none}");
+    let (status, bad) = s
+        .get(&format!("/api/tournaments/{id}/games?round=first"))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
     s.stop().await;
 }
 
@@ -213,6 +246,146 @@ async fn an_arena_pairs_its_players_again_as_soon_as_a_game_ends() {
         .map(|s| s["score"].as_u64().expect("score"))
         .collect();
     assert_eq!(scores, vec![2, 2], "{t}");
+    s.stop().await;
+}
+
+/// An arena player pauses (during its game): it keeps its score and is paired no more until
+/// it joins again; a withdrawal once the arena runs is for good, and a pause is refused
+/// outside an arena under way.
+#[tokio::test]
+async fn an_arena_player_pauses_keeps_its_score_and_comes_back_by_joining() {
+    let s = TestServer::start().await;
+    let (id, anna, bert) = started_arena(&s, "Pause arena").await;
+    let t = wait_for(&s, &id, "the pairing", |t| {
+        t["games"].as_array().is_some_and(|g| g.len() == 1)
+    })
+    .await;
+    let game = &t["games"][0];
+    let (white, black) = if game["white"] == "anna" {
+        (&anna, &bert)
+    } else {
+        (&bert, &anna)
+    };
+    let gid = game["id"].as_str().expect("id").to_string();
+    let pause = format!("/api/tournaments/{id}/pause");
+    let (status, t) = white.post(&s, &pause, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    let mine = |t: &Value, who: &User| {
+        t["standings"]
+            .as_array()
+            .expect("standings")
+            .iter()
+            .find(|p| p["name"] == who.name.as_str())
+            .cloned()
+            .expect("in the standings")
+    };
+    assert_eq!(mine(&t, white)["paused"], true, "{t}");
+    let (status, again) = white.post(&s, &pause, json!({})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "paused already: {again}");
+    // Its game goes on, and it wins it: 2 points kept, and no new game while paused.
+    ten_plies(&s, &gid, white, black).await;
+    resign_as(&s, &gid, black).await;
+    let t = wait_for(&s, &id, "the win scored", |t| {
+        t["games"][0]["result"].is_string()
+    })
+    .await;
+    assert_eq!(mine(&t, white)["score"], 2, "{t}");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (_, t) = s.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(
+        t["games"].as_array().map(Vec::len),
+        Some(1),
+        "no pairing while paused: {t}"
+    );
+    // Joining again ends the pause: paired at once.
+    let t = joins(&s, white, &id).await;
+    assert_eq!(mine(&t, white)["paused"], false, "{t}");
+    wait_for(&s, &id, "paired again", |t| {
+        t["games"].as_array().is_some_and(|g| g.len() == 2)
+    })
+    .await;
+    // A withdrawal under way is for good.
+    let (status, t) = black
+        .post(&s, &format!("/api/tournaments/{id}/withdraw"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    let (status, back) = black
+        .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(
+        (status, &back["error"]),
+        (StatusCode::CONFLICT, &json!("not_allowed")),
+        "{back}"
+    );
+    assert!(
+        back["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("withdrew")),
+        "{back}"
+    );
+    s.stop().await;
+}
+
+/// An arena pairs players of equal score by their ratings in its pool (3+2: blitz): of four
+/// at 0 points, the two strongest meet, and the two weakest (one without a rating: 1500); by
+/// joining order it would be anna–bert and carl–dora.
+#[tokio::test]
+async fn an_arena_pairs_equal_scores_by_their_ratings() {
+    let s = TestServer::start().await;
+    let creator = sign_up(&s, "organiser").await;
+    let id = created(
+        &s,
+        &creator,
+        json!({"name": "Rated arena", "format": "arena", "time": "3+2", "minutes": 30}),
+    )
+    .await;
+    for (name, rating) in [
+        ("anna", Some(1900)),
+        ("bert", None),
+        ("carl", Some(1880)),
+        ("dora", Some(1520)),
+    ] {
+        let p = sign_up(&s, name).await;
+        if let Some(rating) = rating {
+            crate::accounts::sql(
+                &s,
+                &format!(
+                    "INSERT INTO ratings (account_id, category, rating, rd, volatility, games, updated_at) \
+                     SELECT id, 'blitz', {rating}, 60, 0.06, 10, '2026-12-01T00:00:00Z' FROM accounts WHERE name = ?"
+                ),
+                &[name],
+            )
+            .await;
+        }
+        joins(&s, &p, &id).await;
+    }
+    let (status, t) = creator
+        .post(&s, &format!("/api/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{t}");
+    let t = wait_for(&s, &id, "the first pairings", |t| {
+        t["games"].as_array().is_some_and(|g| g.len() == 2)
+    })
+    .await;
+    let mut pairs: Vec<Vec<String>> = t["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            let mut p = vec![g["white"].to_string(), g["black"].to_string()];
+            p.sort();
+            p
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        vec![
+            vec!["\"anna\"".to_string(), "\"carl\"".to_string()],
+            vec!["\"bert\"".to_string(), "\"dora\"".to_string()]
+        ],
+        "{t}"
+    );
     s.stop().await;
 }
 
@@ -399,10 +572,7 @@ async fn a_late_swiss_entry_gets_a_half_point_bye_and_a_round_robin_takes_none()
     let t = wait_for(&s, &id, "round 1", |t| t["round"] == 1).await;
     assert_eq!(t["games"].as_array().map(Vec::len), Some(2), "{t}");
     let late = sign_up(&s, "late").await;
-    let (status, t) = late
-        .post(&s, &format!("/api/tournaments/{id}/join"), json!({}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{t}");
+    let t = joins(&s, &late, &id).await;
     let entry = t["standings"]
         .as_array()
         .and_then(|list| list.iter().find(|p| p["name"] == "late"))
@@ -509,9 +679,21 @@ async fn an_arena_player_goes_berserk_for_half_its_clock_and_a_point_more() {
         (&bert, &anna)
     };
     let gid = game["id"].as_str().expect("id").to_string();
+    // The game's view names its tournament and who may go berserk (the page's button).
+    let (_, before) = s.get(&format!("/api/games/{gid}")).await;
+    assert_eq!(
+        before["tournament"],
+        json!({"id": id, "arena": true,
+            "berserk": {"white": false, "black": false},
+            "can_berserk": {"white": true, "black": true}}),
+        "{before}"
+    );
     let berserk = format!("/api/games/{gid}/berserk");
     let (status, view) = w.post(&s, &berserk, json!({})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["tournament"]["berserk"]["white"], true, "{view}");
+    assert_eq!(view["tournament"]["can_berserk"]["white"], false, "{view}");
+    assert_eq!(view["tournament"]["can_berserk"]["black"], true, "{view}");
     let white_ms = view["clock"]["white_ms"].as_i64().expect("White's clock");
     assert!(
         (80_000..=90_000).contains(&white_ms),
@@ -539,6 +721,11 @@ async fn an_arena_player_goes_berserk_for_half_its_clock_and_a_point_more() {
         assert_eq!(status, StatusCode::OK, "{next}");
         view = next;
     }
+    assert_eq!(
+        view["tournament"]["can_berserk"],
+        json!({"white": false, "black": false}),
+        "both have moved: {view}"
+    );
     resign_as(&s, &gid, b).await;
     let t = wait_for(&s, &id, "the berserk win scored", |t| {
         t["games"][0]["result"] == "1-0"
@@ -553,6 +740,7 @@ async fn an_arena_player_goes_berserk_for_half_its_clock_and_a_point_more() {
     // Outside an arena there is no berserk.
     let casual = s.create(json!({"mode": "human", "color": "white"})).await;
     let cid = casual["game"]["id"].as_str().expect("id");
+    assert!(casual["game"]["tournament"].is_null(), "{casual}");
     let (status, body) = s
         .post(
             &format!("/api/games/{cid}/berserk"),
@@ -649,6 +837,11 @@ async fn tournaments_refuse_what_they_cannot_run() {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{t}");
+    // A pause is for an arena under way; this one has not started.
+    let (status, paused) = bob
+        .post(&s, &format!("/api/tournaments/{id}/pause"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{paused}");
     let (status, _) = s.get("/api/tournaments/nope").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     s.stop().await;

@@ -1,5 +1,5 @@
-//! Arena (lichess's): a fixed duration; a player who finishes a game is paired again at once
-//! with another waiting one. A win scores 2, a draw 1, a loss 0; after two wins in a row a
+//! Arena (lichess's): a fixed duration; a player who finishes a game is paired again within
+//! seconds with another waiting one ([`pair`]). A win scores 2, a draw 1, a loss 0; after two wins in a row a
 //! player is "on fire" and each game's points are doubled until it fails to win; a berserk
 //! player (half its clock) scores one point more for a win of at least [`BERSERK_MIN_PLIES`]
 //! plies; a draw before ply [`EARLY_DRAW_PLIES`] scores nothing (and ends a streak).
@@ -54,36 +54,65 @@ pub fn score(games: &[ArenaGame]) -> ArenaScore {
     out
 }
 
+/// The arena pairs its waiting players once the one who has waited longest has waited this
+/// many seconds (at once when nobody is playing, so nobody else can come free): players who
+/// finish at about the same time are paired by the standings together, not in the order their
+/// games ended.
+pub const PAIR_WAIT_SECS: i64 = 3;
+
+/// Two players who have just met are paired again only when both have waited this many
+/// seconds for someone else (at once when nobody is playing).
+pub const REMATCH_WAIT_SECS: i64 = 10;
+
 /// A player waiting for an arena game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Waiting {
     pub id: PlayerId,
-    /// Its place in the standings (0 the first).
-    pub rank: u32,
+    /// Its points in the arena so far.
+    pub score: u32,
     pub rating: i32,
     /// Its last opponent, whom it does not meet again at once.
     pub last_opponent: Option<PlayerId>,
     /// Games it had White minus games it had Black.
     pub colour_balance: i32,
+    /// When it began to wait (Unix seconds): its last game's end, or its joining.
+    pub since: i64,
 }
 
-/// Pairs the waiting players: each with a neighbour in the standings (then by rating), never
-/// its last opponent when another is at hand; the one left over (an odd number) waits. Colours:
-/// the player who had White less often gets it. Linear after the sort: O(n log n).
-pub fn pair(waiting: &[Waiting]) -> Vec<Pairing> {
+/// Pairs the waiting players at `now`, while `playing` other players are in games (and may
+/// come free soon): each with its neighbour by score, then by rating; not its last opponent
+/// when another is at hand, and, while someone may come free, not its last opponent before
+/// both have waited [`REMATCH_WAIT_SECS`]; nobody before the longest waiting has waited
+/// [`PAIR_WAIT_SECS`]. The one left over (an odd number) waits. Colours: the player who had
+/// White less often gets it. Linear after the sort: O(n log n).
+pub fn pair(waiting: &[Waiting], playing: usize, now: i64) -> Vec<Pairing> {
+    let waited = |w: &Waiting| now - w.since;
+    let longest = waiting.iter().map(waited).max().unwrap_or(0);
+    if waiting.len() < 2 || (playing > 0 && longest < PAIR_WAIT_SECS) {
+        return Vec::new();
+    }
     let mut order: Vec<Waiting> = waiting.to_vec();
-    order.sort_by_key(|w| (w.rank, std::cmp::Reverse(w.rating), w.id));
+    order.sort_by_key(|w| {
+        (
+            std::cmp::Reverse(w.score),
+            std::cmp::Reverse(w.rating),
+            w.id,
+        )
+    });
     let mut pairs = Vec::with_capacity(order.len() / 2);
     let mut i = 0;
     while i + 1 < order.len() {
         let a = order[i];
         // The next one, unless it is a's last opponent and the one after is not.
-        let mut j = i + 1;
-        if met_last(&a, &order[j]) && j + 1 < order.len() && !met_last(&a, &order[j + 1]) {
-            order.swap(j, j + 1);
-            j = i + 1;
+        if met_last(&a, &order[i + 1]) && i + 2 < order.len() && !met_last(&a, &order[i + 2]) {
+            order.swap(i + 1, i + 2);
         }
-        let b = order[j];
+        let b = order[i + 1];
+        if met_last(&a, &b) && playing > 0 && waited(&a).min(waited(&b)) < REMATCH_WAIT_SECS {
+            // a waits for someone else to come free; b may pair with the next one.
+            i += 1;
+            continue;
+        }
         pairs.push(colours(a, b));
         i += 2;
     }
@@ -165,31 +194,77 @@ mod tests {
         assert_eq!(s.points, vec![2, 2, 0, 2, 1]);
     }
 
-    fn w(id: PlayerId, rank: u32, last: Option<PlayerId>, balance: i32) -> Waiting {
+    fn w(id: PlayerId, score: u32, last: Option<PlayerId>, balance: i32) -> Waiting {
         Waiting {
             id,
-            rank,
+            score,
             rating: 1500,
             last_opponent: last,
             colour_balance: balance,
+            since: 0,
         }
     }
 
     #[test]
     fn arena_pairs_neighbours_in_the_standings_but_not_the_last_opponent_again() {
         let waiting = [
-            w(1, 0, Some(2), 0),
-            w(2, 1, Some(1), 0),
-            w(3, 2, None, 1),
-            w(4, 3, None, 0),
-            w(5, 4, None, 0),
+            w(1, 8, Some(2), 0),
+            w(2, 6, Some(1), 0),
+            w(3, 4, None, 1),
+            w(4, 2, None, 0),
+            w(5, 0, None, 0),
         ];
-        let pairs = pair(&waiting);
+        let pairs = pair(&waiting, 0, 100);
         assert_eq!(pairs.len(), 2, "{pairs:?}");
         // 1 and 2 just met: 1 meets 3 (who had White more: Black), then 2 meets 4; 5 waits.
         assert_eq!(pairs[0], Pairing { white: 1, black: 3 });
         assert_eq!(pairs[1], Pairing { white: 2, black: 4 });
         // Two players who just met and nobody else: they meet again rather than wait.
-        assert_eq!(pair(&[w(1, 0, Some(2), 0), w(2, 1, Some(1), 0)]).len(), 1);
+        assert_eq!(
+            pair(&[w(1, 0, Some(2), 0), w(2, 0, Some(1), 0)], 0, 100).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn arena_pairs_equal_scores_by_rating() {
+        let rated = |id, rating| Waiting {
+            rating,
+            ..w(id, 2, None, 0)
+        };
+        let pairs = pair(
+            &[
+                rated(1, 1500),
+                rated(2, 1900),
+                rated(3, 1520),
+                rated(4, 1880),
+            ],
+            0,
+            100,
+        );
+        assert_eq!(
+            pairs,
+            vec![
+                Pairing { white: 2, black: 4 },
+                Pairing { white: 3, black: 1 }
+            ]
+        );
+    }
+
+    #[test]
+    fn arena_waits_a_few_seconds_to_pair_better_while_others_play() {
+        let since = |p: Waiting, at| Waiting { since: at, ..p };
+        let two = [w(1, 2, None, 0), w(2, 0, None, 0)];
+        // Others are playing: nobody is paired before the longest wait reaches 3 s.
+        let fresh = two.map(|p| since(p, 99));
+        assert!(pair(&fresh, 4, 100).is_empty());
+        assert_eq!(pair(&fresh, 4, 99 + PAIR_WAIT_SECS).len(), 1);
+        // Nobody else playing: nobody to wait for.
+        assert_eq!(pair(&fresh, 0, 100).len(), 1);
+        // Two who just met wait up to 10 s for someone else while others play.
+        let met = [w(1, 2, Some(2), 0), w(2, 0, Some(1), 0)].map(|p| since(p, 90));
+        assert!(pair(&met, 4, 95).is_empty());
+        assert_eq!(pair(&met, 4, 90 + REMATCH_WAIT_SECS).len(), 1);
+        assert_eq!(pair(&met, 0, 95).len(), 1);
     }
 }

@@ -86,16 +86,17 @@ mod figures {
         let waiting: Vec<arena::Waiting> = (0..1000)
             .map(|i| arena::Waiting {
                 id: i,
-                rank: (i * 7919 % 1000) as u32,
+                score: (i * 7919 % 40) as u32,
                 rating: 1200 + (i * 37 % 900) as i32,
                 last_opponent: Some((i + 1) % 1000),
                 colour_balance: (i % 3) as i32 - 1,
+                since: 0,
             })
             .collect();
         let start = Instant::now();
         let mut pairs = 0;
         for _ in 0..100 {
-            pairs = arena::pair(&waiting).len();
+            pairs = arena::pair(&waiting, 100, 60).len();
         }
         let arena_us = start.elapsed().as_secs_f64() * 1e6 / 100.0;
         let mut players: Vec<swiss::SwissPlayer> = (0..500)

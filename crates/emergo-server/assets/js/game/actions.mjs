@@ -1,5 +1,5 @@
 // Which buttons the holder of a seat sees under a game, a pure function of the server's view
-// (docs/api.md: takebacks, hints, draws, resignation, Abort, rematches); tested with node.
+// (docs/api.md: takebacks, hints, draws, resignation, Abort, rematches, berserk); tested with node.
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
 
@@ -30,6 +30,8 @@ export function seatActions(g, seat, token) {
   const made = !!g.rematch_game;
   const byOffer = rematchByOffer(g);
   const rematchAsked = byOffer && !made && offer === other(seat);
+  // a tournament's game (issue 23): berserk while the server's `can_berserk` says so
+  const tour = g.tournament || null;
   return {
     // Take back (against the engine): also while it thinks and after a game ended on the board
     // (docs/api.md); not after a resignation.
@@ -41,6 +43,8 @@ export function seatActions(g, seat, token) {
     // Abort while each side has not moved yet (the server's `can_abort`), instead of Resign.
     resign: { show: mine && ongoing && played && !(g.can_abort && seated) },
     abort: { show: abort },
+    berserk: { show: seated && ongoing && !!tour && !!tour.can_berserk && !!tour.can_berserk[seat] },
+    'to-tournament': { show: !!tour },
     'takeback-ask': {
       show: people && !!g.takebacks && !takebackAsked && g.ply > 0,
       disabled: g.takeback_offer === seat || g.takeback_declined === seat || !g.boards.slice(0, g.ply).some((b) => b.turn === seat),

@@ -11,6 +11,7 @@ export const st = {
   token: null,
   viewPly: 0,
   board: null, // the board component on #board
+  explorer: null, // the opening explorer under a finished game (analysis-explorer.mjs)
   busy: false, // a move is being sent
   hint: null, // {move, score}
   tipSquare: null,

@@ -49,7 +49,8 @@ function playerName(color) {
   const account = g.players && g.players[color];
   if (account) {
     // a game between accounts: the names, and the category of a rated game
-    const sub = [...(account.bot ? [t('player.bot')] : []), ...(st.seat === color ? [t('who.you')] : []), colorWord, ...(g.players.rated ? [t(`category.${g.players.rated}`)] : [])].join(' · ');
+    const berserk = !!(g.tournament && g.tournament.berserk && g.tournament.berserk[color]);
+    const sub = [...(account.bot ? [t('player.bot')] : []), ...(st.seat === color ? [t('who.you')] : []), colorWord, ...(g.players.rated ? [t(`category.${g.players.rated}`)] : []), ...(berserk ? [t('bar.berserk')] : [])].join(' · ');
     return { name: shownName(account.deleted ? null : account.name), sub };
   }
   if (st.seat === color) return { name: t('who.you'), sub: colorWord };
@@ -194,6 +195,7 @@ function renderActions() {
   exp.href = `/api/games/${g.id}/record`;
   exp.setAttribute('download', `emergo-${g.id}.txt`);
   $('#analyse').href = `/analysis?game=${encodeURIComponent(g.id)}&ply=${st.viewPly}`;
+  if (g.tournament) $('#to-tournament').href = `/tournament/${encodeURIComponent(g.tournament.id)}`;
   $('#move-input').disabled = !(canMove(st) || canPremove(st));
   $('#move-submit').disabled = !(canMove(st) || canPremove(st));
   const ht = $('#hint-text');

@@ -231,6 +231,46 @@ pub struct GameView {
     /// The seat a timed game waits for (`"white"` or `"black"`): no one may move until both
     /// seats are taken and the clock starts; `null` otherwise.
     pub waiting_for: Option<&'static str>,
+    /// The tournament that paired this game (issue 23), or `null`.
+    pub tournament: Option<GameTournamentView>,
+}
+
+/// A tournament game's mark in its view: the tournament, who went berserk, and who may now
+/// (an arena's player, once, before its first move: `TournamentMark::berserk_refusal`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameTournamentView {
+    pub id: String,
+    pub arena: bool,
+    pub berserk: Sides,
+    pub can_berserk: Sides,
+}
+
+/// A yes or no for each side.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct Sides {
+    pub white: bool,
+    pub black: bool,
+}
+
+impl Sides {
+    fn of(f: impl Fn(Color) -> bool) -> Sides {
+        Sides {
+            white: f(Color::White),
+            black: f(Color::Black),
+        }
+    }
+}
+
+impl GameTournamentView {
+    fn of(live: &LiveGame) -> Option<GameTournamentView> {
+        let mark = live.meta.tournament.as_ref()?;
+        Some(GameTournamentView {
+            id: mark.id.clone(),
+            arena: mark.arena,
+            berserk: Sides::of(|color| mark.berserk[color]),
+            can_berserk: Sides::of(|color| mark.berserk_refusal(&live.game, color).is_none()),
+        })
+    }
 }
 
 /// A real-time game's clocks: the time left to each side now (the side to move's going down
@@ -351,6 +391,7 @@ impl GameView {
             clock,
             deadline,
             waiting_for: live.waiting_for().map(Color::name),
+            tournament: GameTournamentView::of(live),
         }
     }
 }
