@@ -144,6 +144,19 @@ async fn bot_session(
     Ok(BotSession { session })
 }
 
+/// The bot account of a game request: its id, its actor in game `id`, and the game.
+async fn bot_in_game(
+    state: &AppState,
+    accounts: &Accounts,
+    cookie: &SessionCookie,
+    id: &str,
+) -> Result<(i64, Actor, Arc<GameSlot>), ServiceError> {
+    let bot = bot_session(accounts, cookie, false).await?;
+    let me = bot.session.account.id;
+    let slot = state.slot(id).await?;
+    Ok((me, Actor::new(None, Some(me)), slot))
+}
+
 /// `POST /api/bot/account/upgrade`: the token's account becomes a bot account, for good.
 pub async fn upgrade(
     State(accounts): State<Arc<Accounts>>,
@@ -174,9 +187,7 @@ pub async fn bot_move(
     Path((id, mv)): Path<(String, String)>,
     Query(query): Query<PlyQuery>,
 ) -> Result<Json<GameView>, ApiError> {
-    let bot = bot_session(&accounts, &cookie, false).await?;
-    let actor = Actor::new(None, Some(bot.session.account.id));
-    let slot = state.slot(&id).await?;
+    let (_, actor, slot) = bot_in_game(&state, &accounts, &cookie, &id).await?;
     let ply = match query.ply {
         Some(ply) => ply,
         None => slot.state.lock().await.game.ply() as i64,
@@ -195,9 +206,7 @@ pub async fn bot_resign(
     cookie: SessionCookie,
     GameId(id): GameId,
 ) -> Result<Json<GameView>, ApiError> {
-    let bot = bot_session(&accounts, &cookie, false).await?;
-    let actor = Actor::new(None, Some(bot.session.account.id));
-    let slot = state.slot(&id).await?;
+    let (_, actor, slot) = bot_in_game(&state, &accounts, &cookie, &id).await?;
     let live = state.resign(&slot, client.0, &actor).await?;
     Ok(Json(GameView::of(&live)))
 }
@@ -210,9 +219,7 @@ pub async fn bot_abort(
     cookie: SessionCookie,
     GameId(id): GameId,
 ) -> Result<Json<GameView>, ApiError> {
-    let bot = bot_session(&accounts, &cookie, false).await?;
-    let actor = Actor::new(None, Some(bot.session.account.id));
-    let slot = state.slot(&id).await?;
+    let (_, actor, slot) = bot_in_game(&state, &accounts, &cookie, &id).await?;
     let live = state.abort(&slot, client.0, &actor).await?;
     Ok(Json(GameView::of(&live)))
 }
@@ -226,10 +233,7 @@ pub async fn bot_draw(
     cookie: SessionCookie,
     Path((id, answer)): Path<(String, String)>,
 ) -> Result<Json<GameView>, ApiError> {
-    let bot = bot_session(&accounts, &cookie, false).await?;
-    let me = bot.session.account.id;
-    let actor = Actor::new(None, Some(me));
-    let slot = state.slot(&id).await?;
+    let (me, actor, slot) = bot_in_game(&state, &accounts, &cookie, &id).await?;
     let action = match answer.as_str() {
         "yes" => {
             let live = slot.state.lock().await;

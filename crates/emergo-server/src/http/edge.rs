@@ -256,13 +256,11 @@ pub fn games_limit(burst: u32, every: Duration) -> Option<GamesLimit> {
     });
     Some(GovernorLayer::new(config).error_handler(|err| {
         match err {
-            GovernorError::TooManyRequests { wait_time, .. } => ServiceError::RateLimited {
-                cap: "games_rate",
-                message: format!(
-                    "too many new games from this address; try again in {wait_time} s"
-                ),
-                retry_after: Duration::from_secs(wait_time),
-            }
+            GovernorError::TooManyRequests { wait_time, .. } => ServiceError::rate_limited(
+                "games_rate",
+                "too many new games from this address",
+                Duration::from_secs(wait_time),
+            )
             .into_response(),
             other => ServiceError::internal(other).into_response(),
         }

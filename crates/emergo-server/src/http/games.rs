@@ -5,10 +5,10 @@ use crate::http::session::{SessionCookie, SignedIn};
 use crate::services::accounts::Accounts;
 use crate::services::error::ServiceError;
 use crate::services::games::chat::{ChatActor, MessageView, Room};
-use crate::services::games::rematch::{join, make, rematch_seat, Action};
-use crate::services::games::view::{GameView, SeatGrant};
+use crate::services::games::rematch::{self, Action, RematchAnswer};
+use crate::services::games::view::SeatGrant;
 use crate::services::games::watching::{make_list, WatchListView, LIST_EVERY};
-use crate::services::games::{AppState, Change};
+use crate::services::games::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -35,6 +35,8 @@ pub struct RematchBody {
     action: Action,
 }
 
+/// `POST /api/games/{id}/rematch` (src/services/games/rematch.rs): 201 with the new game's
+/// seat when accepted, 200 with the seat when joined, else 200 with the game's view.
 pub async fn rematch(
     State(state): State<AppState>,
     State(accounts): State<Arc<Accounts>>,
@@ -45,47 +47,13 @@ pub async fn rematch(
 ) -> Result<Response, ServiceError> {
     let actor = crate::http::session::actor(&accounts, body.token.as_deref(), &cookie).await?;
     let slot = state.slot(&id).await?;
-    let mut live = slot.state.lock().await;
-    let color = rematch_seat(&live, &actor)?;
-    let current = live.meta.rematch.clone();
-    if let Some(game) = current.game {
-        return match body.action {
-            Action::Join => {
-                drop(live);
-                join(&state, client, &game, color.other()).await
-            }
-            _ => Err(ServiceError::NotAllowed(format!(
-                "the rematch has been made already: game {game}"
-            ))),
-        };
-    }
-    let offered_to_me = current.offer == Some(color.other());
-    let to = match body.action {
-        // Offering back to a standing offer accepts it.
-        Action::Offer | Action::Accept if offered_to_me => {
-            return make(&state, client, &slot, &mut live, color).await;
-        }
-        Action::Offer => Some(color),
-        Action::Decline if offered_to_me => None,
-        Action::Accept | Action::Decline => {
-            return Err(ServiceError::NotAllowed(
-                "there is no rematch offer from the other side".to_string(),
-            ))
-        }
-        Action::Join => {
-            return Err(ServiceError::NotAllowed(
-                "no rematch has been made yet".to_string(),
-            ))
-        }
-    };
-    if to != current.offer {
-        let change = Change::RematchOffer {
-            from: current.offer,
-            to,
-        };
-        state.apply(&slot, &mut live, change, client.0).await?;
-    }
-    Ok(Json(GameView::of(&live)).into_response())
+    Ok(
+        match rematch::act(&state, client, &slot, &actor, body.action).await? {
+            RematchAnswer::View(view) => Json(view).into_response(),
+            RematchAnswer::Made(grant) => (StatusCode::CREATED, Json(grant)).into_response(),
+            RematchAnswer::Joined(grant) => Json(grant).into_response(),
+        },
+    )
 }
 
 #[derive(Deserialize)]

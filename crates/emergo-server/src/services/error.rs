@@ -95,6 +95,28 @@ impl ServiceError {
         ServiceError::Internal(err.to_string())
     }
 
+    /// Limit `cap` said no to what `what` says ("too many login attempts for this name"):
+    /// 429 with `Retry-After`, the message ending "try again in N s" (N rounded up, at least 1).
+    pub fn rate_limited(cap: &'static str, what: &str, wait: Duration) -> ServiceError {
+        let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+        ServiceError::RateLimited {
+            cap,
+            message: format!("{what}; try again in {secs} s"),
+            retry_after: wait,
+        }
+    }
+
+    /// [`ServiceError::rate_limited`] for a `governor` limiter's refusal.
+    pub fn rate_limited_until(
+        cap: &'static str,
+        what: &str,
+        wait: &governor::NotUntil<governor::clock::QuantaInstant>,
+    ) -> ServiceError {
+        use governor::clock::Clock;
+        let wait = wait.wait_time_from(governor::clock::DefaultClock::default().now());
+        ServiceError::rate_limited(cap, what, wait)
+    }
+
     /// The limit that said no, if one did.
     pub fn cap(&self) -> Option<&'static str> {
         match self {

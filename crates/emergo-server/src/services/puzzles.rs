@@ -11,7 +11,7 @@ use emergo_platform::domain::puzzle::{self, PuzzleRecord};
 use emergo_platform::domain::rating::{Rating, Score, START_RD, START_VOLATILITY};
 use emergo_platform::store::puzzles::{NewAttempt, PuzzleQuery, PuzzleRow};
 use emergo_platform::store::Store;
-use governor::{clock::Clock, DefaultKeyedRateLimiter};
+use governor::DefaultKeyedRateLimiter;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -154,15 +154,11 @@ impl Puzzles {
 
     fn check_rate(&self, client: IpAddr) -> Result<(), ServiceError> {
         self.rate.check_key(&client).map_err(|wait| {
-            let wait = wait.wait_time_from(governor::clock::DefaultClock::default().now());
-            ServiceError::RateLimited {
-                cap: "puzzles_rate",
-                message: format!(
-                    "too many puzzle requests from this address; try again in {} s",
-                    wait.as_secs().max(1)
-                ),
-                retry_after: wait,
-            }
+            ServiceError::rate_limited_until(
+                "puzzles_rate",
+                "too many puzzle requests from this address",
+                &wait,
+            )
         })
     }
 

@@ -539,7 +539,8 @@ async fn takeback_while_the_engine_thinks_and_after_a_loss_on_the_board() {
         "White's entries",
     )
     .await;
-    click_square(&c, "d3").await;
+    // a5: out of the opening book, which would answer d3 at once.
+    click_square(&c, "a5").await;
     wait_until(&c, "document.querySelector('#game').dataset.thinking === 'true' && !document.querySelector('#takeback').disabled && !document.querySelector('#takeback').hidden", "Take back while the engine thinks").await;
     click(&c, "#takeback").await;
     wait_until(

@@ -357,6 +357,9 @@ async fn item2_new_games_are_rate_limited_per_client_with_retry_after() {
     h.stop().await;
 }
 
+/// A position with White to move that the shipped opening book does not hold (two edge entries).
+const OUT_OF_BOOK: &str = "W:11:11:a5=W,i5=B";
+
 /// Polls the game until the engine has replied (ply >= `ply`); returns how long that took.
 async fn engine_reply(c: &reqwest::Client, url: &str, ply: u64) -> Duration {
     let started = Instant::now();
@@ -384,7 +387,8 @@ async fn item3_a_pile_of_high_level_searches_does_not_delay_a_level_1_reply() {
     let create = h.url("/api/games");
     // The attacker makes level-10 games in which the engine opens (2 s searches each), up to
     // its share of the queue; one more is refused with engine_busy.
-    let level10 = json!({"mode": "engine", "color": "black", "level": 10});
+    // (From a position out of the opening book, which would answer at once.)
+    let level10 = json!({"mode": "engine", "color": "black", "level": 10, "position": OUT_OF_BOOK});
     let mut busy = None;
     for _ in 0..8 {
         let (status, answer) = post(&a, create.clone(), level10.clone()).await;

@@ -1292,10 +1292,15 @@ async fn item7_logins_are_served_before_a_flood_of_sign_ups() {
         before < 20,
         "the flood was over too soon to tell ({before} done)"
     );
+    // Queued behind the flood, the login would be answered after all but the last one or two
+    // sign-ups (two hash at once); served first, it leaves most of them waiting. How many finish
+    // meanwhile depends on the machine's load (CI runs the browser tests beside), so the bound is
+    // on those left.
     assert!(
-        at_login - before <= 8,
-        "the login waited for {} sign-ups ({before} were done before it)",
-        at_login - before
+        30 - at_login >= 5,
+        "the login waited for {} sign-ups ({before} were done before it, {} after it)",
+        at_login - before,
+        30 - at_login
     );
     s.stop().await;
 }

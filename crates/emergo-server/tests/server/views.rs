@@ -573,6 +573,7 @@ async fn issue22_explorer_answer_keeps_its_json_shape() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let player = json!({"name": "null", "engine": "bool", "level": "null"});
+    let book = json!({"move": "string", "score": "int"});
     assert_shape(
         &answer,
         json!({
@@ -596,6 +597,8 @@ async fn issue22_explorer_answer_keeps_its_json_shape() {
                 "rating": "null",
                 "at": "string",
             }],
+            // The shipped book's three moves of the start.
+            "book": [book.clone(), book.clone(), book],
             "indexed_plies": "int",
             "past_indexed_plies": "bool",
         }),

@@ -243,14 +243,11 @@ impl Accounts {
         work: impl FnOnce(&mut [Block]) -> Result<T, ServiceError> + Send + 'static,
     ) -> Result<T, ServiceError> {
         if let Err(wait) = self.by_account.take(&account.id) {
-            return Err(ServiceError::RateLimited {
-                cap: "password_tries",
-                message: format!(
-                    "too many wrong passwords for this account; try again in {} s",
-                    wait.as_secs().max(1)
-                ),
-                retry_after: wait,
-            });
+            return Err(ServiceError::rate_limited(
+                "password_tries",
+                "too many wrong passwords for this account",
+                wait,
+            ));
         }
         let stored = account.password_hash.clone();
         let result = self
@@ -358,15 +355,8 @@ impl Hashing {
     }
 }
 
-pub fn limited(cap: &'static str, whose: &str, wait: Duration) -> ServiceError {
-    ServiceError::RateLimited {
-        cap,
-        message: format!(
-            "too many login attempts {whose}; try again in {} s",
-            wait.as_secs().max(1)
-        ),
-        retry_after: wait,
-    }
+fn limited(cap: &'static str, whose: &str, wait: Duration) -> ServiceError {
+    ServiceError::rate_limited(cap, &format!("too many login attempts {whose}"), wait)
 }
 
 /// A name's key: its lower-case form (names are unique regardless of case).

@@ -27,7 +27,6 @@ use emergo_core::Color;
 use emergo_platform::domain::model::{now_text, Mode};
 use emergo_platform::store::chat::{ChatRow, NewChat, NewReport};
 use emergo_platform::store::StoreError;
-use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use serde::{Deserialize, Serialize};
 use std::net::IpAddr;
@@ -153,19 +152,8 @@ impl Default for Chat {
     }
 }
 
-pub fn limited(
-    wait: governor::NotUntil<governor::clock::QuantaInstant>,
-    who: &str,
-) -> ServiceError {
-    let wait = wait.wait_time_from(DefaultClock::default().now());
-    ServiceError::RateLimited {
-        cap: "chat_rate",
-        message: format!(
-            "{who} too fast; try again in {} s",
-            wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
-        ),
-        retry_after: wait,
-    }
+fn limited(wait: governor::NotUntil<governor::clock::QuantaInstant>, who: &str) -> ServiceError {
+    ServiceError::rate_limited_until("chat_rate", &format!("{who} too fast"), &wait)
 }
 
 impl Chat {

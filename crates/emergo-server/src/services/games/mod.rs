@@ -1018,6 +1018,9 @@ impl Shared {
                 let stored = self.store.berserk(&id, version, color, columns, &now).await;
                 if stored.is_ok() {
                     live.meta.clock = clock;
+                    if let Some(mark) = live.meta.tournament.as_mut() {
+                        mark.berserk[color] = true;
+                    }
                 }
                 stored
             }

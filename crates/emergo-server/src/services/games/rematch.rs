@@ -12,16 +12,14 @@
 use crate::services::error::ServiceError;
 use crate::services::games::seats::Actor;
 use crate::services::games::view::{GameView, SeatGrant};
-use crate::services::games::{AppState, Change, LiveGame};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use crate::services::games::{AppState, Change, GameSlot, LiveGame};
 use emergo_core::{ByColor, Color};
 use emergo_platform::domain::limits::ClientAddr;
 use emergo_platform::domain::model::{
     hash_secret, new_game_id, new_token, now_text, GameMeta, Mode, Seat,
 };
 use serde::Deserialize;
+use std::sync::Arc;
 
 /// What a seat holder does about a rematch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -33,8 +31,67 @@ pub enum Action {
     Join,
 }
 
+/// What a rematch action did: the old game's view (an offer made or withdrawn, a decline), the
+/// new game made with the acceptor seated, or the offerer seated in it.
+pub enum RematchAnswer {
+    View(Box<GameView>),
+    Made(Box<SeatGrant>),
+    Joined(Box<SeatGrant>),
+}
+
+/// `actor` does `action` about the rematch of game `slot`: the one place its rules are.
+pub async fn act(
+    state: &AppState,
+    client: ClientAddr,
+    slot: &Arc<GameSlot>,
+    actor: &Actor,
+    action: Action,
+) -> Result<RematchAnswer, ServiceError> {
+    let mut live = slot.state.lock().await;
+    let color = rematch_seat(&live, actor)?;
+    let current = live.meta.rematch.clone();
+    if let Some(game) = current.game {
+        return match action {
+            Action::Join => {
+                drop(live);
+                join(state, client, &game, color.other()).await
+            }
+            _ => Err(ServiceError::NotAllowed(format!(
+                "the rematch has been made already: game {game}"
+            ))),
+        };
+    }
+    let offered_to_me = current.offer == Some(color.other());
+    let to = match action {
+        // Offering back to a standing offer accepts it.
+        Action::Offer | Action::Accept if offered_to_me => {
+            return make(state, client, slot, &mut live, color).await;
+        }
+        Action::Offer => Some(color),
+        Action::Decline if offered_to_me => None,
+        Action::Accept | Action::Decline => {
+            return Err(ServiceError::NotAllowed(
+                "there is no rematch offer from the other side".to_string(),
+            ))
+        }
+        Action::Join => {
+            return Err(ServiceError::NotAllowed(
+                "no rematch has been made yet".to_string(),
+            ))
+        }
+    };
+    if to != current.offer {
+        let change = Change::RematchOffer {
+            from: current.offer,
+            to,
+        };
+        state.apply(slot, &mut live, change, client.0).await?;
+    }
+    Ok(RematchAnswer::View(Box::new(GameView::of(&live))))
+}
+
 /// The seat holder's colour, once the game is one whose rematch may be offered.
-pub fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ServiceError> {
+fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ServiceError> {
     let color = actor.seat(live)?;
     if live.meta.mode != Mode::Human {
         return Err(ServiceError::NotAllowed(
@@ -58,13 +115,13 @@ pub fn rematch_seat(live: &LiveGame, actor: &Actor) -> Result<Color, ServiceErro
 /// Makes the rematch `acceptor` accepted: the new game (colours swapped, the same start) with
 /// the acceptor seated, stored, then marked on the old game (the guarded write: of two
 /// acceptances on two instances one wins, and the loser's new game is deleted).
-pub async fn make(
+async fn make(
     state: &AppState,
     client: ClientAddr,
-    slot: &std::sync::Arc<crate::services::games::GameSlot>,
+    slot: &Arc<GameSlot>,
     live: &mut LiveGame,
     acceptor: Color,
-) -> Result<Response, ServiceError> {
+) -> Result<RematchAnswer, ServiceError> {
     let seat = acceptor.other();
     let token = new_token();
     let mut seats = ByColor::splat(Seat::vacant());
@@ -113,16 +170,16 @@ pub async fn make(
         token,
         invite: None,
     };
-    Ok((StatusCode::CREATED, Json(grant)).into_response())
+    Ok(RematchAnswer::Made(Box::new(grant)))
 }
 
 /// The offerer takes its seat (`seat`) in the rematch `game`, once.
-pub async fn join(
+async fn join(
     state: &AppState,
     client: ClientAddr,
     game: &str,
     seat: Color,
-) -> Result<Response, ServiceError> {
+) -> Result<RematchAnswer, ServiceError> {
     let slot = state.slot(game).await?;
     let mut live = slot.state.lock().await;
     if live.meta.seats[seat].token_hash.is_some() {
@@ -142,5 +199,5 @@ pub async fn join(
         token,
         invite: None,
     };
-    Ok(Json(grant).into_response())
+    Ok(RematchAnswer::Joined(Box::new(grant)))
 }

@@ -59,16 +59,11 @@ impl Lobby {
         let tc = time_control(request.time)?;
         let variant = crate::services::study::position::variant_of(request.variant)?;
         if let Err(wait) = self.seeks_rate.check_key(&account.id) {
-            use governor::clock::Clock;
-            let wait = wait.wait_time_from(governor::clock::DefaultClock::default().now());
-            return Err(ServiceError::RateLimited {
-                cap: "seeks_rate",
-                message: format!(
-                    "this account makes seeks too fast; try again in {} s",
-                    wait.as_secs().max(1)
-                ),
-                retry_after: wait,
-            });
+            return Err(ServiceError::rate_limited_until(
+                "seeks_rate",
+                "this account makes seeks too fast",
+                &wait,
+            ));
         }
         let opponent_id = match request.opponent {
             None => None,

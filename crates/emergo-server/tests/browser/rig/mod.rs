@@ -825,3 +825,21 @@ pub async fn drag_between(c: &Client, from_css: &str, to_css: &str) {
     .await
     .expect("the mouse drags");
 }
+
+/// Whether what is drawn at the centre of `css` belongs to it (nothing covers it) and it lies
+/// inside the viewport.
+pub async fn seen_whole(c: &Client, css: &str) -> Value {
+    js(
+        c,
+        &format!(
+            "const e = document.querySelector({css:?}); if (!e || !e.getClientRects().length) return 'not shown';
+             const r = e.getBoundingClientRect();
+             if (r.left < 0 || r.right > innerWidth + 0.5) return 'outside the width: ' + r.left + '..' + r.right;
+             e.scrollIntoView({{block: 'center'}});
+             const s = e.getBoundingClientRect();
+             const top = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
+             return top && (e === top || e.contains(top)) ? true : 'covered by ' + (top ? top.outerHTML.slice(0, 80) : 'nothing');"
+        ),
+    )
+    .await
+}
