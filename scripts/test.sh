@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: every test of the workspace, browser tests included (beside the rest).
+# The test command: every test of the workspace, browser tests included.
 # Installs what the tests need on a fresh machine (Chromium and ChromeDriver, PostgreSQL, through
 # apt). Every test runs on SQLite; then the server's tests (one binary, `--test server`) and the
 # CLI's cluster test run again on PostgreSQL, with a private cluster (scripts/pg-test-cluster.sh)
@@ -31,6 +31,7 @@ node --test crates/emergo-server/tests/js/
 # Formatting and lints first: a warning fails the run.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p emergo-server --test browser -- -D warnings
 # The layers below HTTP stay without the web stack (docs/architecture.md).
 for crate in emergo-platform emergo-worker; do
   if cargo tree -p "$crate" -e normal --prefix none | grep -E '^(axum|hyper|tower)'; then
@@ -41,33 +42,11 @@ done
 # The tests use the release profile, the build `cargo run --release -- serve` makes: one
 # optimised build of the dependencies for both commands (README, "Time and disk"). The crate
 # emergo-deps (made by cargo-hakari) keeps their features the same in both builds.
-cargo test --release --workspace --all-targets --no-run
-# The browser tests (one at a time; mostly waiting on Chromium) run beside all the others: their
-# executable itself, in the crate's folder as cargo runs it (a second cargo would wait for the
-# first's lock on target/). Their output is kept in a file and shown when they end, and either
-# failing fails the run.
-browser_bin=$(cargo test --release -p emergo-server --test browser --no-run --message-format=json |
-  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
-if [ ! -x "$browser_bin" ]; then
-  echo "test.sh: cargo named no browser test executable" >&2
-  exit 1
-fi
-browser_log=$(mktemp)
-trap 'rm -f "$browser_log"' EXIT
-(cd crates/emergo-server && exec "$browser_bin") >"$browser_log" 2>&1 &
-browser=$!
-status=0
-{
-  cargo test --release --workspace --all-targets &&
-  scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres sh -c \
-    'cargo test --release --workspace --test server && cargo test --release --workspace --test cli cluster::' &&
-  cargo test --release --workspace --doc
-} || status=$?
-browser_status=0
-wait "$browser" || browser_status=$?
-echo "--- the browser tests ($browser_bin; cargo test --release -p emergo-server --test browser) ---"
-cat "$browser_log"
-if [ "$status" != 0 ] || [ "$browser_status" != 0 ]; then
-  echo "test.sh: failed (the other tests: exit $status; the browser tests: exit $browser_status)" >&2
-  exit 1
-fi
+cargo test --release --workspace --all-targets
+# The browser tests (Chromium and ChromeDriver; their own target, left out of `--all-targets`),
+# after the others rather than beside them: on two cores the two together starved each other's
+# timing-sensitive tests.
+cargo test --release -p emergo-server --test browser
+scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres sh -c \
+  'cargo test --release --workspace --test server && cargo test --release --workspace --test cli cluster::'
+cargo test --release --workspace --doc
