@@ -68,16 +68,16 @@ struct BuildArgs {
     /// Expands the engine's own tree from the start instead of counting games.
     #[arg(long, conflicts_with_all = ["from", "selfplay"])]
     expand: bool,
-    /// With --expand: the moves within this many centimen of the best are followed.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i32).range(0..=1000))]
-    margin: i32,
+    /// With --expand: the moves within this many centimen of the best are followed [default: 20].
+    #[arg(long, value_parser = clap::value_parser!(i32).range(0..=1000))]
+    margin: Option<i32>,
     /// With --expand: at most this many positions of each ply are searched (those reached by the
-    /// best moves first).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    width: u32,
-    /// With --expand: at most this many positions are searched.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    max_positions: u32,
+    /// best moves first) [default: 64].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    width: Option<u32>,
+    /// With --expand: at most this many positions are searched [default: 1000].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_positions: Option<u32>,
     /// Positions up to this ply (the start is ply 0).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
     plies: u32,
@@ -273,7 +273,40 @@ fn search_all(
         .collect()
 }
 
+impl BuildArgs {
+    /// The tree's limits are refused without `--expand` (checked here: clap's `requires` counts
+    /// the flag's default `false` as present).
+    fn check(&self) -> anyhow::Result<()> {
+        let given = [
+            ("--margin", self.margin.is_some()),
+            ("--width", self.width.is_some()),
+            ("--max-positions", self.max_positions.is_some()),
+        ];
+        if let Some((flag, _)) = given
+            .iter()
+            .find(|(_, given)| *given)
+            .filter(|_| !self.expand)
+        {
+            anyhow::bail!("{flag} limits the tree of --expand; a book of counted games has none");
+        }
+        Ok(())
+    }
+
+    fn margin(&self) -> i32 {
+        self.margin.unwrap_or(20)
+    }
+
+    fn width(&self) -> u32 {
+        self.width.unwrap_or(64)
+    }
+
+    fn max_positions(&self) -> u32 {
+        self.max_positions.unwrap_or(1000)
+    }
+}
+
 fn build(args: &BuildArgs) -> anyhow::Result<()> {
+    args.check()?;
     let style = indicatif::ProgressStyle::with_template("{msg:>10} {bar:40} {pos}/{len} {eta}")
         .context("the progress bar's template")?;
     let mut out = String::new();
@@ -282,7 +315,9 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         (None, Some(n)) => format!("--selfplay {n} --seed {}", args.seed),
         (None, None) => format!(
             "--expand --margin {} --width {} --max-positions {}",
-            args.margin, args.width, args.max_positions
+            args.margin(),
+            args.width(),
+            args.max_positions()
         ),
     };
     let counted = if args.expand {
@@ -303,7 +338,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         }
     };
     let games = if args.expand {
-        let bar = indicatif::ProgressBar::new(u64::from(args.max_positions))
+        let bar = indicatif::ProgressBar::new(u64::from(args.max_positions()))
             .with_style(style)
             .with_message("expanding");
         let per_ply = expand(args, &bar, |ply, position, moves| {
@@ -380,7 +415,7 @@ fn expand(
     let mut per_ply = Vec::new();
     let mut seen = HashSet::from([Position::<Emergo>::start().hash()]);
     let mut level = vec![Position::start()];
-    let mut budget = args.max_positions as usize;
+    let mut budget = args.max_positions() as usize;
     for ply in 0..args.plies {
         level.retain(|p| !p.legal_moves().is_empty());
         level.truncate(budget);
@@ -398,7 +433,7 @@ fn expand(
                 continue;
             };
             for (rank, &(mv, score)) in moves.iter().enumerate() {
-                if score < best - args.margin {
+                if score < best - args.margin() {
                     break;
                 }
                 if let Ok(after) = position.play(mv) {
@@ -411,7 +446,7 @@ fn expand(
             .into_iter()
             .map(|(_, p)| p)
             .filter(|p| seen.insert(p.hash()))
-            .take(args.width as usize)
+            .take(args.width() as usize)
             .collect();
     }
     per_ply

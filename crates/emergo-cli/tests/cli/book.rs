@@ -156,6 +156,27 @@ fn issue22_book_build_by_selfplay_is_reproducible_from_its_seed_and_refuses_bad_
         "{}",
         stderr(&out)
     );
+
+    // The tree's own limits mean nothing to a book of counted games: refused, not ignored.
+    for flag in ["--margin", "--width", "--max-positions"] {
+        let out = emergo(&[
+            "book",
+            "build",
+            "--selfplay",
+            "2",
+            flag,
+            "5",
+            "--out",
+            dir.path().join("d.txt").to_str().expect("path"),
+        ]);
+        assert!(!out.status.success(), "{flag} without --expand was taken");
+        assert!(
+            stderr(&out).contains("--expand"),
+            "{flag}: {}",
+            stderr(&out)
+        );
+        assert!(!dir.path().join("d.txt").exists(), "nothing is written");
+    }
 }
 
 #[test]
