@@ -55,14 +55,15 @@ fn builtin_player<V: Variant>(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Pl
                 }
                 player.set_weights(weights);
             }
-            match emergo_engine::book::Book::<V>::shipped().filter(|_| spec.book) {
-                Some(book) => Box::new(emergo_engine::book::BookPlayer::new(
-                    book,
+            if spec.book {
+                Box::new(emergo_engine::book::BookPlayer::new(
+                    emergo_engine::book::Book::<V>::shipped(),
                     *level,
                     seed,
                     Box::new(player),
-                )),
-                None => Box::new(player),
+                ))
+            } else {
+                Box::new(player)
             }
         }
         EngineKind::Mcts => Box::new(MctsPlayer::new(seed)),
@@ -91,9 +92,6 @@ impl<V: Variant> Contestant<V> {
     /// Builds the player of `spec`; an external engine is started and greeted (and told the
     /// board, when it is not the square 9×9 one).
     pub(crate) fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant<V>, ArenaError> {
-        if spec.book && emergo_engine::book::Book::<V>::shipped().is_none() {
-            return Err(SpecError::NoBook(V::KIND).into());
-        }
         let player = builtin_player(spec, seed);
         let mut contestant = Contestant {
             spec: spec.clone(),

@@ -30,8 +30,6 @@ pub enum SpecError {
     },
     #[error("ugi: needs a command, as in ugi:/path/to/emergo ugi")]
     NoCommand,
-    #[error("book=on: no book is shipped for the {0} board")]
-    NoBook(emergo_core::VariantKind),
     #[error("time control '{0}' is neither milliseconds per move (100) nor base+increment in seconds (10+0.1)")]
     BadTimeControl(String),
 }

@@ -3,6 +3,24 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// `println!` that hands the write's error back (`outln!(...)?`) instead of panicking: a reader
+/// that stops early (`emergo perft 5 --divide | head -3`) closes stdout, and the command then
+/// ends quietly ([`main`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)
+    }};
+}
+
+/// `print!` as [`outln!`] is `println!`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*)
+    }};
+}
+
 mod cmd;
 mod process;
 
@@ -85,10 +103,21 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout has gone (`| head`): nothing is left to say to anyone.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             let code = err.downcast_ref::<cmd::Exit>().map_or(1, |e| e.code);
             eprintln!("error: {err:#}");
             ExitCode::from(code)
         }
     }
+}
+
+/// Whether `err` comes from a write to a pipe whose reader has closed it.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

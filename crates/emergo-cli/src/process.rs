@@ -26,7 +26,8 @@ pub fn block_on<F: Future<Output = anyhow::Result<()>>>(main: F) -> anyhow::Resu
 /// Prints a line on stdout at once (a supervisor or a test waits for it).
 pub fn announce(line: &str) {
     use std::io::Write as _;
-    println!("{line}");
+    // Nobody reading is no reason to stop a server.
+    let _ = outln!("{line}");
     let _ = std::io::stdout().flush();
 }
 

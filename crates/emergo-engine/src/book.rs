@@ -1,7 +1,8 @@
-//! The opening book (issue 22, part 2): positions of the opening of the square 9×9 board, each
-//! with the moves the book knows and their scores, probed by the position's Zobrist hash (so
-//! that two move orders to one position find the same moves). The UGI options `OwnBook` and
-//! `BookFile` switch it on and name its file (ugi.rs).
+//! The opening book (issue 22, part 2): positions of the opening of one board, each with the
+//! moves the book knows and their scores, probed by the position's Zobrist hash (so that two
+//! move orders to one position find the same moves). A book is shipped for each of the three
+//! boards ([`Book::shipped`]). The UGI options `OwnBook` and `BookFile` switch it on and name
+//! its file (ugi.rs).
 //!
 //! **File format** (text, UTF-8): one book move a line, `<position> <move> <score>`: the position
 //! as N2 text, the move as N1 text (legal there), and its score in centimen for the side to move
@@ -17,14 +18,21 @@
 use crate::level::Level;
 use emergo_core::moves::Move;
 use emergo_core::position::Position;
-use emergo_core::{Emergo, Variant};
+use emergo_core::{Emergo, Variant, VariantKind};
 use std::any::Any;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// The text of the book shipped for the square board.
-pub const STANDARD_TEXT: &str = include_str!("../data/book.txt");
+/// The text of the book shipped for each board, built by the command on its first line
+/// (docs/engine.md, "Opening book").
+fn shipped_text(kind: VariantKind) -> &'static str {
+    match kind {
+        VariantKind::Emergo => include_str!("../data/book.txt"),
+        VariantKind::Emergo7x7 => include_str!("../data/book-7x7.txt"),
+        VariantKind::HexEmergo => include_str!("../data/book-hex.txt"),
+    }
+}
 
 /// How far below the best book move (centimen) a move may be and still be played: none, so the
 /// choice is among the moves that share the best score (common in the entering phase, where
@@ -61,23 +69,22 @@ pub struct BookError {
     pub message: String,
 }
 
-impl Book {
-    /// The book shipped for the square 9×9 board (`data/book.txt`, built by the command on its
-    /// first line: docs/engine.md, "Opening book"), read once.
-    pub fn standard() -> Arc<Book> {
-        static STANDARD: OnceLock<Arc<Book>> = OnceLock::new();
-        Arc::clone(STANDARD.get_or_init(|| {
-            // The shipped file is checked by a test; an unreadable one would be no book.
-            Arc::new(Book::parse(STANDARD_TEXT).unwrap_or_default())
-        }))
-    }
-}
-
 impl<V: Variant> Book<V> {
-    /// The book shipped for `V`'s board, if one is (today the square 9×9 board's only).
-    pub fn shipped() -> Option<Arc<Book<V>>> {
-        let standard: Arc<dyn Any + Send + Sync> = Book::standard();
-        standard.downcast::<Book<V>>().ok()
+    /// The book shipped for `V`'s board (`data/book.txt` for the square 9×9 board,
+    /// `data/book-7x7.txt`, `data/book-hex.txt`), read once.
+    pub fn shipped() -> Arc<Book<V>> {
+        static SHIPPED: [OnceLock<Arc<dyn Any + Send + Sync>>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let index = VariantKind::ALL
+            .iter()
+            .position(|&k| k == V::KIND)
+            .unwrap_or_default();
+        let any = Arc::clone(SHIPPED[index].get_or_init(|| {
+            // The shipped files are checked by a test; an unreadable one would be no book.
+            Arc::new(Book::<V>::parse(shipped_text(V::KIND)).unwrap_or_default())
+        }));
+        // The cell of `V::KIND` holds a `Book<V>`, as it was made just above.
+        any.downcast::<Book<V>>().unwrap_or_default()
     }
 
     /// Reads a book's text (see the module's text for its format).
@@ -293,18 +300,32 @@ mod tests {
         assert!(err.message.contains("score"), "{err}");
     }
 
-    #[test]
-    fn the_shipped_book_reads_holds_the_start_and_says_how_it_was_built() {
-        let book = Book::<Emergo>::parse(STANDARD_TEXT).expect("the shipped book reads");
-        assert!(book.positions() >= 100, "{} positions", book.positions());
-        assert_eq!(Book::standard().positions(), book.positions());
+    /// The shipped book of `V`'s board reads, holds its start with two moves or more, says how
+    /// it was built, and is the one [`Book::shipped`] gives.
+    fn shipped_book_holds_the_start<V: Variant>(at_least: usize) {
+        let text = shipped_text(V::KIND);
+        let book = Book::<V>::parse(text).expect("the shipped book reads");
+        assert!(
+            book.positions() >= at_least,
+            "{} positions",
+            book.positions()
+        );
+        assert_eq!(Book::<V>::shipped().positions(), book.positions());
         let start = book.probe(&Position::start());
-        assert!(start.len() >= 2, "{start:?}");
-        let first = STANDARD_TEXT.lines().next().unwrap_or_default();
-        assert!(first.starts_with("# emergo book build "), "{first}");
-        // It is the square board's: another board has none shipped.
-        assert!(Book::<Emergo>::shipped().is_some());
-        assert!(Book::<Emergo7x7>::shipped().is_none());
+        assert!(start.len() >= 2, "{} {start:?}", V::KIND);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with(&format!("# emergo book build --variant {} ", V::KIND))
+                || (V::KIND == VariantKind::Emergo && first.starts_with("# emergo book build ")),
+            "{first}"
+        );
+    }
+
+    #[test]
+    fn a_book_is_shipped_for_each_board_and_holds_its_start() {
+        shipped_book_holds_the_start::<Emergo>(200);
+        shipped_book_holds_the_start::<Emergo7x7>(100);
+        shipped_book_holds_the_start::<emergo_core::HexEmergo>(100);
     }
 
     #[test]

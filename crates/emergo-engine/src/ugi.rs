@@ -16,6 +16,7 @@
 mod go;
 
 use crate::alphabeta::{AlphaBetaPlayer, DEFAULT_HASH_MB};
+use crate::book::{Book, BookError};
 use crate::level::Level;
 use crate::player::Player;
 use crate::search::multipv::MAX_LINES;
@@ -49,6 +50,40 @@ fn say(out: &Out, line: &str) {
     if let Ok(mut w) = out.lock() {
         let _ = writeln!(w, "{line}");
         let _ = w.flush();
+    }
+}
+
+/// The book of the board the option `UGI_Variant` names.
+#[derive(Clone)]
+enum AnyBook {
+    Emergo(Arc<Book<Emergo>>),
+    Emergo7x7(Arc<Book<Emergo7x7>>),
+    Hex(Arc<Book<HexEmergo>>),
+}
+
+impl AnyBook {
+    fn shipped(kind: VariantKind) -> AnyBook {
+        match kind {
+            VariantKind::Emergo => AnyBook::Emergo(Book::shipped()),
+            VariantKind::Emergo7x7 => AnyBook::Emergo7x7(Book::shipped()),
+            VariantKind::HexEmergo => AnyBook::Hex(Book::shipped()),
+        }
+    }
+
+    fn load(kind: VariantKind, path: &std::path::Path) -> Result<AnyBook, BookError> {
+        Ok(match kind {
+            VariantKind::Emergo => AnyBook::Emergo(Arc::new(Book::load(path)?)),
+            VariantKind::Emergo7x7 => AnyBook::Emergo7x7(Arc::new(Book::load(path)?)),
+            VariantKind::HexEmergo => AnyBook::Hex(Arc::new(Book::load(path)?)),
+        })
+    }
+
+    fn positions(&self) -> usize {
+        match self {
+            AnyBook::Emergo(b) => b.positions(),
+            AnyBook::Emergo7x7(b) => b.positions(),
+            AnyBook::Hex(b) => b.positions(),
+        }
     }
 }
 
@@ -112,9 +147,10 @@ struct Engine {
     infinite: bool,
     /// Whether a book move is played when the book has one (option `OwnBook`).
     own_book: bool,
-    /// The book (9×9 board): the shipped one, or the one the option `BookFile` loaded; and the
-    /// seed of its next choice.
-    book: Option<Arc<crate::book::Book>>,
+    /// The book of the board: the shipped one, or the file the option `BookFile` names read
+    /// for the board (`None` when it does not read); the file; and the seed of the next choice.
+    book: Option<AnyBook>,
+    book_file: Option<std::path::PathBuf>,
     book_seed: u64,
     /// Set by the search thread just before it sends `bestmove`: the search is over, though its
     /// thread may take a moment more to end.
@@ -140,7 +176,8 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
         multipv: 1,
         infinite: false,
         own_book: true,
-        book: Some(crate::book::Book::standard()),
+        book: Some(AnyBook::shipped(VariantKind::Emergo)),
+        book_file: None,
         book_seed: 0x9E37_79B9,
         answered: Arc::new(AtomicBool::new(false)),
     };
@@ -316,6 +353,7 @@ impl Engine {
                     self.variant = kind;
                     self.game = Some(Board::start(kind));
                     player.new_game();
+                    self.read_book();
                 }
                 None => self.error(&format!(
                     "bad value '{value}' for option '{name}' (emergo, 7x7 or hex)"
@@ -349,7 +387,7 @@ impl Engine {
     }
 
     /// The options `OwnBook` (`true`/`false`) and `BookFile` (a path; `<empty>` or nothing: the
-    /// book shipped for the square board); `false` for another option. A book that cannot be
+    /// book shipped for the board); `false` for another option. A book that cannot be
     /// read leaves none, said once.
     fn book_option(&mut self, name: &str, value: &str) -> bool {
         if name.eq_ignore_ascii_case("ownbook") {
@@ -365,40 +403,57 @@ impl Engine {
         if !name.eq_ignore_ascii_case("bookfile") {
             return false;
         }
-        self.book = None;
-        if value.is_empty() || value == "<empty>" {
-            self.book = Some(crate::book::Book::standard());
-            return true;
-        }
-        match crate::book::Book::load(std::path::Path::new(value)) {
-            Ok(book) => {
-                self.say(&format!(
-                    "info string book {value}: {} positions",
-                    book.positions()
-                ));
-                self.book = Some(Arc::new(book));
-            }
-            Err(e) => self.error(&format!("{e}; no book")),
-        }
+        self.book_file = (!value.is_empty() && value != "<empty>").then(|| value.into());
+        self.read_book();
         true
     }
 
-    /// The book's move for a `go` on `game`, when the book is on and has one (a 9×9 game; not
-    /// for `go infinite`, which is an analysis).
-    fn book_move(&mut self, game: &Board, limits: &crate::player::Limits) -> Option<Move> {
-        let (true, Some(book), Board::Emergo(game), false) =
-            (self.own_book, self.book.as_ref(), game, limits.infinite)
-        else {
-            return None;
+    /// Reads the book of the board: the file `BookFile` names, or the one shipped; a file that
+    /// does not read (or is of another board) leaves no book, and says why.
+    fn read_book(&mut self) {
+        self.book = None;
+        let Some(path) = self.book_file.clone() else {
+            self.book = Some(AnyBook::shipped(self.variant));
+            return;
         };
-        if game.is_over() {
+        match AnyBook::load(self.variant, &path) {
+            Ok(book) => {
+                self.say(&format!(
+                    "info string book {}: {} positions ({} board)",
+                    path.display(),
+                    book.positions(),
+                    self.variant
+                ));
+                self.book = Some(book);
+            }
+            Err(e) => self.error(&format!("{e} ({} board); no book", self.variant)),
+        }
+    }
+
+    /// The book's move for a `go` on `game` (N1 text), when the book is on and has one (not
+    /// for `go infinite`, which is an analysis).
+    fn book_move(&mut self, game: &Board, limits: &crate::player::Limits) -> Option<String> {
+        if !self.own_book || limits.infinite || on_board!(game, g => g.is_over()) {
             return None;
         }
         self.book_seed = self
             .book_seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
-        book.choose(game.position(), self.level, self.book_seed >> 33)
+        let seed = self.book_seed >> 33;
+        let level = self.level;
+        let mv = match (self.book.as_ref()?, game) {
+            (AnyBook::Emergo(b), Board::Emergo(g)) => {
+                b.choose(g.position(), level, seed)?.to_string()
+            }
+            (AnyBook::Emergo7x7(b), Board::Emergo7x7(g)) => {
+                b.choose(g.position(), level, seed)?.to_string()
+            }
+            (AnyBook::Hex(b), Board::Hex(g)) => b.choose(g.position(), level, seed)?.to_string(),
+            // The book is read for the board each time the board changes.
+            _ => return None,
+        };
+        Some(mv)
     }
 
     /// Sets the position; a rejected one leaves none (no stale state).
@@ -811,7 +866,7 @@ mod tests {
 
     #[test]
     fn the_shipped_book_answers_the_start_and_an_empty_bookfile_brings_it_back() {
-        let shipped = crate::book::Book::standard();
+        let shipped = Book::<Emergo>::shipped();
         let start = Position::start();
         let booked: Vec<Move> = shipped.probe(&start).iter().map(|e| e.mv).collect();
         assert!(!booked.is_empty());
@@ -834,6 +889,59 @@ mod tests {
             .find_map(|l| l.strip_prefix("info string book move "))
             .unwrap_or_else(|| panic!("a book move: {lines:?}"));
         assert!(booked.iter().any(|m| m.to_string() == said), "{said}");
+    }
+
+    #[test]
+    fn each_board_plays_its_own_shipped_book_and_a_bookfile_is_read_for_the_board() {
+        let booked = |kind| -> Vec<String> {
+            match AnyBook::shipped(kind) {
+                AnyBook::Emergo(b) => b
+                    .probe(&Position::start())
+                    .iter()
+                    .map(|m| m.mv.to_string())
+                    .collect(),
+                AnyBook::Emergo7x7(b) => b
+                    .probe(&Position::start())
+                    .iter()
+                    .map(|m| m.mv.to_string())
+                    .collect(),
+                AnyBook::Hex(b) => b
+                    .probe(&Position::start())
+                    .iter()
+                    .map(|m| m.mv.to_string())
+                    .collect(),
+            }
+        };
+        for kind in [VariantKind::Emergo7x7, VariantKind::HexEmergo] {
+            let lines = session(&format!(
+                "setoption name UGI_Variant value {kind}\nposition startpos\ngo depth 3\nisready\n"
+            ));
+            let said = lines
+                .iter()
+                .find_map(|l| l.strip_prefix("info string book move "))
+                .unwrap_or_else(|| panic!("a book move on {kind}: {lines:?}"));
+            assert!(booked(kind).iter().any(|m| m == said), "{kind}: {said}");
+        }
+        // A 9×9 book file is read again for the board chosen after it: on the 7×7 board (8 men
+        // a side) its positions do not read, so there is no book (said), and the engine searches.
+        let path = book_file("board");
+        let lines = session(&format!(
+            "setoption name BookFile value {}\nsetoption name UGI_Variant value 7x7\n\
+             position startpos\ngo depth 2\nisready\n",
+            path.display()
+        ));
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: book line 1")
+                    && l.ends_with("(7x7 board); no book")),
+            "{lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string book move")),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -30,14 +30,14 @@ fn seed() -> u64 {
 pub fn choose_move(game: &AnyGame, level: Level, cancel: Arc<AtomicBool>) -> Option<AnyMove> {
     let mut player = player(level).with_stop_flag(cancel);
     let limits = Limits::movetime(level.movetime());
-    // The book shipped for the board, where there is one: a level under the top uses it in
+    // The book shipped for the board: a level under the top uses it in
     // some games only, chosen afresh each move (a process-random seed, so that games differ).
     let seed = std::hash::BuildHasher::hash_one(
         &std::collections::hash_map::RandomState::new(),
         game.ply(),
     );
     any_game!(game, g => emergo_engine::book::Book::shipped()
-        .and_then(|book| book.choose(g.position(), level, seed))
+        .choose(g.position(), level, seed)
         .or_else(|| player.choose_move(g, &limits))
         .map(IntoAnyMove::into_any))
 }

@@ -62,7 +62,7 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
             .with_context(|| format!("cannot play '{text}'"))?;
     }
     if game.is_over() {
-        println!("the game is over: {:?}", game.status());
+        outln!("the game is over: {:?}", game.status())?;
         return Ok(());
     }
     let limits = match (args.depth, args.time) {
@@ -76,26 +76,33 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
     player.set_threads(args.threads);
     player.set_multipv(usize::from(args.multipv));
     let numbered = args.multipv > 1;
-    println!("position {}", game.position());
+    outln!("position {}", game.position())?;
     // The shipped book's moves first, when it has the position (the search runs all the same).
     let book = emergo_engine::book::Book::<V>::shipped();
-    let booked = book
-        .as_deref()
-        .map_or(&[][..], |b| b.probe(game.position()));
+    let booked = book.probe(game.position());
     if !booked.is_empty() {
         let moves: Vec<String> = booked
             .iter()
             .map(|m| format!("{} {}", m.mv, score_text(m.score)))
             .collect();
-        println!("book {}", moves.join(", "));
+        outln!("book {}", moves.join(", "))?;
     }
     let line_head = if numbered { " line" } else { "" };
-    println!(
+    outln!(
         "{:>5}{line_head} {:>9} {:>12} {:>10} {:>8}  pv",
-        "depth", "score", "nodes", "nps", "time"
-    );
+        "depth",
+        "score",
+        "nodes",
+        "nps",
+        "time"
+    )?;
+    // A write that fails (stdout closed) ends the command after the search.
+    let mut failed: Option<std::io::Error> = None;
     let result = player.analyse(&game, &limits, |i: &SearchInfo<V>| {
         for (k, line) in i.lines.iter().enumerate() {
+            if failed.is_some() {
+                break;
+            }
             if k > 0 && !numbered {
                 break;
             }
@@ -105,7 +112,7 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
             } else {
                 String::new()
             };
-            println!(
+            if let Err(e) = outln!(
                 "{:>5}{number} {:>9} {:>12} {:>10} {:>7.2}s  {}",
                 i.depth,
                 score_text(line.score),
@@ -113,26 +120,31 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
                 i.nps,
                 i.time.as_secs_f64(),
                 pv.join(" ")
-            );
+            ) {
+                failed = Some(e);
+            }
         }
     });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
     let turn = game.position().turn();
     if result.best.is_some() {
-        println!();
-        println!("{}", evalbar::bar(evalbar::for_white(result.score, turn)));
+        outln!()?;
+        outln!("{}", evalbar::bar(evalbar::for_white(result.score, turn)))?;
         for text in evalbar::lines_text(&result.lines, turn, LINE_MOVES) {
-            println!("  {text}");
+            outln!("  {text}")?;
         }
-        println!();
+        outln!()?;
     }
     match result.best {
-        Some(m) => println!(
+        Some(m) => outln!(
             "bestmove {m} score {} depth {} nodes {}",
             score_text(result.score),
             result.depth,
             result.nodes
-        ),
-        None => println!("no legal move"),
+        )?,
+        None => outln!("no legal move")?,
     }
     Ok(())
 }

@@ -43,6 +43,6 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
             }
         }
     }
-    println!("{pos}");
+    outln!("{pos}")?;
     Ok(())
 }

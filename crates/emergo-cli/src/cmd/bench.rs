@@ -19,18 +19,22 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let depth = args.depth.clamp(1, 30);
+    let mut failed: Option<std::io::Error> = None;
     let report = bench::run_variant(args.variant.variant, depth, |name, nodes| {
-        if !args.quiet {
-            println!("{name:<22} {nodes:>12}");
+        if !args.quiet && failed.is_none() {
+            failed = outln!("{name:<22} {nodes:>12}").err();
         }
     });
-    println!(
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    outln!(
         "bench: {} positions, depth {}, {} nodes, {:.3} s, {} nps",
         report.positions,
         report.depth,
         report.nodes,
         report.time.as_secs_f64(),
         report.nps()
-    );
+    )?;
     Ok(())
 }

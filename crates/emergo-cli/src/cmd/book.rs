@@ -1,6 +1,7 @@
 //! `emergo book build (--from FILE | --selfplay N | --expand) [--plies P] [--min-games M]
-//! [--depth D] [--moves K] [--margin C] [--width W] [--max-positions X] [--threads T] [--seed S] --out BOOK` builds an
-//! opening book of the square 9×9 board (docs/engine.md, "Opening book"), written in the book's
+//! [--depth D] [--moves K] [--margin C] [--width W] [--max-positions X] [--threads T] [--seed S]
+//! [--variant B] --out BOOK` builds an opening book of a board (the square 9×9 one unless
+//! `--variant` names another; docs/engine.md, "Opening book"), written in the book's
 //! text format (`emergo_engine::book`) with the command that made it on its first line:
 //! - from games (a file of records, `--from`, or N games the engine plays against itself,
 //!   `--selfplay`, each move drawn by the seed among the best lines of a shallow search): the
@@ -21,7 +22,7 @@
 //! two equal engines, colours swapped, and the K lines where White's score is nearest one half are
 //! written, each with White's measured score.
 
-use super::Exit;
+use super::{Exit, VariantArg};
 use anyhow::Context;
 use emergo_arena::{parse_openings, run_match, EngineSpec, MatchConfig, TimeControl};
 use emergo_core::color::Color;
@@ -30,7 +31,7 @@ use emergo_core::game::Outcome;
 use emergo_core::moves::Move;
 use emergo_core::position::Position;
 use emergo_core::record::{split_records, GameRecord};
-use emergo_core::Emergo;
+use emergo_core::{with_variant, Variant, VariantKind};
 use emergo_engine::book::Book;
 use emergo_engine::rng::XorShift;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits};
@@ -96,6 +97,8 @@ struct BuildArgs {
     /// The seed of the self-play games' random entries.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    variant: VariantArg,
     /// The book file to write.
     #[arg(long, value_name = "BOOK")]
     out: PathBuf,
@@ -111,6 +114,8 @@ struct ProbeArgs {
     /// Moves (N1) played from the position first.
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
+    #[command(flatten)]
+    variant: VariantArg,
 }
 
 #[derive(clap::Args)]
@@ -135,6 +140,8 @@ struct OpeningsArgs {
     /// With --games: the lines kept, those where White scored nearest one half.
     #[arg(long, value_name = "K")]
     keep: Option<usize>,
+    #[command(flatten)]
+    variant: VariantArg,
     /// The openings file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -149,16 +156,18 @@ const SELFPLAY_MARGIN: i32 = 30;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        BookCommand::Build(args) => build(&args),
-        BookCommand::Probe(args) => probe(&args),
-        BookCommand::Openings(args) => openings(&args),
+        BookCommand::Build(args) => with_variant!(args.variant.variant, V => build::<V>(&args)),
+        BookCommand::Probe(args) => with_variant!(args.variant.variant, V => probe::<V>(&args)),
+        BookCommand::Openings(args) => {
+            with_variant!(args.variant.variant, V => openings::<V>(&args))
+        }
     }
 }
 
 /// The positions of the first `plies` plies of `games`, each with the number of games that
 /// reach it (once a game), in the order they were first reached.
-fn count_positions(games: &[Game<Emergo>], plies: u32) -> Vec<(Position, u32)> {
-    let mut order: Vec<Position> = Vec::new();
+fn count_positions<V: Variant>(games: &[Game<V>], plies: u32) -> Vec<(Position<V>, u32)> {
+    let mut order: Vec<Position<V>> = Vec::new();
     let mut counts: HashMap<u64, u32> = HashMap::new();
     for game in games {
         let mut seen = HashSet::new();
@@ -184,12 +193,12 @@ fn count_positions(games: &[Game<Emergo>], plies: u32) -> Vec<(Position, u32)> {
 }
 
 /// The games of a file of records; a record that cannot be read stops the build, naming it.
-fn games_from(path: &PathBuf) -> anyhow::Result<Vec<Game<Emergo>>> {
+fn games_from<V: Variant>(path: &PathBuf) -> anyhow::Result<Vec<Game<V>>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut games = Vec::new();
     for (line, record) in split_records(&text) {
-        let game = GameRecord::<Emergo>::parse(record)
+        let game = GameRecord::<V>::parse(record)
             .and_then(|r| r.to_game())
             .with_context(|| format!("{}:{line}: not a game record", path.display()))?;
         games.push(game);
@@ -200,7 +209,12 @@ fn games_from(path: &PathBuf) -> anyhow::Result<Vec<Game<Emergo>>> {
 /// `n` games of the engine against itself to ply `plies`: at each ply a move drawn (from
 /// `seed`) among the best [`SELFPLAY_LINES`] of a depth-[`SELFPLAY_DEPTH`] search that are within
 /// [`SELFPLAY_MARGIN`] of the best, so that the games spread over the good openings.
-fn selfplay(n: u32, plies: u32, seed: u64, bar: &indicatif::ProgressBar) -> Vec<Game<Emergo>> {
+fn selfplay<V: Variant>(
+    n: u32,
+    plies: u32,
+    seed: u64,
+    bar: &indicatif::ProgressBar,
+) -> Vec<Game<V>> {
     let mut rng = XorShift::new(seed);
     let mut player = AlphaBetaPlayer::new(Level::MAX);
     player.set_multipv(SELFPLAY_LINES);
@@ -230,17 +244,17 @@ fn selfplay(n: u32, plies: u32, seed: u64, bar: &indicatif::ProgressBar) -> Vec<
 }
 
 /// A position's best moves with their scores (centimen, for the side to move), the best first.
-type Searched = Vec<(Move, i32)>;
+type Searched<V> = Vec<(Move<V>, i32)>;
 
 /// Each of `positions` searched afresh (the table cleared, so that its scores depend on nothing
 /// else) to `args.depth` for its best `args.moves` moves, on `args.threads` threads; in order.
-fn search_all(
+fn search_all<V: Variant>(
     args: &BuildArgs,
-    positions: &[Position],
+    positions: &[Position<V>],
     bar: &indicatif::ProgressBar,
-) -> Vec<Searched> {
+) -> Vec<Searched<V>> {
     let next = AtomicUsize::new(0);
-    let found: Mutex<Vec<Option<Searched>>> = Mutex::new(vec![None; positions.len()]);
+    let found: Mutex<Vec<Option<Searched<V>>>> = Mutex::new(vec![None; positions.len()]);
     std::thread::scope(|scope| {
         for _ in 0..args.threads.min(positions.len().max(1) as u32) {
             scope.spawn(|| {
@@ -305,7 +319,7 @@ impl BuildArgs {
     }
 }
 
-fn build(args: &BuildArgs) -> anyhow::Result<()> {
+fn build<V: Variant>(args: &BuildArgs) -> anyhow::Result<()> {
     args.check()?;
     let style = indicatif::ProgressStyle::with_template("{msg:>10} {bar:40} {pos}/{len} {eta}")
         .context("the progress bar's template")?;
@@ -325,13 +339,17 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
     } else {
         format!(" --min-games {}", args.min_games)
     };
+    let board = match V::KIND {
+        VariantKind::Emergo => String::new(),
+        kind => format!("--variant {kind} "),
+    };
     let _ = writeln!(
         out,
-        "# emergo book build {source} --plies {}{counted} --depth {} --moves {}",
+        "# emergo book build {board}{source} --plies {}{counted} --depth {} --moves {}",
         args.plies, args.depth, args.moves
     );
     let mut lines = 0usize;
-    let mut write = |out: &mut String, position: &Position, moves: &[(Move, i32)]| {
+    let mut write = |out: &mut String, position: &Position<V>, moves: &[(Move<V>, i32)]| {
         for (mv, score) in moves {
             let _ = writeln!(out, "{position} {mv} {score}");
             lines += 1;
@@ -341,7 +359,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         let bar = indicatif::ProgressBar::new(u64::from(args.max_positions()))
             .with_style(style)
             .with_message("expanding");
-        let per_ply = expand(args, &bar, |ply, position, moves| {
+        let per_ply = expand::<V>(args, &bar, |ply, position, moves| {
             let _ = writeln!(out, "# ply {ply}");
             write(&mut out, position, moves);
         });
@@ -356,7 +374,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         None
     } else {
         let games = match (&args.from, args.selfplay) {
-            (Some(path), _) => games_from(path)?,
+            (Some(path), _) => games_from::<V>(path)?,
             (None, Some(n)) => {
                 let bar = indicatif::ProgressBar::new(u64::from(n))
                     .with_style(style.clone())
@@ -367,7 +385,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
             }
             (None, None) => unreachable!("clap asks for --from, --selfplay or --expand"),
         };
-        let chosen: Vec<(Position, u32)> = count_positions(&games, args.plies)
+        let chosen: Vec<(Position<V>, u32)> = count_positions(&games, args.plies)
             .into_iter()
             .filter(|(p, n)| *n >= args.min_games && !p.legal_moves().is_empty())
             .collect();
@@ -381,7 +399,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         let bar = indicatif::ProgressBar::new(chosen.len() as u64)
             .with_style(style)
             .with_message("searching");
-        let positions: Vec<Position> = chosen.iter().map(|(p, _)| *p).collect();
+        let positions: Vec<Position<V>> = chosen.iter().map(|(p, _)| *p).collect();
         let searched = search_all(args, &positions, &bar);
         bar.finish_and_clear();
         for ((position, reached), moves) in chosen.iter().zip(&searched) {
@@ -391,15 +409,15 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         Some(games.len())
     };
     // What was written must read back as a book.
-    let book = Book::<Emergo>::parse(&out).context("the book built does not read back")?;
+    let book = Book::<V>::parse(&out).context("the book built does not read back")?;
     std::fs::write(&args.out, &out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let from = games.map_or(String::new(), |n| format!(", from {n} games"));
-    println!(
+    outln!(
         "wrote {}: {} positions, {lines} moves{from}",
         args.out.display(),
         book.positions(),
-    );
+    )?;
     Ok(())
 }
 
@@ -407,13 +425,13 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
 /// it is reached) searched together by [`search_all`], handed to `found` with their ply and
 /// moves, and the moves within `--margin` of each one's best followed to the next ply, until
 /// `--plies` plies or `--max-positions` positions. Returns the positions searched at each ply.
-fn expand(
+fn expand<V: Variant>(
     args: &BuildArgs,
     bar: &indicatif::ProgressBar,
-    mut found: impl FnMut(u32, &Position, &[(Move, i32)]),
+    mut found: impl FnMut(u32, &Position<V>, &[(Move<V>, i32)]),
 ) -> Vec<usize> {
     let mut per_ply = Vec::new();
-    let mut seen = HashSet::from([Position::<Emergo>::start().hash()]);
+    let mut seen = HashSet::from([Position::<V>::start().hash()]);
     let mut level = vec![Position::start()];
     let mut budget = args.max_positions() as usize;
     for ply in 0..args.plies {
@@ -454,15 +472,15 @@ fn expand(
 
 /// A line of the book: the moves from the start, the position they reach and the book's score
 /// of the last move, for White (centimen).
-struct BookLine {
-    moves: Vec<Move>,
-    position: Position,
+struct BookLine<V: Variant> {
+    moves: Vec<Move<V>>,
+    position: Position<V>,
     white_score: i32,
 }
 
 /// The book's lines of `plies` plies from the start, following at each position the moves
 /// within `margin` of its best; a position reached by two lines is kept once, by the first.
-fn book_lines(book: &Book, plies: u32, margin: i32) -> Vec<BookLine> {
+fn book_lines<V: Variant>(book: &Book<V>, plies: u32, margin: i32) -> Vec<BookLine<V>> {
     let mut lines = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![(Position::start(), Vec::new(), 0)];
@@ -498,8 +516,8 @@ fn book_lines(book: &Book, plies: u32, margin: i32) -> Vec<BookLine> {
     lines
 }
 
-fn openings(args: &OpeningsArgs) -> anyhow::Result<()> {
-    let book = Book::<Emergo>::load(&args.book)?;
+fn openings<V: Variant>(args: &OpeningsArgs) -> anyhow::Result<()> {
+    let book = Book::<V>::load(&args.book)?;
     let lines = book_lines(&book, args.plies, args.margin);
     if lines.is_empty() {
         return Err(Exit {
@@ -512,7 +530,7 @@ fn openings(args: &OpeningsArgs) -> anyhow::Result<()> {
         }
         .into());
     }
-    let text = |l: &BookLine| -> String {
+    let text = |l: &BookLine<V>| -> String {
         let moves: Vec<String> = l.moves.iter().map(Move::to_string).collect();
         moves.join(" ")
     };
@@ -544,13 +562,13 @@ fn openings(args: &OpeningsArgs) -> anyhow::Result<()> {
         let listed: String = lines.iter().map(|l| format!("{}\n", l.position)).collect();
         let spec: EngineSpec = "alphabeta".parse().context("the engines")?;
         let mut config =
-            MatchConfig::<Emergo>::new([spec.clone(), spec], lines.len() * per_line as usize);
+            MatchConfig::<V>::new([spec.clone(), spec], lines.len() * per_line as usize);
         config.tc = args
             .tc
             .parse::<TimeControl>()
             .with_context(|| format!("--tc {}", args.tc))?;
         config.concurrency = args.concurrency as usize;
-        config.book = Some(parse_openings::<Emergo>(&listed).context("the book's lines")?);
+        config.book = Some(parse_openings::<V>(&listed).context("the book's lines")?);
         // Each line is played `per_line` times: games 2k and 2k+1 of a pass are line k's, with
         // colours swapped.
         let mut white = vec![0u32; lines.len()];
@@ -607,16 +625,16 @@ fn openings(args: &OpeningsArgs) -> anyhow::Result<()> {
             );
         }
     }
-    parse_openings::<Emergo>(&out).context("the openings written do not read back")?;
+    parse_openings::<V>(&out).context("the openings written do not read back")?;
     std::fs::write(&args.out, &out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    println!("wrote {}", args.out.display());
+    outln!("wrote {}", args.out.display())?;
     Ok(())
 }
 
-fn probe(args: &ProbeArgs) -> anyhow::Result<()> {
-    let book = Book::<Emergo>::load(&args.book)?;
-    let start = super::position_or_start::<Emergo>(args.position.as_deref())?;
+fn probe<V: Variant>(args: &ProbeArgs) -> anyhow::Result<()> {
+    let book = Book::<V>::load(&args.book)?;
+    let start = super::position_or_start::<V>(args.position.as_deref())?;
     let mut game = Game::new(start);
     for text in &args.moves {
         game.play_text(text)
@@ -631,7 +649,7 @@ fn probe(args: &ProbeArgs) -> anyhow::Result<()> {
         .into());
     }
     for m in moves {
-        println!("{} {}", m.mv, m.score);
+        outln!("{} {}", m.mv, m.score)?;
     }
     Ok(())
 }
@@ -643,7 +661,7 @@ mod tests {
     #[test]
     fn two_move_orders_to_one_position_count_two_games_for_it() {
         let play = |moves: &[&str]| {
-            let mut game = Game::new(Position::start());
+            let mut game = Game::<emergo_core::Emergo>::new(Position::start());
             for m in moves {
                 game.play_text(m).expect("legal");
             }

@@ -39,19 +39,19 @@ fn copy(from: &str, to: &str) -> anyhow::Result<()> {
     for (id, why) in &report.unreadable {
         eprintln!("not copied: game {id} cannot be read: {why}");
     }
-    println!(
+    outln!(
         "copied {} games ({} moves); {} already there; {} unreadable",
         report.copied,
         report.moves,
         report.skipped,
         report.unreadable.len()
-    );
+    )?;
     let rows: Vec<String> = report
         .rows
         .iter()
         .map(|(table, n)| format!("{table} {n}"))
         .collect();
-    println!("account rows written: {}", rows.join(", "));
+    outln!("account rows written: {}", rows.join(", "))?;
     if report.unreadable.is_empty() {
         Ok(())
     } else {

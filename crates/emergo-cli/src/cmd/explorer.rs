@@ -78,7 +78,7 @@ async fn rebuild(db: &str) -> anyhow::Result<()> {
         left = now;
     }
     bar.finish();
-    println!("indexed {counted} games ({} finished games in all)", total);
+    outln!("indexed {counted} games ({} finished games in all)", total)?;
     if left > 0 {
         return Err(Exit {
             code: 1,
@@ -97,13 +97,13 @@ async fn import(file: &PathBuf, db: &str) -> anyhow::Result<()> {
     for (line, why) in &report.unreadable {
         eprintln!("{}:{line}: not indexed: {why}", file.display());
     }
-    println!(
+    outln!(
         "indexed {} records; {} indexed before; {} without a result; {} unreadable",
         report.indexed,
         report.known,
         report.unfinished,
         report.unreadable.len()
-    );
+    )?;
     if report.unreadable.is_empty() {
         Ok(())
     } else {

@@ -147,6 +147,6 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
         let path = args.pgn.clone().unwrap_or_default();
         return Err(e).with_context(|| format!("cannot write {}", path.display()));
     }
-    print!("{}", report.lines());
+    out!("{}", report.lines())?;
     Ok(())
 }

@@ -32,11 +32,11 @@ fn run_on<V: Variant>(args: &Args) -> anyhow::Result<()> {
         lines.sort();
         let total: u64 = lines.iter().map(|(_, n)| n).sum();
         for (m, n) in &lines {
-            println!("{m} {n}");
+            outln!("{m} {n}")?;
         }
-        println!("{}", if args.depth == 0 { 1 } else { total });
+        outln!("{}", if args.depth == 0 { 1 } else { total })?;
     } else {
-        println!("{}", perft::perft(&pos, args.depth));
+        outln!("{}", perft::perft(&pos, args.depth))?;
     }
     Ok(())
 }

@@ -114,21 +114,21 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
         .flush()
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let seconds = started.elapsed().as_secs_f64();
-    println!("games: {}", report.games);
-    println!(
+    outln!("games: {}", report.games)?;
+    outln!(
         "candidates: {}, kept: {} ({:.1}%)",
         report.candidates,
         report.kept,
         100.0 * report.kept as f64 / report.candidates.max(1) as f64
-    );
-    println!(
+    )?;
+    outln!(
         "time: {seconds:.1} s, {:.0} puzzles per hour",
         report.kept as f64 * 3600.0 / seconds.max(1e-9)
-    );
-    println!(
+    )?;
+    outln!(
         "logistic scale fitted to these games: {:.3} (the generator uses {})",
         report.fitted_scale,
         puzzles::DEFAULT_SCALE
-    );
+    )?;
     Ok(())
 }

@@ -43,16 +43,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     let seconds = started.elapsed().as_secs_f64();
     let games = totals.games.max(1) as f64;
-    println!("games: {}", totals.games);
-    println!("games/s: {:.0}", totals.games as f64 / seconds.max(1e-9));
-    println!("mean plies: {:.1}", totals.plies as f64 / games);
-    println!(
+    outln!("games: {}", totals.games)?;
+    outln!("games/s: {:.0}", totals.games as f64 / seconds.max(1e-9))?;
+    outln!("mean plies: {:.1}", totals.plies as f64 / games)?;
+    outln!(
         "mean legal moves: {:.1}",
         totals.legal_moves as f64 / (totals.plies.max(1) as f64)
-    );
-    println!(
+    )?;
+    outln!(
         "results: white {}, black {}, draw {}",
-        totals.wins.white, totals.wins.black, totals.draws
-    );
+        totals.wins.white,
+        totals.wins.black,
+        totals.draws
+    )?;
     Ok(())
 }

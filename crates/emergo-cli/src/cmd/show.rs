@@ -19,7 +19,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     with_variant!(args.variant.variant, V => {
         let pos = position_or_start::<V>(args.position.as_deref())?;
-        print!("{}", draw(&pos));
+        out!("{}", draw(&pos))?;
     });
     Ok(())
 }

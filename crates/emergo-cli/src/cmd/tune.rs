@@ -84,25 +84,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(!samples.is_empty(), "no finished game in the records");
     let fixed: Vec<&str> = args.fix.iter().map(String::as_str).collect();
     let fit = tune::fit(&samples, &start, &fixed, args.iterations, args.l2);
-    println!("games: {games}");
-    println!("samples: {}", samples.len());
-    println!("scale: {:.4}", fit.scale);
-    println!("error: {:.6} -> {:.6}", fit.error_before, fit.error_after);
-    println!(
+    outln!("games: {games}")?;
+    outln!("samples: {}", samples.len())?;
+    outln!("scale: {:.4}", fit.scale)?;
+    outln!("error: {:.6} -> {:.6}", fit.error_before, fit.error_after)?;
+    outln!(
         "white to move: {:+.1} centimen (fitted, not part of the evaluation)",
         fit.white
-    );
+    )?;
     if !held_out.is_empty() {
-        println!(
+        outln!(
             "held-out error: {:.6} -> {:.6} ({} samples of every tenth game)",
             tune::mean_error(&held_out, &start, 0.0, fit.scale),
             tune::mean_error(&held_out, &fit.weights, fit.white, fit.scale),
             held_out.len()
-        );
+        )?;
     }
     let old = start.to_array();
     for ((name, new), old) in Weights::NAMES.iter().zip(fit.weights.to_array()).zip(old) {
-        println!("{name} {new} (was {old})");
+        outln!("{name} {new} (was {old})")?;
     }
     Ok(())
 }

@@ -188,7 +188,7 @@ fn issue22_analyze_names_the_shipped_books_moves_before_its_search() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = stdout(&out);
-    let shipped = Book::standard();
+    let shipped = Book::<emergo_core::Emergo>::shipped();
     let first = shipped.probe(&Position::start())[0];
     let line = text
         .lines()
@@ -215,10 +215,17 @@ fn issue22_analyze_names_the_shipped_books_moves_before_its_search() {
 
 /// `emergo book build --expand` with tiny searches, into `dir/name`; the file's text.
 fn expanded(dir: &std::path::Path, name: &str, threads: &str) -> String {
+    expanded_on(dir, name, threads, "emergo")
+}
+
+/// [`expanded`] on the board `variant`.
+fn expanded_on(dir: &std::path::Path, name: &str, threads: &str, variant: &str) -> String {
     let path = dir.join(name);
     let out = emergo(&[
         "book",
         "build",
+        "--variant",
+        variant,
         "--expand",
         "--plies",
         "3",
@@ -378,4 +385,74 @@ fn issue22_book_openings_are_the_books_lines_and_carry_whites_measured_score() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn issue22_each_board_builds_probes_and_plays_a_book_of_its_own() {
+    let dir = tempfile::tempdir().expect("a folder");
+    // A board of 12 men a side cannot read a 7×7 position; a 7×7 book ("W:8:8 ...") may read
+    // as a position of another board, so only the hexagon's is checked for refusal.
+    for (variant, other) in [("7x7", None), ("hex", Some("7x7"))] {
+        let name = format!("{variant}.txt");
+        let text = expanded_on(dir.path(), &name, "2", variant);
+        assert!(
+            text.starts_with(&format!(
+                "# emergo book build --variant {variant} --expand "
+            )),
+            "{text}"
+        );
+        assert!(text.contains("by ply from the start: 1 2 3;"), "{text}");
+        let path = dir.path().join(&name);
+        let path = path.to_str().expect("path");
+        // The probe of the board's start prints the book's moves, the best first.
+        let out = emergo(&["book", "probe", path, "--variant", variant]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let first: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .take(2)
+            .map(|l| l.split(' ').nth(1).expect("a move"))
+            .collect();
+        let probed: Vec<String> = stdout(&out)
+            .lines()
+            .map(|l| l.split(' ').next().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(probed, first, "{}", stdout(&out));
+        // Read as another board's book, it is refused, naming its first move's line (after the
+        // command and "# ply 0").
+        if let Some(other) = other {
+            let out = emergo(&["book", "probe", path, "--variant", other]);
+            assert!(!out.status.success());
+            assert!(stderr(&out).contains("book line 3"), "{}", stderr(&out));
+        }
+        // Its lines are openings of its board.
+        let openings = dir.path().join(format!("{variant}-openings.txt"));
+        let out = emergo(&[
+            "book",
+            "openings",
+            path,
+            "--variant",
+            variant,
+            "--plies",
+            "2",
+            "--margin",
+            "1000",
+            "--out",
+            openings.to_str().expect("path"),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let lines = opening_lines(&std::fs::read_to_string(&openings).expect("written"));
+        assert!(!lines.is_empty());
+    }
+    // `emergo analyze` shows the board's shipped book.
+    let shipped = Book::<emergo_core::HexEmergo>::shipped();
+    let best = shipped.probe(&Position::start())[0];
+    let out = emergo(&["analyze", "--variant", "hex", "--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = stdout(&out)
+        .lines()
+        .find(|l| l.starts_with("book "))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("a book line: {}", stdout(&out)));
+    assert!(line.starts_with(&format!("book {} ", best.mv)), "{line}");
 }

@@ -149,3 +149,39 @@ fn random_reports_the_five_lines_scripts_read() {
     let results = |t: &str| t.lines().last().unwrap().to_string();
     assert_eq!(results(&text), results(&again), "same seed, same games");
 }
+
+/// `emergo args…` with its stdout a pipe whose reader is gone before it writes (as `| head`
+/// leaves it): its exit status and stderr.
+fn with_stdout_closed(args: &[&str]) -> (std::process::ExitStatus, String) {
+    use std::io::Read as _;
+    let mut child = std::process::Command::new(EMERGO)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run emergo");
+    // The read end is closed at once: each of the command's writes finds no reader.
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read stderr");
+    (child.wait().expect("wait"), err)
+}
+
+#[test]
+fn a_command_whose_reader_is_gone_ends_quietly_instead_of_panicking() {
+    // perft --divide writes a line a move, analyze a line a depth (println! would panic).
+    for args in [
+        &["perft", "3", "--divide"][..],
+        &["analyze", "--depth", "3"],
+        &["moves", "--variant", "hex"],
+    ] {
+        let (status, err) = with_stdout_closed(args);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(status.success(), "{args:?}: {status} {err}");
+    }
+}

@@ -100,7 +100,8 @@ async fn the_explorer_panel_shows_the_moves_played_and_a_click_plays_one() {
     assert!(whole > 20.0 && (part - whole).abs() < 3.0, "{widths}");
     // The book's column: a5 is not a book move; the book's best move is listed with its score
     // (White to move: White's side) and no game, and the column is drawn beside the others.
-    let best = emergo_engine::book::Book::standard().probe(&emergo_core::Position::start())[0];
+    let best = emergo_engine::book::Book::<emergo_core::Emergo>::shipped()
+        .probe(&emergo_core::Position::start())[0];
     let cell = |mv: String| {
         format!("return document.querySelector(\"#ex-moves tr[data-move='{mv}'] td.ex-book\").innerText")
     };

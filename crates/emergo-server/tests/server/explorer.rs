@@ -210,7 +210,7 @@ async fn explorer_two_move_orders_to_one_position_share_its_statistics() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn explorer_shows_the_books_moves_in_a_list_of_their_own_best_first() {
     let srv = TestServer::start().await;
-    let book = emergo_engine::book::Book::standard();
+    let book = emergo_engine::book::Book::<emergo_core::Emergo>::shipped();
     let start = Position::start();
     let want: Vec<Value> = book
         .probe(&start)

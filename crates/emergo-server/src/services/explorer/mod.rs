@@ -362,7 +362,7 @@ fn view(position: &Position, stats: PositionStats, past: bool) -> ExplorerView {
             })
             .collect(),
         games: games.into_iter().map(game_view).collect(),
-        book: emergo_engine::book::Book::standard()
+        book: emergo_engine::book::Book::<emergo_core::Emergo>::shipped()
             .probe(position)
             .iter()
             .map(|m| ExplorerBookMove {
