@@ -326,8 +326,8 @@ impl Store {
         })
     }
 
-    /// Deletes an account: its name is free again, its sessions, open seeks and course progress go, its games
-    /// stay (shown as "deleted player").
+    /// Deletes an account: its name is free again, its sessions, open seeks, course progress and storm runs go,
+    /// its games stay (shown as "deleted player").
     pub async fn delete_account(&self, account_id: i64, now: &str) -> Result<(), StoreError> {
         on_backend!(self, b => {
             let mut tx = b.pool().begin().await?;
@@ -344,6 +344,10 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             sqlx::query("DELETE FROM learn_progress WHERE account_id = $1")
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM storm_runs WHERE account_id = $1")
                 .bind(account_id)
                 .execute(&mut *tx)
                 .await?;

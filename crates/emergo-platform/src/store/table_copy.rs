@@ -208,9 +208,49 @@ pub const PUZZLES: Table = Table {
         ("rd", Real),
         ("volatility", Real),
         ("attempts", Int),
+        ("votes_up", Int),
+        ("votes_down", Int),
     ],
     key: "id",
     identity: false,
+};
+
+/// The accounts' votes on puzzles (migration 0140).
+pub const PUZZLE_VOTES: Table = Table {
+    name: "puzzle_votes",
+    columns: &[
+        ("account_id", Int),
+        ("puzzle_id", Text),
+        ("up", Bool),
+        ("at", Text),
+    ],
+    key: "account_id, puzzle_id",
+    identity: false,
+};
+
+/// The daily puzzles, one a day.
+pub const PUZZLE_DAILY: Table = Table {
+    name: "puzzle_daily",
+    columns: &[("day", Text), ("puzzle_id", Text)],
+    key: "day",
+    identity: false,
+};
+
+/// The accounts' storm runs.
+pub const STORM_RUNS: Table = Table {
+    name: "storm_runs",
+    columns: &[
+        ("id", Int),
+        ("account_id", Int),
+        ("at", Text),
+        ("score", Int),
+        ("moves", Int),
+        ("errors", Int),
+        ("best_combo", Int),
+        ("seconds", Int),
+    ],
+    key: "id",
+    identity: true,
 };
 
 /// The accounts' rated puzzle attempts (after the puzzles).
@@ -333,7 +373,7 @@ pub const BEFORE_GAMES: [&Table; 6] = [
     &LEARN_PROGRESS,
 ];
 /// The tables that name games (copied after them).
-pub const AFTER_GAMES: [&Table; 13] = [
+pub const AFTER_GAMES: [&Table; 16] = [
     &RATED_GAMES,
     &RATING_HISTORY,
     &SHARED_CLIENT_GAMES,
@@ -343,6 +383,9 @@ pub const AFTER_GAMES: [&Table; 13] = [
     &PUZZLES,
     &PUZZLE_ATTEMPTS,
     &PUZZLE_RATINGS,
+    &PUZZLE_VOTES,
+    &PUZZLE_DAILY,
+    &STORM_RUNS,
     &TOURNAMENTS,
     &TOURNAMENT_PLAYERS,
     &TOURNAMENT_GAMES,

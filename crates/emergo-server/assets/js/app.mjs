@@ -9,7 +9,7 @@ import { redrawConn } from './live.mjs';
 import { initEditor, showEditor, closeEditor } from './editor.mjs';
 import { initAnalysis, openAnalysis, closeAnalysis, relabelAnalysis } from './analysis.mjs';
 import { initLearn, showLearn, closeLearn, relabelLearn } from './learn.mjs';
-import { initPuzzles, showPuzzles, closePuzzles, relabelPuzzles } from './puzzles.mjs';
+import { initPuzzles, showPuzzles, closePuzzles, relabelPuzzles, showDaily } from './puzzles.mjs';
 import { initAccount, claimSeat } from './account.mjs';
 import { initOnline, showOnline, leaveOnline, relabelOnline } from './online.mjs';
 import { initPages, leavePages, showPlayer, showLeaderboard, relabelPages } from './players.mjs';
@@ -103,6 +103,7 @@ async function route() {
     closeGame();
     showLobby();
     showOnline();
+    showDaily();
   }
 }
 

@@ -111,6 +111,26 @@ pub fn router(services: Services, edge_config: EdgeConfig) -> Router {
             "/api/puzzles/{id}/attempt",
             post(crate::http::puzzles::attempt).layer(no_store()),
         )
+        .route(
+            "/api/puzzles/{id}/vote",
+            post(crate::http::puzzles::vote).layer(no_store()),
+        )
+        .route(
+            "/api/puzzles/daily",
+            get(crate::http::puzzles::daily).layer(no_store()),
+        )
+        .route(
+            "/api/puzzles/run",
+            get(crate::http::puzzles::run).layer(no_store()),
+        )
+        .route(
+            "/api/puzzles/storm",
+            post(crate::http::puzzles::storm).layer(no_store()),
+        )
+        .route(
+            "/api/puzzles/dashboard",
+            get(crate::http::puzzles::dashboard).layer(no_store()),
+        )
         .route("/api/position/record", post(crate::http::position::record))
         .route("/api/explorer", get(crate::http::explorer::position))
         .route("/api/variants", get(crate::http::position::list_variants))

@@ -1,7 +1,8 @@
 //! Puzzles (issue 21, docs/api.md "Puzzles"): the shipped set loaded into an empty database,
 //! the next puzzle for a caller, one puzzle, and a rated attempt (Glicko-2 for the account and
 //! the puzzle, `domain::rating`: an attempt is one rated game between them, a replay counts for
-//! nothing, an anonymous attempt changes nothing).
+//! nothing, an anonymous attempt changes nothing); votes that retire bad puzzles, the daily
+//! puzzle, runs of rising ratings for streak and storm, storm records, and the dashboard.
 
 use crate::services::accounts::quota;
 use crate::services::error::{echo, ServiceError};
@@ -9,7 +10,9 @@ use emergo_platform::domain::limits::Limits;
 use emergo_platform::domain::model::now_text;
 use emergo_platform::domain::puzzle::{self, PuzzleRecord};
 use emergo_platform::domain::rating::{Rating, Score, START_RD, START_VOLATILITY};
-use emergo_platform::store::puzzles::{NewAttempt, PuzzleQuery, PuzzleRow};
+use emergo_platform::store::puzzles::{
+    AttemptStored, NewAttempt, PuzzleQuery, PuzzleRow, StormRun, RETIRED_AT,
+};
 use emergo_platform::store::Store;
 use governor::DefaultKeyedRateLimiter;
 use serde::Serialize;
@@ -26,6 +29,22 @@ const MAX_REMEMBERED: usize = 10_000;
 
 /// The longest theme or variant a query may name.
 const MAX_WORD: usize = 24;
+
+/// How often an attempt is computed again when another attempt moved a rating first.
+const ATTEMPT_TRIES: usize = 8;
+
+/// The ratings a daily puzzle is chosen between (then among all, once those are used).
+const DAILY_RATINGS: (f64, f64) = (1200.0, 2000.0);
+
+/// The ratings a run (streak, storm) climbs from and to.
+const RUN_RATINGS: (f64, f64) = (800.0, 2400.0);
+
+/// The puzzles of a run: by default, and at the most.
+const RUN_PUZZLES: (u32, u32) = (40, 60);
+
+/// The attempts the dashboard reads (its themes are over these) and the recent ones it lists.
+const DASHBOARD_ATTEMPTS: u32 = 1000;
+const DASHBOARD_RECENT: usize = 20;
 
 /// The puzzle service.
 pub struct Puzzles {
@@ -114,7 +133,126 @@ pub fn row_of(record: &PuzzleRecord) -> PuzzleRow {
         rd: START_RD,
         volatility: START_VOLATILITY,
         attempts: 0,
+        votes_up: 0,
+        votes_down: 0,
     }
+}
+
+/// `POST /api/puzzles/{id}/vote`'s answer: the puzzle's counts after the vote.
+#[derive(Debug, Serialize)]
+pub struct VoteView {
+    pub up: i64,
+    pub down: i64,
+    /// Down votes lead by [`RETIRED_AT`] or more: no longer handed out.
+    pub retired: bool,
+}
+
+/// `GET /api/puzzles/daily`: the day (UTC) and its puzzle.
+#[derive(Debug, Serialize)]
+pub struct DailyView {
+    pub day: String,
+    pub puzzle: PuzzleView,
+}
+
+/// `GET /api/puzzles/run`: puzzles of rising rating, for a streak or a storm.
+#[derive(Debug, Serialize)]
+pub struct RunView {
+    pub puzzles: Vec<PuzzleView>,
+}
+
+/// A storm run as the page reports it (`POST /api/puzzles/storm`).
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StormReport {
+    /// Puzzles solved.
+    pub score: u32,
+    /// Moves played, right and wrong.
+    pub moves: u32,
+    /// Wrong moves.
+    pub errors: u32,
+    pub best_combo: u32,
+    /// How long the run lasted.
+    pub seconds: u32,
+}
+
+/// The account's storm record.
+#[derive(Debug, Serialize)]
+pub struct StormView {
+    pub best: i64,
+    pub best_at: String,
+    pub runs: i64,
+}
+
+/// `GET /api/puzzles/dashboard`: the account's puzzle rating, attempts and storm record.
+#[derive(Debug, Serialize)]
+pub struct DashboardView {
+    /// `null` before a first rated attempt.
+    pub rating: Option<PlayerRatingView>,
+    /// Over the last [`DASHBOARD_ATTEMPTS`] rated attempts.
+    pub attempts: usize,
+    pub wins: usize,
+    /// Each theme of those attempts' puzzles, the most tried first.
+    pub themes: Vec<ThemeView>,
+    /// The newest attempts, the newest first.
+    pub recent: Vec<RecentAttemptView>,
+    /// `null` before a first run.
+    pub storm: Option<StormView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ThemeView {
+    pub theme: String,
+    pub attempts: usize,
+    pub wins: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RecentAttemptView {
+    pub id: String,
+    pub win: bool,
+    /// The account's puzzle rating after the attempt.
+    pub rating_after: i64,
+    /// The puzzle's rating now.
+    pub puzzle_rating: i64,
+    pub at: String,
+}
+
+/// A stable hash of a text (FNV-1a): the same day chooses the same puzzle on every instance.
+fn stable_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The indices of a run of `count` puzzles out of `ratings` (sorted by rating): for each of
+/// `count` targets climbing evenly over [`RUN_RATINGS`], one of the three unused puzzles nearest
+/// it (chosen by `seed`), so that the run gets harder and two runs differ.
+fn choose_run(ratings: &[f64], count: usize, mut seed: u64) -> Vec<usize> {
+    let mut used = vec![false; ratings.len()];
+    let mut run = Vec::with_capacity(count.min(ratings.len()));
+    let (low, high) = RUN_RATINGS;
+    for i in 0..count.min(ratings.len()) {
+        let target = low + (high - low) * i as f64 / (count.max(2) - 1) as f64;
+        let mut near: Vec<usize> = (0..ratings.len()).filter(|&j| !used[j]).collect();
+        near.sort_by(|&a, &b| {
+            (ratings[a] - target)
+                .abs()
+                .total_cmp(&(ratings[b] - target).abs())
+                .then(a.cmp(&b))
+        });
+        near.truncate(3);
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let Some(&pick) = near.get((seed >> 33) as usize % near.len().max(1)) else {
+            break;
+        };
+        used[pick] = true;
+        run.push(pick);
+    }
+    // In rising order: the nearest of three may be a little below the one before.
+    run.sort_by(|&a, &b| ratings[a].total_cmp(&ratings[b]));
+    run
 }
 
 /// A word of a query: letters, digits and `_`, at most [`MAX_WORD`].
@@ -258,13 +396,14 @@ impl Puzzles {
                 player: None,
             });
         };
-        let stored = self.store.puzzle_rating(account_id).await?;
-        let player = stored.as_ref().map_or_else(Rating::new, |r| r.glicko());
-        let puzzle = row.glicko();
-        let score = if win { Score::Win } else { Score::Loss };
-        let (player_after, puzzle_after) = rate(player, puzzle, score);
-        let first = !self.store.tried_puzzle(account_id, id).await?
-            && self
+        for _ in 0..ATTEMPT_TRIES {
+            let stored = self.store.puzzle_rating(account_id).await?;
+            let player = stored.as_ref().map_or_else(Rating::new, |r| r.glicko());
+            let row = self.find(id).await?;
+            let puzzle = row.glicko();
+            let score = if win { Score::Win } else { Score::Loss };
+            let (player_after, puzzle_after) = rate(player, puzzle, score);
+            let outcome = self
                 .store
                 .record_attempt(&NewAttempt {
                     account_id,
@@ -272,22 +411,222 @@ impl Puzzles {
                     win,
                     player: player_after,
                     puzzle: puzzle_after,
+                    player_attempts: stored.as_ref().map_or(0, |r| r.attempts),
+                    puzzle_attempts: row.attempts,
                     at: &now_text(),
                 })
                 .await?;
-        let (p, q) = if first {
-            (player_after, puzzle_after)
-        } else {
-            (player, puzzle)
+            let (p, q) = match outcome {
+                AttemptStored::Rated => (player_after, puzzle_after),
+                AttemptStored::Tried => (player, puzzle),
+                // Another attempt moved a rating in between: read both again.
+                AttemptStored::Stale => continue,
+            };
+            return Ok(AttemptView {
+                puzzle: PuzzleRatingView {
+                    rating: q.rating.round() as i64,
+                },
+                player: Some(PlayerRatingView {
+                    rating: p.rating.round() as i64,
+                    rd: p.rd.round() as i64,
+                }),
+            });
+        }
+        Err(ServiceError::DatabaseUnavailable(
+            "this puzzle's rating is being changed by many attempts at once; try again".into(),
+        ))
+    }
+
+    fn signed_in(caller: Caller) -> Result<i64, ServiceError> {
+        caller
+            .account
+            .ok_or_else(|| ServiceError::Unauthorized("sign in first".into()))
+    }
+
+    /// The account's vote on a puzzle it has tried (a second vote replaces the first).
+    pub async fn vote(&self, caller: Caller, id: &str, up: bool) -> Result<VoteView, ServiceError> {
+        self.check_rate(caller.client)?;
+        let account_id = Self::signed_in(caller)?;
+        self.find(id).await?;
+        if !self
+            .store
+            .vote_puzzle(account_id, id, up, &now_text())
+            .await?
+        {
+            return Err(ServiceError::NotAllowed(
+                "only a puzzle you have tried can have your vote".into(),
+            ));
+        }
+        let row = self.find(id).await?;
+        Ok(VoteView {
+            up: row.votes_up,
+            down: row.votes_down,
+            retired: row.votes_down - row.votes_up >= RETIRED_AT,
+        })
+    }
+
+    /// The puzzle of the day (UTC), chosen by the first request of the day: one of the puzzles
+    /// rated within [`DAILY_RATINGS`] that never was the daily puzzle, by the day's hash.
+    pub async fn daily(&self) -> Result<DailyView, ServiceError> {
+        let day = now_text().get(..10).unwrap_or_default().to_string();
+        if let Some(row) = self.store.daily_puzzle(&day).await? {
+            return Ok(DailyView {
+                day,
+                puzzle: view(&row),
+            });
+        }
+        let (low, high) = DAILY_RATINGS;
+        let mut candidates = self.store.daily_candidates("emergo", low, high).await?;
+        if candidates.is_empty() {
+            candidates = self
+                .store
+                .daily_candidates("emergo", f64::MIN, f64::MAX)
+                .await?;
+        }
+        let pick = stable_hash(&day) as usize % candidates.len().max(1);
+        let Some(id) = candidates.get(pick) else {
+            return Err(ServiceError::NotFound("no puzzle for today".into()));
         };
-        Ok(AttemptView {
-            puzzle: PuzzleRatingView {
-                rating: q.rating.round() as i64,
-            },
-            player: Some(PlayerRatingView {
-                rating: p.rating.round() as i64,
-                rd: p.rd.round() as i64,
+        self.store.choose_daily(&day, id).await?;
+        // Another instance may have chosen first: its choice stands.
+        let row = self
+            .store
+            .daily_puzzle(&day)
+            .await?
+            .ok_or_else(|| ServiceError::internal("the daily puzzle was not kept"))?;
+        Ok(DailyView {
+            day,
+            puzzle: view(&row),
+        })
+    }
+
+    /// `count` puzzles of `variant` of rising rating (a streak's or a storm's).
+    pub async fn run(
+        &self,
+        caller: Caller,
+        variant: Option<&str>,
+        count: Option<u32>,
+    ) -> Result<RunView, ServiceError> {
+        self.check_rate(caller.client)?;
+        let variant = variant.unwrap_or("emergo");
+        word("variant", variant)?;
+        let (default, most) = RUN_PUZZLES;
+        let count = count.unwrap_or(default);
+        if !(1..=most).contains(&count) {
+            return Err(ServiceError::BadRequest(format!(
+                "count must be 1 to {most}, not {count}"
+            )));
+        }
+        let all = self.store.puzzle_ratings_of(variant).await?;
+        let ratings: Vec<f64> = all.iter().map(|(_, r)| *r).collect();
+        let seed = self.picks.fetch_add(0x9E37_79B9, Ordering::Relaxed)
+            ^ std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+        let ids: Vec<String> = choose_run(&ratings, count as usize, seed)
+            .into_iter()
+            .map(|i| all[i].0.clone())
+            .collect();
+        let mut rows = self.store.puzzles_by_id(&ids).await?;
+        rows.sort_by(|a, b| a.rating.total_cmp(&b.rating));
+        Ok(RunView {
+            puzzles: rows.iter().map(view).collect(),
+        })
+    }
+
+    /// Stores a storm run of a signed-in account; its record after it.
+    pub async fn storm(
+        &self,
+        caller: Caller,
+        report: StormReport,
+    ) -> Result<StormView, ServiceError> {
+        self.check_rate(caller.client)?;
+        let account_id = Self::signed_in(caller)?;
+        // What a run of at most an hour can hold: a puzzle has a move at least.
+        let fits = report.seconds <= 3600
+            && report.moves <= 10_000
+            && report.score <= report.moves
+            && report.errors <= report.moves
+            && report.best_combo <= report.moves;
+        if !fits {
+            return Err(ServiceError::BadRequest(
+                "a storm run of at most 3600 seconds, whose score, errors and best combo are each at most its moves".into(),
+            ));
+        }
+        self.store
+            .record_storm(
+                account_id,
+                &StormRun {
+                    at: now_text(),
+                    score: report.score.into(),
+                    moves: report.moves.into(),
+                    errors: report.errors.into(),
+                    best_combo: report.best_combo.into(),
+                    seconds: report.seconds.into(),
+                },
+            )
+            .await?;
+        self.storm_view(account_id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("the storm run was not kept"))
+    }
+
+    async fn storm_view(&self, account_id: i64) -> Result<Option<StormView>, ServiceError> {
+        let (best, runs) = self.store.storm_record(account_id).await?;
+        Ok(best.map(|b| StormView {
+            best: b.score,
+            best_at: b.at,
+            runs,
+        }))
+    }
+
+    /// The signed-in account's dashboard.
+    pub async fn dashboard(&self, caller: Caller) -> Result<DashboardView, ServiceError> {
+        let account_id = Self::signed_in(caller)?;
+        let rating = self.store.puzzle_rating(account_id).await?;
+        let attempts = self
+            .store
+            .attempts_of(account_id, DASHBOARD_ATTEMPTS)
+            .await?;
+        let mut themes: Vec<ThemeView> = Vec::new();
+        for a in &attempts {
+            for theme in a.themes.split_whitespace() {
+                let i = match themes.iter().position(|t| t.theme == theme) {
+                    Some(i) => i,
+                    None => {
+                        themes.push(ThemeView {
+                            theme: theme.to_string(),
+                            attempts: 0,
+                            wins: 0,
+                        });
+                        themes.len() - 1
+                    }
+                };
+                themes[i].attempts += 1;
+                themes[i].wins += usize::from(a.win);
+            }
+        }
+        themes.sort_by(|a, b| b.attempts.cmp(&a.attempts).then(a.theme.cmp(&b.theme)));
+        Ok(DashboardView {
+            rating: rating.map(|r| PlayerRatingView {
+                rating: r.rating.round() as i64,
+                rd: r.rd.round() as i64,
             }),
+            attempts: attempts.len(),
+            wins: attempts.iter().filter(|a| a.win).count(),
+            themes,
+            recent: attempts
+                .iter()
+                .take(DASHBOARD_RECENT)
+                .map(|a| RecentAttemptView {
+                    id: a.puzzle_id.clone(),
+                    win: a.win,
+                    rating_after: a.rating_after.round() as i64,
+                    puzzle_rating: a.puzzle_rating.round() as i64,
+                    at: a.at.clone(),
+                })
+                .collect(),
+            storm: self.storm_view(account_id).await?,
         })
     }
 }

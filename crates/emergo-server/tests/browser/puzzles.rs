@@ -212,3 +212,198 @@ async fn a_streak_of_three_in_french_and_the_trainer_on_a_phone() {
     assert!(!overlap(&board, &status), "{board} {status}");
     save_screenshot(&p, "puzzle-phone").await;
 }
+
+/// The `m:ss` the storm clock shows, in seconds.
+async fn storm_seconds(c: &fantoccini::Client) -> u64 {
+    let text = js(
+        c,
+        "return document.querySelector('#puzzles-storm-clock').textContent",
+    )
+    .await;
+    let text = text.as_str().unwrap_or_default();
+    let clock = text.split(' ').next().unwrap_or_default();
+    let (m, s) = clock.split_once(':').expect("m:ss");
+    m.parse::<u64>().expect("minutes") * 60 + s.parse::<u64>().expect("seconds")
+}
+
+/// The daily puzzle from the lobby's card, solved signed in; a vote, the line replayed, the
+/// dashboard with the attempt; then a storm: a puzzle solved counts on its clock, and a wrong
+/// move costs ten seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let set = shipped().expect("the shipped set");
+    let account = sign_up_over_http(&rig, "daily_solver", "a fine long password").await;
+    let c = rig.browser(1100, 900).await;
+    log_in(&c, &rig, &account.token, "/").await;
+    let daily: serde_json::Value = reqwest::get(rig.url("/api/puzzles/daily"))
+        .await
+        .expect("the daily puzzle")
+        .json()
+        .await
+        .expect("JSON");
+    let id = daily["puzzle"]["id"].as_str().expect("an id").to_string();
+    wait_until(
+        &c,
+        "!document.querySelector('#daily').hidden && document.querySelector('#daily-info').textContent.length > 0",
+        "the daily puzzle's card on the lobby",
+    )
+    .await;
+    let card = rect(&c, "#daily").await;
+    assert!(card["height"].as_f64().unwrap_or(0.0) > 40.0, "{card}");
+    click(&c, "#daily-solve").await;
+    let shown = solve_shown(&c, &set).await;
+    assert_eq!(shown, id, "the card opens the daily puzzle");
+
+    // Signed in, after the solve: the vote, the replay and the dashboard.
+    let vote = find(&c, "#puzzles-vote-up").await;
+    assert!(
+        vote.is_displayed().await.expect("displayed"),
+        "the vote is offered"
+    );
+    click(&c, "#puzzles-vote-up").await;
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles-vote-note').textContent === 'Thank you: your vote counts.'",
+        "the vote counted",
+    )
+    .await;
+    click(&c, "#puzzles-replay").await;
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles').dataset.state === 'replay'",
+        "the line replayed",
+    )
+    .await;
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles').dataset.state === 'solved'",
+        "the replay's end",
+    )
+    .await;
+    click(&c, "#puzzles-dashboard summary").await;
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles-dashboard-body').textContent.includes('1 of 1 puzzles solved')",
+        "the dashboard's count",
+    )
+    .await;
+    save_screenshot(&c, "puzzle-dashboard").await;
+
+    // Storm: the clock starts at three minutes.
+    click(&c, "#puzzles-storm").await;
+    wait_until(
+        &c,
+        "/^[23]:\\d\\d · 0 solved/.test(document.querySelector('#puzzles-storm-clock').textContent)",
+        "the storm's clock",
+    )
+    .await;
+    let mut solved = false;
+    for _ in 0..3 {
+        let before = js(
+            &c,
+            "return document.querySelector('#puzzles').dataset.puzzle",
+        )
+        .await;
+        storm_solve_shown(&c, &set).await;
+        if js(
+            &c,
+            "return document.querySelector('#puzzles-storm-clock').textContent",
+        )
+        .await
+        .as_str()
+        .is_some_and(|t| t.contains("· 1 solved"))
+        {
+            solved = true;
+            break;
+        }
+        assert_ne!(before, serde_json::Value::Null);
+    }
+    assert!(solved, "a storm puzzle solved counts on the clock");
+    // A wrong move on the next puzzle: ten seconds less, the combo back to 0.
+    let left = storm_seconds(&c).await;
+    storm_fail_shown(&c, &set).await;
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles-storm-clock').textContent.endsWith('combo 0')",
+        "the combo ended",
+    )
+    .await;
+    let after = storm_seconds(&c).await;
+    assert!(
+        after + 9 <= left,
+        "a mistake costs ten seconds: {left} s, then {after} s"
+    );
+    save_screenshot(&c, "puzzle-storm").await;
+    let clock = rect(&c, "#puzzles-storm-clock").await;
+    let board = rect(&c, "#puzzles-board").await;
+    assert!(!overlap(&board, &clock), "{board} {clock}");
+    assert_eq!(axe_violations(&c).await, serde_json::json!([]), "storm");
+    assert_no_script_errors(&c).await;
+}
+
+/// The storm's puzzle on the page: its record and the position at the solver's first ply with
+/// a choice (the page plays forced plies and the replies), with the line's move there.
+async fn storm_shown(
+    c: &fantoccini::Client,
+    set: &[PuzzleRecord],
+) -> (String, Vec<(usize, Position, Move)>) {
+    let id = wait_until(
+        c,
+        "document.querySelector('#puzzles').dataset.state === 'play' && document.querySelector('#puzzles').dataset.puzzle",
+        "a storm puzzle",
+    )
+    .await;
+    let id = id.as_str().expect("an id").to_string();
+    let record = set.iter().find(|p| p.id == id).expect("a shipped puzzle");
+    let mut pos: Position = record.position.parse().expect("N2");
+    let mut plies = Vec::new();
+    for (ply, text) in record.line.iter().enumerate() {
+        let mv = pos.parse_move(text).expect("legal");
+        if ply % 2 == 0 && !forced(&pos) {
+            plies.push((ply, pos, mv));
+        }
+        pos.play_unchecked(mv);
+    }
+    (id, plies)
+}
+
+async fn at_ply(c: &fantoccini::Client, id: &str, ply: usize) {
+    wait_until(
+        c,
+        &format!("document.querySelector('#puzzles').dataset.ply === '{ply}' && document.querySelector('#puzzles').dataset.puzzle === '{id}' && document.querySelector('#puzzles').dataset.state === 'play'"),
+        "the solver's turn",
+    )
+    .await;
+}
+
+/// Plays the storm puzzle's line (the solver's moves with a choice).
+async fn storm_solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) {
+    let (id, plies) = storm_shown(c, set).await;
+    for (ply, _, mv) in plies {
+        at_ply(c, &id, ply).await;
+        click_moves(c, mv).await;
+    }
+    wait_until(
+        c,
+        &format!("document.querySelector('#puzzles').dataset.puzzle !== '{id}' || document.querySelector('#puzzles').dataset.state !== 'play'"),
+        "the storm's puzzle done",
+    )
+    .await;
+}
+
+/// Plays a wrong move at the storm puzzle's first choice.
+async fn storm_fail_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) {
+    let (id, plies) = storm_shown(c, set).await;
+    let (ply, pos, right) = plies.first().copied().expect("a choice in the line");
+    let after = pos.play(right).expect("legal");
+    let wrong = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| pos.play(m).ok() != Some(after))
+        .expect("a wrong move");
+    at_ply(c, &id, ply).await;
+    click_moves(c, wrong).await;
+}

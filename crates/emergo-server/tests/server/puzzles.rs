@@ -175,3 +175,211 @@ async fn puzzle_requests_from_one_client_are_rate_limited() {
     assert_eq!(e["cap"], "puzzles_rate", "{e}");
     s.stop().await;
 }
+
+/// Eight new accounts solve one puzzle at the same moment: each attempt is applied to the
+/// puzzle's rating in turn (none computed from a rating another attempt already moved), so the
+/// puzzle ends where eight losses to a 1500/350 player in a row put it.
+#[tokio::test]
+async fn attempts_at_one_moment_on_one_puzzle_lose_no_rating_update() {
+    let s = TestServer::start().await;
+    let set = emergo_platform::domain::puzzle::shipped().expect("the shipped set");
+    let id = set[0].id.clone();
+    let mut users = Vec::new();
+    for i in 0..8 {
+        users.push(sign_up(&s, &format!("racer{i}")).await);
+    }
+    let path = format!("/api/puzzles/{id}/attempt");
+    let answers = futures_util::future::join_all(
+        users
+            .iter()
+            .map(|u| u.post(&s, &path, json!({"win": true}))),
+    )
+    .await;
+    for (status, a) in &answers {
+        assert_eq!(*status, StatusCode::OK, "{a}");
+    }
+    let mut puzzle = Rating {
+        rating: f64::from(set[0].rating),
+        rd: 350.0,
+        volatility: 0.06,
+    };
+    for _ in 0..8 {
+        puzzle = puzzle.after_game(&Rating::new(), Score::Loss);
+    }
+    let (_, shown) = s.get(&format!("/api/puzzles/{id}")).await;
+    assert_eq!(shown["rating"], puzzle.rating.round() as i64, "{shown}");
+    s.stop().await;
+}
+
+/// Votes: only from an account that tried the puzzle, one an account (a second vote replaces
+/// the first), and a puzzle whose down votes lead by five is retired: `next` no longer hands it
+/// out. The shipped set's one `shadowpiece` puzzle is found by that theme until then.
+#[tokio::test]
+async fn votes_count_once_an_account_and_five_more_downs_retire_a_puzzle() {
+    let s = TestServer::start().await;
+    let (status, p) = s.get("/api/puzzles/next?theme=shadowpiece").await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    let id = p["id"].as_str().expect("id").to_string();
+    let vote = format!("/api/puzzles/{id}/vote");
+    let (status, e) = s.post(&vote, json!({"up": false})).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "anonymous: {e}");
+    let first = sign_up(&s, "voter0").await;
+    let (status, e) = first.post(&s, &vote, json!({"up": false})).await;
+    assert_eq!(
+        (status, &e["error"]),
+        (StatusCode::CONFLICT, &json!("not_allowed")),
+        "not tried yet: {e}"
+    );
+    let mut voters = vec![first];
+    for i in 1..5 {
+        voters.push(sign_up(&s, &format!("voter{i}")).await);
+    }
+    for v in &voters {
+        let (status, _) = v
+            .post(
+                &s,
+                &format!("/api/puzzles/{id}/attempt"),
+                json!({"win": false}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    // One up, changed to down, and down again: one down vote.
+    voters[0].post(&s, &vote, json!({"up": true})).await;
+    voters[0].post(&s, &vote, json!({"up": false})).await;
+    let (status, v) = voters[0].post(&s, &vote, json!({"up": false})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v, json!({"up": 0, "down": 1, "retired": false}));
+    for voter in &voters[1..4] {
+        voter.post(&s, &vote, json!({"up": false})).await;
+    }
+    // Asked by accounts that were never given it (the anonymous caller just was).
+    let before = sign_up(&s, "watcher1").await;
+    let (status, p) = before.get(&s, "/api/puzzles/next?theme=shadowpiece").await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "four down votes: still handed out {p}"
+    );
+    let (_, v) = voters[4].post(&s, &vote, json!({"up": false})).await;
+    assert_eq!(v, json!({"up": 0, "down": 5, "retired": true}));
+    let after = sign_up(&s, "watcher2").await;
+    let (status, e) = after.get(&s, "/api/puzzles/next?theme=shadowpiece").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "retired: {e}");
+    // It can still be opened by its id (a link to it keeps working).
+    let (status, _) = s.get(&format!("/api/puzzles/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    s.stop().await;
+}
+
+/// The daily puzzle: the same for every caller all day (UTC), rated within 1200–2000.
+#[tokio::test]
+async fn the_daily_puzzle_is_the_same_for_everyone_all_day() {
+    let s = TestServer::start().await;
+    let (status, d) = s.get("/api/puzzles/daily").await;
+    assert_eq!(status, StatusCode::OK, "{d}");
+    let today = time::OffsetDateTime::now_utc().date().to_string();
+    assert_eq!(d["day"], today.as_str(), "{d}");
+    let rating = d["puzzle"]["rating"].as_i64().expect("a rating");
+    assert!((1200..=2000).contains(&rating), "{d}");
+    let user = sign_up(&s, "daily").await;
+    let (_, again) = user.get(&s, "/api/puzzles/daily").await;
+    assert_eq!(again["puzzle"]["id"], d["puzzle"]["id"]);
+    s.stop().await;
+}
+
+/// A run (streak, storm): the puzzles asked for, each once, of rising rating, from easy to hard.
+#[tokio::test]
+async fn a_run_climbs_in_rating_and_its_length_is_bounded() {
+    let s = TestServer::start().await;
+    let (status, r) = s.get("/api/puzzles/run?count=12").await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let puzzles = r["puzzles"].as_array().expect("puzzles");
+    assert_eq!(puzzles.len(), 12);
+    let ratings: Vec<i64> = puzzles
+        .iter()
+        .map(|p| p["rating"].as_i64().expect("rating"))
+        .collect();
+    assert!(ratings.windows(2).all(|w| w[0] <= w[1]), "{ratings:?}");
+    assert!(ratings[11] - ratings[0] >= 600, "{ratings:?}");
+    let ids: std::collections::HashSet<&str> =
+        puzzles.iter().filter_map(|p| p["id"].as_str()).collect();
+    assert_eq!(ids.len(), 12);
+    for bad in ["count=0", "count=61", "count=lots", "variant=no%20such"] {
+        let (status, e) = s.get(&format!("/api/puzzles/run?{bad}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {e}");
+    }
+    s.stop().await;
+}
+
+/// Storm runs are kept for an account (the best one shown), refused when they cannot be, and
+/// the dashboard gives the rating, the attempts by theme, the recent ones and the storm record.
+#[tokio::test]
+async fn storm_runs_and_attempts_make_the_dashboard() {
+    let s = TestServer::start().await;
+    let run = json!({"score": 7, "moves": 20, "errors": 2, "best_combo": 5, "seconds": 180});
+    let (status, e) = s.post("/api/puzzles/storm", run.clone()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{e}");
+    let (status, e) = s.get("/api/puzzles/dashboard").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{e}");
+    let user = sign_up(&s, "stormer").await;
+    let (status, d) = user.get(&s, "/api/puzzles/dashboard").await;
+    assert_eq!(status, StatusCode::OK, "{d}");
+    assert_eq!(d["rating"], json!(null));
+    assert_eq!(d["storm"], json!(null));
+    assert_eq!(d["attempts"], 0);
+    let (status, st) = user.post(&s, "/api/puzzles/storm", run).await;
+    assert_eq!(status, StatusCode::OK, "{st}");
+    assert_eq!(
+        (st["best"].as_i64(), st["runs"].as_i64()),
+        (Some(7), Some(1))
+    );
+    let worse = json!({"score": 3, "moves": 9, "errors": 3, "best_combo": 2, "seconds": 180});
+    let (_, st) = user.post(&s, "/api/puzzles/storm", worse).await;
+    assert_eq!(
+        (st["best"].as_i64(), st["runs"].as_i64()),
+        (Some(7), Some(2))
+    );
+    for bad in [
+        json!({"score": 30, "moves": 20, "errors": 0, "best_combo": 5, "seconds": 180}),
+        json!({"score": 1, "moves": 2, "errors": 0, "best_combo": 1, "seconds": 99999}),
+        json!({"score": -1, "moves": 2, "errors": 0, "best_combo": 1, "seconds": 9}),
+        json!({"score": 1, "moves": 2, "errors": 0, "best_combo": 1}),
+    ] {
+        let (status, e) = user.post(&s, "/api/puzzles/storm", bad.clone()).await;
+        assert!(
+            status == StatusCode::BAD_REQUEST || status == StatusCode::UNPROCESSABLE_ENTITY,
+            "{bad}: {status} {e}"
+        );
+    }
+    // Two attempts: one solved, one failed.
+    let mut themes = Vec::new();
+    for win in [true, false] {
+        let (_, p) = user.get(&s, "/api/puzzles/next").await;
+        themes.push(p["themes"].clone());
+        let path = format!("/api/puzzles/{}/attempt", p["id"].as_str().expect("id"));
+        user.post(&s, &path, json!({"win": win})).await;
+    }
+    let (_, d) = user.get(&s, "/api/puzzles/dashboard").await;
+    assert_eq!(
+        (d["attempts"].as_i64(), d["wins"].as_i64()),
+        (Some(2), Some(1)),
+        "{d}"
+    );
+    assert!(d["rating"]["rating"].is_i64(), "{d}");
+    assert_eq!(d["recent"].as_array().map(Vec::len), Some(2), "{d}");
+    assert_eq!(d["storm"]["best"], 7, "{d}");
+    // Each theme of the two puzzles is counted, with its wins.
+    let counted: i64 = d["themes"]
+        .as_array()
+        .expect("themes")
+        .iter()
+        .map(|t| t["attempts"].as_i64().unwrap_or(0))
+        .sum();
+    let expected: usize = themes
+        .iter()
+        .map(|t| t.as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(counted as usize, expected, "{d}");
+    s.stop().await;
+}
