@@ -358,7 +358,7 @@ export default {
   'variant.emergo': 'Emergo (9×9)',
   'variant.7x7': 'Emergo 7×7',
   'variant.hex': 'HexEmergo',
-  'an.noEngine': 'The engine analyses the 9×9 board only for now: on this board, play and export your lines without it.',
+  'an.noExplorer': 'The opening explorer covers the 9×9 board only for now; the engine analyses every board.',
 
   // Accounts, seeks, ratings (issue 11)
   'account.menu': 'Your account',

@@ -4,7 +4,7 @@
 import { num } from './i18n.mjs';
 
 let socket = null;
-let wanted = null; // {position, multipv}
+let wanted = null; // {position, variant, multipv}
 let onEvent = () => {};
 let enabled = true;
 let retry = 0; // the timer that sends a rate-limited request again
@@ -51,11 +51,11 @@ export function closeAnalysis() {
   if (ws) ws.close();
 }
 
-/** Analyses `position` with `multipv` lines, events to `handler` (`lines`, `done`, `stopped`,
- * `error` as docs/api.md says). */
-export function analyse(position, multipv, handler) {
+/** Analyses `position` of the board `variant` with `multipv` lines, events to `handler`
+ * (`lines`, `done`, `stopped`, `error` as docs/api.md says). */
+export function analyse(position, variant, multipv, handler) {
   onEvent = handler;
-  wanted = { position, multipv };
+  wanted = { position, variant, multipv };
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(wanted));
   else open();
 }

@@ -29,8 +29,8 @@ const st = {
   explorer: null, // the opening explorer's panel (the 9×9 board)
 };
 
-/** Whether the engine analyses this board (the square 9×9 one only, for now). */
-const engineHere = () => st.variant === 'emergo';
+/** Whether the opening explorer covers this board (the square 9×9 one only, for now). */
+const explorerHere = () => st.variant === 'emergo';
 
 function node() {
   return nodeAt(st.root, st.path) || st.root;
@@ -108,12 +108,8 @@ function showVariant() {
   select.disabled = st.gameId !== null; // a game's own board
   st.board.set({ variant: st.variant });
   $('#analysis').dataset.variant = st.variant;
-  $('#an-no-engine').hidden = engineHere();
-  $('#an-engine-on').closest('.an-engine').hidden = !engineHere();
-  // no evaluation to show where the engine does not analyse
-  $('#an-eval').hidden = !engineHere();
-  $('#an-eval').parentElement.classList.toggle('no-eval', !engineHere());
-  st.explorer.setHidden(!engineHere());
+  $('#an-no-explorer').hidden = explorerHere();
+  st.explorer.setHidden(!explorerHere());
 }
 
 /** Another board chosen: its start position, the address saying which board. */
@@ -159,9 +155,9 @@ async function show() {
   }
   if (node().after !== position || !st.open) return;
   // The explorer's moves from here (its ply counts from the start position, when the line does).
-  if (engineHere()) st.explorer.show(position, st.root.after === variantInfo('emergo').start ? st.path.length : null);
+  if (explorerHere()) st.explorer.show(position, st.root.after === variantInfo('emergo').start ? st.path.length : null);
   const v = view();
-  if (v.legal_moves.length && engineHere()) analyse(position, LINES, onEngine);
+  if (v.legal_moves.length) analyse(position, st.variant, LINES, onEngine);
   else forget();
   render();
 }
@@ -245,7 +241,7 @@ function renderEngine() {
   const bar = $('#an-eval');
   const fill = $('#an-eval-fill');
   if (!a || !a.lines.length) {
-    depth.textContent = (v && !v.legal_moves.length) || !engineHere() ? '' : t('an.thinking');
+    depth.textContent = v && !v.legal_moves.length ? '' : t('an.thinking');
     fill.style.height = '50%';
     bar.setAttribute('aria-label', t('an.evalNone'));
     $('#analysis').dataset.depth = '0';

@@ -5,7 +5,7 @@ use crate::services::error::ServiceError;
 use crate::services::games::AppState;
 use crate::services::permits::Permit;
 use crate::services::study::analysis::{
-    analyse, engine, number_in, parse_position, pool_error, quota, read_request, refusal, Analyses,
+    analyse, engine, number_in, parse_game, pool_error, quota, read_request, refusal, Analyses,
     AnalysisQuery, AnalysisView, Engine, Event, Run, StopOnDrop, Wanted, DEFAULT_LINES, DEFAULT_MS,
     MAX_INCOMING, MAX_LINES, MAX_MS, REFUSALS_EVERY, SEND_TIMEOUT, SOCKET_BURST, SOCKET_PER_SECOND,
 };
@@ -14,7 +14,8 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::response::Response;
 use axum::{Extension, Json};
-use emergo_core::Game;
+use emergo_core::game::Game;
+use emergo_core::{any_game, Variant};
 use emergo_engine::Limits;
 use emergo_platform::domain::limits::ClientAddr;
 use governor::DefaultDirectRateLimiter;
@@ -23,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// `GET /api/analysis?position=<N2>&multipv=<1..5>&ms=<1..5000>`.
+/// `GET /api/analysis?position=<N2>&variant=<board>&multipv=<1..5>&ms=<1..5000>`.
 pub async fn once(
     State(state): State<AppState>,
     Extension(client): Extension<ClientAddr>,
@@ -33,7 +34,7 @@ pub async fn once(
         .position
         .as_deref()
         .ok_or_else(|| ServiceError::BadRequest("position (N2 text) is required".to_string()))?;
-    let position = parse_position(text)?;
+    let game = parse_game(text, query.variant.as_deref())?;
     let lines = number_in(
         "multipv",
         query.multipv.as_deref(),
@@ -41,25 +42,38 @@ pub async fn once(
         1..=MAX_LINES as u64,
     )? as usize;
     let ms = number_in("ms", query.ms.as_deref(), DEFAULT_MS, 1..=MAX_MS)?;
+    let limits = Limits::movetime(Duration::from_millis(ms));
+    Ok(Json(
+        any_game!(game, g => once_on(&state, client.0, g, lines, limits).await?),
+    ))
+}
+
+/// One search of `game`'s position on its board, on the pool.
+async fn once_on<V: Variant>(
+    state: &AppState,
+    client: IpAddr,
+    game: Game<V>,
+    lines: usize,
+    limits: Limits,
+) -> Result<AnalysisView, ServiceError> {
+    let position = *game.position();
     let stop = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(stop.clone());
     let search_stop = stop.clone();
     let result = state
         .pool
-        .run(client.0, stop, move || {
-            let game = Game::new(position);
+        .run(client, stop, move || {
             if game.is_over() || search_stop.load(Ordering::SeqCst) {
                 return None;
             }
-            let limits = Limits::movetime(Duration::from_millis(ms));
             Some(engine(lines, search_stop).analyse(&game, &limits, |_| {}))
         })
         .await
         .map_err(pool_error)?;
-    Ok(Json(match result {
+    Ok(match result {
         Some(r) => AnalysisView::of(&position, r.depth, &r.lines),
         None => AnalysisView::of(&position, 0, &[]),
-    }))
+    })
 }
 
 /// `GET /api/analysis/ws`.

@@ -221,9 +221,26 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
         json!("hex")
     );
     assert!(
-        js(&c, "return document.querySelector('#an-no-engine').hidden").await == json!(false),
-        "the page says the engine does not analyse this board"
+        js(
+            &c,
+            "return document.querySelector('#an-no-explorer').hidden"
+        )
+        .await
+            == json!(false),
+        "the page says the explorer does not cover this board"
     );
+    // The engine analyses the hexagon: its lines, each a legal first move of the board.
+    let first = wait_until(
+        &c,
+        "document.querySelectorAll('#an-lines .an-line').length >= 1 \
+         && document.querySelector('#an-lines .an-line .an-pv-move')?.textContent",
+        "the engine's lines on the hexagon",
+    )
+    .await;
+    let first = first.as_str().expect("a move").to_string();
+    let hex: emergo_core::position::Position<emergo_core::HexEmergo> =
+        emergo_core::position::Position::start();
+    assert!(hex.parse_move(&first).is_ok(), "a hex move: {first}");
     assert_cells_drawn(&c, "hex", 37, "the hexagon").await;
     // R9.3: d4 is no entry; c3 is.
     let entries = js(
@@ -378,7 +395,7 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
     .await;
     let note = js(
         &p,
-        "return document.querySelector('#an-no-engine').textContent",
+        "return document.querySelector('#an-no-explorer').textContent",
     )
     .await;
     assert!(

@@ -377,3 +377,57 @@ async fn item4_the_boards_cells_are_served_as_the_page_tests_read_them() {
     assert_eq!(counts, [41, 25, 37]);
     srv.stop().await;
 }
+
+/// Issue 20: the engine analyses the board the request names, once and over the stream: its
+/// lines start with legal moves of that board, and a position that is not of it is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_the_engine_analyses_the_7x7_board_and_the_hexagon() {
+    use emergo_core::position::Position;
+    use emergo_core::{Emergo7x7, HexEmergo};
+    let srv = TestServer::start().await;
+    let (status, body) = srv
+        .get("/api/analysis?position=W:8:8&variant=7x7&multipv=2&ms=200")
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let lines = body["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 2, "{body}");
+    let start = Position::<Emergo7x7>::start();
+    for line in lines {
+        let mv = line["move"].as_str().expect("a move");
+        assert!(start.parse_move(mv).is_ok(), "a 7x7 move: {body}");
+    }
+    // Twelve men in hand do not fit the 7x7 board (8 a side).
+    let (status, body) = srv
+        .get("/api/analysis?position=W:12:12&variant=7x7&ms=50")
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["message"].as_str().unwrap_or("").contains("7x7 board"),
+        "{body}"
+    );
+    let (status, _) = srv
+        .get("/api/analysis?position=W:8:8&variant=chess&ms=50")
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    let mut ws = open(&srv).await;
+    ask(
+        &mut ws,
+        json!({"position": "W:12:12", "variant": "hex", "multipv": 1}),
+    )
+    .await;
+    let event = next_event(&mut ws).await;
+    assert_eq!(event["type"], "lines", "{event}");
+    let mv = event["lines"][0]["move"].as_str().expect("a move");
+    let hex = Position::<HexEmergo>::start();
+    assert!(hex.parse_move(mv).is_ok(), "a hex move: {event}");
+    ask(&mut ws, json!({"position": "W:12:12", "variant": "square"})).await;
+    loop {
+        let event = next_event(&mut ws).await;
+        if event["type"] == "error" {
+            assert_eq!(event["code"], "bad_request", "{event}");
+            break;
+        }
+    }
+    srv.stop().await;
+}

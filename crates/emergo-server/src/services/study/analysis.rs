@@ -1,8 +1,11 @@
-//! Engine analysis of any position, for tools and the analysis board (docs/api.md, "Analysis"):
+//! Engine analysis of any position of any board, for tools and the analysis board (docs/api.md,
+//! "Analysis"):
 //!
-//! - `GET /api/analysis?position=<N2>&multipv=3&ms=1000`: one search, its best lines as JSON.
+//! - `GET /api/analysis?position=<N2>&variant=emergo&multipv=3&ms=1000`: one search, its best
+//!   lines as JSON.
 //! - `GET /api/analysis/ws`: the analysis board's stream. The page sends
-//!   `{"position": "<N2>", "multipv": 3}` (a new position replaces the running analysis) or
+//!   `{"position": "<N2>", "variant": "7x7", "multipv": 3}` (a new position replaces the running
+//!   analysis; `variant` is `emergo` when not given) or
 //!   `{"stop": true}`; the server sends the lines depth by depth, then `done`.
 //!
 //! Every search runs on the engine's fair pool ([`emergo_worker::pool::EnginePool`]) under the client's
@@ -23,7 +26,10 @@
 
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::AppState;
-use emergo_core::{Game, Position};
+use crate::services::study::position::variant_of;
+use emergo_core::game::Game;
+use emergo_core::position::Position;
+use emergo_core::{any_game, AnyGame, Variant};
 use emergo_engine::search::{mate_in, Line};
 use emergo_engine::{AlphaBetaPlayer, Level, Limits, SearchResult};
 use emergo_worker::pool::PoolError;
@@ -87,7 +93,7 @@ pub struct AnalysisView {
 }
 
 impl AnalysisView {
-    pub fn of(position: &Position, depth: u32, lines: &[Line]) -> AnalysisView {
+    pub fn of<V: Variant>(position: &Position<V>, depth: u32, lines: &[Line<V>]) -> AnalysisView {
         AnalysisView {
             position: position.to_string(),
             depth,
@@ -109,6 +115,7 @@ impl AnalysisView {
 #[derive(Deserialize)]
 pub struct AnalysisQuery {
     pub position: Option<String>,
+    pub variant: Option<String>,
     pub multipv: Option<String>,
     pub ms: Option<String>,
 }
@@ -116,6 +123,14 @@ pub struct AnalysisQuery {
 pub fn parse_position(text: &str) -> Result<Position, ServiceError> {
     text.parse::<Position>()
         .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))
+}
+
+/// The game from the position `text` on the board `variant` names (`emergo` when none).
+pub fn parse_game(text: &str, variant: Option<&str>) -> Result<AnyGame, ServiceError> {
+    let kind = variant_of(variant)?;
+    AnyGame::from_position_text(kind, text).map_err(|e| {
+        ServiceError::BadRequest(format!("position {} ({kind} board): {e}", echo(text)))
+    })
 }
 
 /// A whole number in `range`, or 400 naming the parameter.
@@ -315,9 +330,9 @@ pub fn read_request(text: &str) -> Result<Option<Wanted>, String> {
     let text = request
         .position
         .ok_or_else(|| "position (N2 text) is required".to_string())?;
-    let position = parse_position(&text).map_err(|e| e.to_string())?;
+    let game = parse_game(&text, request.variant.as_deref()).map_err(|e| e.to_string())?;
     let lines = request.multipv.unwrap_or(DEFAULT_LINES).clamp(1, MAX_LINES);
-    Ok(Some(Wanted { position, lines }))
+    Ok(Some(Wanted { game, lines }))
 }
 
 /// Runs one position's analysis in slices on the pool, sending lines deeper than any sent, and
@@ -327,18 +342,35 @@ pub async fn analyse(
     client: IpAddr,
     run: Arc<Run>,
     wanted: Wanted,
+    player: Engine,
+    generation: u64,
+    events: tokio::sync::mpsc::Sender<(u64, Event)>,
+) -> Engine {
+    let Wanted { game, lines } = wanted;
+    any_game!(game, g => {
+        analyse_on(state, client, run, g, lines, player, generation, events).await
+    })
+}
+
+/// [`analyse`] on the board `V` (the engine is the same for every board).
+#[allow(clippy::too_many_arguments)]
+async fn analyse_on<V: Variant>(
+    state: AppState,
+    client: IpAddr,
+    run: Arc<Run>,
+    game: Game<V>,
+    lines: usize,
     mut player: Engine,
     generation: u64,
     events: tokio::sync::mpsc::Sender<(u64, Event)>,
 ) -> Engine {
-    let Wanted { position, lines } = wanted;
+    let position = *game.position();
     let text = position.to_string();
-    let game = Game::new(position);
-    let (latest_tx, mut latest) = watch::channel::<Option<SearchResult>>(None);
+    let (latest_tx, mut latest) = watch::channel::<Option<SearchResult<V>>>(None);
     let mut sent_depth = 0;
     let mut spent = Duration::ZERO;
     let mut finished = game.is_over();
-    let forward = |result: &SearchResult, sent_depth: &mut u32| {
+    let forward = |result: &SearchResult<V>, sent_depth: &mut u32| {
         (result.depth > *sent_depth && !result.lines.is_empty()).then(|| {
             *sent_depth = result.depth;
             Event::Lines(AnalysisView::of(&position, result.depth, &result.lines))
@@ -438,6 +470,7 @@ pub async fn analyse(
 pub struct Request {
     pub position: Option<String>,
     pub multipv: Option<usize>,
+    pub variant: Option<String>,
     #[serde(default)]
     pub stop: bool,
 }
@@ -466,8 +499,8 @@ pub enum Event {
     },
 }
 
-/// A position to analyse, as the page asked.
+/// A position to analyse (the game from it, on its board), as the page asked.
 pub struct Wanted {
-    pub position: Position,
+    pub game: AnyGame,
     pub lines: usize,
 }
