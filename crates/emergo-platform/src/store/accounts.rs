@@ -184,6 +184,8 @@ pub struct RatedResultRow {
 /// statistics).
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ResultCountRow {
+    /// The game's board (`emergo`, `7x7`, `hex`).
+    pub variant: String,
     pub rated: Option<String>,
     pub time_control: Option<String>,
     /// 1 when the account played White.
@@ -597,17 +599,17 @@ impl Store {
         })
     }
 
-    /// The account's finished games counted by time control, rating category, colour and
-    /// result.
+    /// The account's finished games counted by board, time control, rating category, colour
+    /// and result.
     pub async fn result_counts(&self, account_id: i64) -> Result<Vec<ResultCountRow>, StoreError> {
         on_backend!(self, b => {
             Ok(sqlx::query_as(
-                "SELECT rated, time_control, as_white, result, reason, COUNT(*) AS n FROM (
-                    SELECT rated, time_control, result, reason,
+                "SELECT variant, rated, time_control, as_white, result, reason, COUNT(*) AS n FROM (
+                    SELECT variant, rated, time_control, result, reason,
                         CAST(CASE WHEN white_account = $1 THEN 1 ELSE 0 END AS BIGINT) AS as_white
                     FROM games WHERE (white_account = $2 OR black_account = $3)
                         AND result IS NOT NULL) mine
-                 GROUP BY rated, time_control, as_white, result, reason",
+                 GROUP BY variant, rated, time_control, as_white, result, reason",
             )
             .bind(account_id)
             .bind(account_id)

@@ -8,6 +8,22 @@ import { t } from './i18n.mjs';
 import { shownName, shownOpponent } from './names.mjs';
 import { me } from './account.mjs';
 import { timeLabel, SEEK_TIMES } from './online.mjs';
+import { variantNames } from './variants.mjs';
+
+/** The rating categories, in the order pages list them. */
+export const CATEGORIES = ['blitz', 'rapid', 'classical', 'correspondence'];
+
+/** The key of a rating pool (a board and a category) in the player page's answer: the
+ * category on the 9×9 board (`blitz`), else `board:category` (`hex:blitz`). */
+export function poolKey(variant, category) {
+  return variant === 'emergo' ? category : `${variant}:${category}`;
+}
+
+/** A pool's name for a person: the category on the 9×9 board, else the board and the category. */
+export function poolLabel(key) {
+  const [variant, category] = key.includes(':') ? key.split(':') : ['emergo', key];
+  return variant === 'emergo' ? t(`category.${category}`) : `${t(`variant.${variant}`)} · ${t(`category.${category}`)}`;
+}
 
 /* ------------------------------------------------------------------ the game page */
 
@@ -53,16 +69,13 @@ export function drawWatchers() {
 
 /* ------------------------------------------------------------------ the player page */
 
-function categoryWord(c) {
-  return t(`category.${c}`);
-}
 
-/** The statistics of a player page: per category the results, the best rating and the
- * performance of the latest rated games; the games being played now. */
+/** The statistics of a player page: per board and category the results, the best rating and
+ * the performance of the latest rated games; the games being played now. */
 export function drawStats(data) {
   const box = $('#player-stats');
   box.replaceChildren();
-  const cats = ['blitz', 'rapid', 'classical', 'correspondence'].filter((c) => (data.stats || {})[c]);
+  const cats = variantNames().flatMap((v) => CATEGORIES.map((c) => poolKey(v, c))).filter((k) => (data.stats || {})[k]);
   if (cats.length) {
     const head = el('tr', {}, el('th', { scope: 'col', text: t('stats.category') }),
       ...['stats.games', 'stats.wins', 'stats.draws', 'stats.losses', 'stats.best', 'stats.performance'].map((k) => el('th', { scope: 'col', text: t(k) })));
@@ -75,7 +88,7 @@ export function drawStats(data) {
       const perfCell = el('td', { text: perf ? String(perf.rating) : '–' });
       if (perf) perfCell.title = t('stats.performanceTitle', { n: perf.games, wins: perf.wins, draws: perf.draws, losses: perf.losses });
       body.append(el('tr', { 'data-category': c },
-        el('th', { scope: 'row', text: categoryWord(c) }),
+        el('th', { scope: 'row', text: poolLabel(c) }),
         el('td', { text: String(s.games) }), el('td', { text: String(s.wins) }),
         el('td', { text: String(s.draws) }), el('td', { text: String(s.losses) }),
         el('td', { text: bestText }), perfCell));

@@ -7,25 +7,13 @@ import { historyPath } from './charts.mjs';
 import { scoreText } from './movelist.mjs';
 import { me, onMe } from './account.mjs';
 import { timeLabel } from './online.mjs';
-import { drawStats, drawChallenge } from './people.mjs';
+import { drawStats, drawChallenge, poolKey, poolLabel, CATEGORIES } from './people.mjs';
 import { fillVariants, variantNames } from './variants.mjs';
 
-export const CATEGORIES = ['blitz', 'rapid', 'classical', 'correspondence'];
 
 let boardCategory = 'blitz';
 let boardVariant = 'emergo';
 
-/** The key of a rating pool (a board and a category) in the player page's answer: the
- * category on the 9×9 board (`blitz`), else `board:category` (`hex:blitz`). */
-export function poolKey(variant, category) {
-  return variant === 'emergo' ? category : `${variant}:${category}`;
-}
-
-/** A pool's name for a person: the category on the 9×9 board, else the board and the category. */
-function poolLabel(key) {
-  const [variant, category] = key.includes(':') ? key.split(':') : ['emergo', key];
-  return variant === 'emergo' ? t(`category.${category}`) : `${t(`variant.${variant}`)} · ${t(`category.${category}`)}`;
-}
 let shown = null; // the name of the player page shown
 
 /** The account's own forms show on its own page only. */

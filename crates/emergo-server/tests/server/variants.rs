@@ -332,6 +332,17 @@ async fn item4_ratings_are_a_separate_glicko2_pool_per_board_and_category() {
         "{page}"
     );
     assert_eq!(page["ratings"]["7x7:blitz"]["games"], 1, "{page}");
+    // The results are counted per board too: one won 7x7 game, one lost 9x9 game.
+    assert_eq!(
+        page["stats"]["7x7:blitz"],
+        json!({"games": 1, "wins": 1, "draws": 0, "losses": 0, "rated": 1}),
+        "{page}"
+    );
+    assert_eq!(
+        page["stats"]["blitz"],
+        json!({"games": 1, "wins": 0, "draws": 0, "losses": 1, "rated": 1}),
+        "{page}"
+    );
     // A seek shows its owner's rating in its own board's pool.
     let (_, hex_seek) = white
         .post(

@@ -146,14 +146,18 @@ async fn game_lines(
 /// The category a finished game counts in on the player page: a rated game's, else its time
 /// control's (an untimed game in none).
 fn category_of_row(rated: Option<&str>, time_control: Option<&str>) -> Option<Category> {
-    rated.and_then(|c| c.parse().ok()).or_else(|| {
-        time_control
-            .and_then(|t| {
-                t.parse::<emergo_platform::domain::time_control::TimeControl>()
-                    .ok()
-            })
-            .map(|c| c.category())
-    })
+    // A rated game names its pool (`blitz`, `hex:blitz`); a casual one only its time control.
+    rated
+        .and_then(emergo_platform::domain::time_control::pool_parts)
+        .map(|(_, category)| category)
+        .or_else(|| {
+            time_control
+                .and_then(|t| {
+                    t.parse::<emergo_platform::domain::time_control::TimeControl>()
+                        .ok()
+                })
+                .map(|c| c.category())
+        })
 }
 
 /// One category of `"stats"`: finished games, wins, draws, losses, and how many were rated.
@@ -166,10 +170,12 @@ pub struct StatsLine {
     rated: i64,
 }
 
-/// `"stats"` of a player page (issue 18): per category, the finished games (rated and casual;
-/// aborted ones do not count) with their wins, draws and losses, and how many were rated.
-pub fn stats_view(counts: &[ResultCountRow]) -> BTreeMap<&'static str, StatsLine> {
-    let mut map: BTreeMap<&'static str, StatsLine> = BTreeMap::new();
+/// `"stats"` of a player page (issue 18): per board and category (the rating pool's key:
+/// `blitz` on the 9×9 board, `hex:blitz` on another, issue 20), the finished games (rated and
+/// casual; aborted ones do not count) with their wins, draws and losses, and how many were
+/// rated.
+pub fn stats_view(counts: &[ResultCountRow]) -> BTreeMap<String, StatsLine> {
+    let mut map: BTreeMap<String, StatsLine> = BTreeMap::new();
     for row in counts {
         if row.reason.as_deref() == Some(emergo_core::EndReason::Aborted.name()) {
             continue;
@@ -178,7 +184,12 @@ pub fn stats_view(counts: &[ResultCountRow]) -> BTreeMap<&'static str, StatsLine
         else {
             continue;
         };
-        let entry = map.entry(category.name()).or_default();
+        let variant = row
+            .variant
+            .parse()
+            .unwrap_or(emergo_core::VariantKind::Emergo);
+        let pool = emergo_platform::domain::time_control::rating_pool(variant, category);
+        let entry = map.entry(pool).or_default();
         entry.games += row.n;
         match (row.result.as_deref(), row.as_white == 1) {
             (Some("1/2-1/2"), _) => entry.draws += row.n,
@@ -295,7 +306,7 @@ pub struct PlayerPage {
     ratings: BTreeMap<String, RatingView>,
     /// Per category, the rating after each rated game, oldest first.
     history: BTreeMap<String, Vec<HistoryPoint>>,
-    stats: BTreeMap<&'static str, StatsLine>,
+    stats: BTreeMap<String, StatsLine>,
     best: BTreeMap<String, BestLine>,
     performance: BTreeMap<String, PerformanceLine>,
     /// The games of `games` that go on.
