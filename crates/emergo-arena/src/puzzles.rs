@@ -29,7 +29,7 @@ use emergo_core::game::Game;
 use emergo_core::moves::Move;
 use emergo_core::playout::SplitMix;
 use emergo_core::position::Position;
-use emergo_core::{Color, Emergo};
+use emergo_core::{Color, Variant};
 use emergo_engine::eval::Weights;
 use emergo_engine::player::{Limits, Player};
 use emergo_engine::search::{is_mate_score, Line};
@@ -180,7 +180,12 @@ impl Analyst {
     }
 
     /// The best `lines` root moves of `pos` at `depth`, best first (distinct positions).
-    pub fn lines(&mut self, pos: &Position, depth: u32, lines: usize) -> Vec<Line> {
+    pub fn lines<V: Variant>(
+        &mut self,
+        pos: &Position<V>,
+        depth: u32,
+        lines: usize,
+    ) -> Vec<Line<V>> {
         self.engine.set_multipv(lines);
         self.engine.new_game();
         let game = Game::new(*pos);
@@ -190,7 +195,7 @@ impl Analyst {
     }
 
     /// The score of `pos` for its side to move at `depth`.
-    pub fn score(&mut self, pos: &Position, depth: u32) -> i32 {
+    pub fn score<V: Variant>(&mut self, pos: &Position<V>, depth: u32) -> i32 {
         self.engine.set_multipv(1);
         self.engine.new_game();
         self.engine
@@ -200,7 +205,12 @@ impl Analyst {
 
     /// The only-move test: the move of `pos` that wins by the margin at `depth`, if there is
     /// one. Call it only where the side to move has a choice ([`forced_move`] is `None`).
-    pub fn only_move(&mut self, pos: &Position, depth: u32, config: &PuzzleConfig) -> Option<Move> {
+    pub fn only_move<V: Variant>(
+        &mut self,
+        pos: &Position<V>,
+        depth: u32,
+        config: &PuzzleConfig,
+    ) -> Option<Move<V>> {
         let lines = self.lines(pos, depth, 2);
         let best = lines.first()?;
         let p_best = win_probability(best.score, config.scale);
@@ -215,7 +225,7 @@ impl Analyst {
 
 /// The move of `pos` when every legal move reaches one position (a single legal move, or
 /// capture routes that end alike, R7.4); `None` when there is a choice or no move.
-pub fn forced_move(pos: &Position) -> Option<Move> {
+pub fn forced_move<V: Variant>(pos: &Position<V>) -> Option<Move<V>> {
     let moves = pos.legal_moves();
     let first = *moves.first()?;
     let after = pos.play(first).ok()?;
@@ -226,21 +236,25 @@ pub fn forced_move(pos: &Position) -> Option<Move> {
 }
 
 /// Whether `a` and `b` played in `pos` reach the same position.
-pub fn same_result(pos: &Position, a: Move, b: Move) -> bool {
+pub fn same_result<V: Variant>(pos: &Position<V>, a: Move<V>, b: Move<V>) -> bool {
     a == b || (pos.play(a).ok().is_some() && pos.play(a).ok() == pos.play(b).ok())
 }
 
 /// A line found from a candidate position, before it is rated and named.
-struct Found {
-    line: Vec<Move>,
-    alternatives: Vec<(usize, Vec<Move>)>,
+struct Found<V: Variant> {
+    line: Vec<Move<V>>,
+    alternatives: Vec<(usize, Vec<Move<V>>)>,
     /// Indexes in `line` of the solver moves with a choice.
     puzzle_moves: Vec<usize>,
 }
 
 /// Builds the only-move line from `start` (the solver to move), or `None` when its first choice
 /// is not an only move.
-fn find_line(analyst: &mut Analyst, start: &Position, config: &PuzzleConfig) -> Option<Found> {
+fn find_line<V: Variant>(
+    analyst: &mut Analyst,
+    start: &Position<V>,
+    config: &PuzzleConfig,
+) -> Option<Found<V>> {
     let solver = start.turn();
     let mut pos = *start;
     let mut line = Vec::new();
@@ -280,7 +294,7 @@ fn find_line(analyst: &mut Analyst, start: &Position, config: &PuzzleConfig) -> 
                     let lines = analyst.lines(&pos, config.depth, 4);
                     let best = lines.first()?;
                     let p_best = win_probability(best.score, config.scale);
-                    let others: Vec<Move> = lines[1..]
+                    let others: Vec<Move<V>> = lines[1..]
                         .iter()
                         .filter(|l| {
                             p_best - win_probability(l.score, config.scale) <= config.reply_margin
@@ -307,7 +321,11 @@ fn find_line(analyst: &mut Analyst, start: &Position, config: &PuzzleConfig) -> 
 }
 
 /// The themes of a line from `start`: what its solver moves do.
-pub fn themes(start: &Position, line: &[Move], puzzle_moves: usize) -> Vec<String> {
+pub fn themes<V: Variant>(
+    start: &Position<V>,
+    line: &[Move<V>],
+    puzzle_moves: usize,
+) -> Vec<String> {
     let solver = start.turn();
     let mut themes = Vec::new();
     let mut add = |t: &str| {
@@ -366,13 +384,13 @@ pub fn themes(start: &Position, line: &[Move], puzzle_moves: usize) -> Vec<Strin
 }
 
 /// The lowest level whose move choice finds every puzzle move of the line.
-fn lowest_level(start: &Position, found: &Found, seed: u64) -> Option<Level> {
+fn lowest_level<V: Variant>(start: &Position<V>, found: &Found<V>, seed: u64) -> Option<Level> {
     Level::all().filter(|l| l.get() <= 9).find(|&level| {
         let mut player = AlphaBetaPlayer::new(level).with_seed(seed ^ u64::from(level.get()));
         let mut pos = *start;
         for (i, &mv) in found.line.iter().enumerate() {
             if found.puzzle_moves.contains(&i) {
-                Player::<Emergo>::new_game(&mut player);
+                Player::<V>::new_game(&mut player);
                 let chosen = player.choose_move(&Game::new(pos), &Limits::default());
                 if !chosen.is_some_and(|c| same_result(&pos, c, mv)) {
                     return false;
@@ -416,17 +434,18 @@ fn levels_of(rng: &mut SplitMix) -> [Level; 2] {
 
 /// One game's work: the game, its candidates, its puzzles.
 struct GameWork {
-    game: Game,
+    /// The game's positions as the tuner's samples (the scale is fitted to them).
+    samples: Vec<tune::Sample>,
     candidates: usize,
     puzzles: Vec<Puzzle>,
 }
 
 /// Plays game `index` of the run and scans it.
-fn play_and_scan(index: usize, config: &PuzzleConfig) -> GameWork {
+fn play_and_scan<V: Variant>(index: usize, config: &PuzzleConfig) -> GameWork {
     let mut rng = SplitMix::new(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
     let levels = levels_of(&mut rng);
     let mut players = levels.map(|l| AlphaBetaPlayer::new(l).with_seed(rng.next_u64()));
-    let mut game = Game::default();
+    let mut game = Game::<V>::default();
     // Two random plies first, so that games of equal levels differ from the start.
     for _ in 0..2 {
         let moves = game.position().legal_moves();
@@ -479,7 +498,7 @@ fn play_and_scan(index: usize, config: &PuzzleConfig) -> GameWork {
         let level = lowest_level(after, &found, seed);
         puzzles.push(Puzzle {
             id,
-            variant: "emergo".to_string(),
+            variant: V::KIND.name().to_string(),
             themes: themes(after, &found.line, found.puzzle_moves.len()),
             alternatives: found
                 .alternatives
@@ -495,7 +514,7 @@ fn play_and_scan(index: usize, config: &PuzzleConfig) -> GameWork {
         });
     }
     GameWork {
-        game,
+        samples: tune::samples(&game),
         candidates,
         puzzles,
     }
@@ -518,7 +537,7 @@ struct Emitter {
 /// the run found. `progress` is called after each game; `found` with each puzzle as soon as every
 /// earlier game is done, in the order of the result (so that a long run's output is written as
 /// it goes).
-pub fn generate(
+pub fn generate<V: Variant>(
     config: &PuzzleConfig,
     progress: &(dyn Fn(Progress) + Sync),
     found: &(dyn Fn(&Puzzle) + Sync),
@@ -544,7 +563,7 @@ pub fn generate(
                 if index >= config.games {
                     break;
                 }
-                let work = play_and_scan(index, config);
+                let work = play_and_scan::<V>(index, config);
                 let snapshot = {
                     let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
                     let e = &mut *guard;
@@ -559,7 +578,7 @@ pub fn generate(
                         e.next += 1;
                         e.report.games += 1;
                         e.report.candidates += work.candidates;
-                        e.samples.extend(tune::samples(&work.game));
+                        e.samples.extend(work.samples);
                         for p in work.puzzles {
                             if e.seen.insert(p.position.clone()) {
                                 found(&p);
@@ -580,7 +599,7 @@ pub fn generate(
     report.fitted_scale = if e.samples.is_empty() {
         config.scale
     } else {
-        tune::fit_scale(&e.samples, &Weights::default())
+        tune::fit_scale(&e.samples, &Weights::for_variant(V::KIND))
     };
     (e.puzzles, report)
 }
@@ -599,7 +618,7 @@ mod tests {
 
     #[test]
     fn the_start_offers_a_choice_and_a_lone_legal_move_is_forced() {
-        assert_eq!(forced_move(&Position::start()), None);
+        assert_eq!(forced_move(&Position::<emergo_core::Emergo>::start()), None);
         // White has one man in hand and one square left it may enter on... take a position
         // with a single capture instead: White e5 over Black f6, nothing else.
         let pos: Position = "W:0:0:e5=W,f5=B".parse().expect("position");
@@ -634,7 +653,7 @@ mod tests {
             threads: 2,
             ..PuzzleConfig::default()
         };
-        let (puzzles, report) = generate(&config, &|_| {}, &|_| {});
+        let (puzzles, report) = generate::<emergo_core::Emergo>(&config, &|_| {}, &|_| {});
         assert_eq!(report.games, 4);
         assert!(report.kept <= report.candidates);
         assert!(!puzzles.is_empty(), "{report:?}");
@@ -658,7 +677,7 @@ mod tests {
                 pos.play_unchecked(mv);
             }
         }
-        let (alone, _) = generate(
+        let (alone, _) = generate::<emergo_core::Emergo>(
             &PuzzleConfig {
                 threads: 1,
                 ..config.clone()
@@ -669,8 +688,27 @@ mod tests {
         assert_eq!(alone, puzzles, "the same seed, the same puzzles");
     }
 
-    /// The shipped set (crates/emergo-platform/data/puzzles.jsonl), sampled: each puzzle's
-    /// first solver move is legal and wins by the margin at the only-move depth.
+    /// The first solver move of `p` (after the forced plies the trainer plays) is legal on
+    /// its board `V` and wins by the margin at the only-move depth.
+    fn first_move_wins<V: Variant>(p: &Puzzle, analyst: &mut Analyst, config: &PuzzleConfig) {
+        let mut pos: Position<V> = p.position.parse().expect("N2");
+        let mut ply = 0;
+        while ply + 1 < p.line.len() && forced_move(&pos).is_some() {
+            for _ in 0..2 {
+                let mv = pos.parse_move(&p.line[ply]).expect("a legal move");
+                pos.play_unchecked(mv);
+                ply += 1;
+            }
+        }
+        let mv = pos.parse_move(&p.line[ply]).expect("a legal first move");
+        let only = analyst
+            .only_move(&pos, config.depth, config)
+            .unwrap_or_else(|| panic!("{}: no move wins by the margin", p.id));
+        assert!(same_result(&pos, only, mv), "{}: {only} vs {mv}", p.id);
+    }
+
+    /// The shipped set (crates/emergo-platform/data/puzzles.jsonl), sampled on each board:
+    /// each puzzle's first solver move is legal and wins by the margin at the only-move depth.
     #[test]
     fn the_shipped_puzzles_first_moves_win_by_the_margin() {
         let path = concat!(
@@ -683,26 +721,15 @@ mod tests {
             .filter(|l| !l.trim().is_empty())
             .map(|l| serde_json::from_str(l).expect("a puzzle"))
             .collect();
-        assert!(!set.is_empty());
         let config = PuzzleConfig::default();
         let mut analyst = Analyst::new();
-        let step = (set.len() / 12).max(1);
-        for p in set.iter().step_by(step) {
-            let mut pos: Position = p.position.parse().expect("N2");
-            // Forced plies first (the trainer plays them).
-            let mut ply = 0;
-            while ply + 1 < p.line.len() && forced_move(&pos).is_some() {
-                for _ in 0..2 {
-                    let mv = pos.parse_move(&p.line[ply]).expect("a legal move");
-                    pos.play_unchecked(mv);
-                    ply += 1;
-                }
+        for kind in emergo_core::VariantKind::ALL {
+            let board: Vec<&Puzzle> = set.iter().filter(|p| p.variant == kind.name()).collect();
+            assert!(!board.is_empty(), "puzzles of the {kind} board");
+            let step = (board.len() / 12).max(1);
+            for p in board.iter().step_by(step) {
+                emergo_core::with_variant!(kind, V => first_move_wins::<V>(p, &mut analyst, &config));
             }
-            let mv = pos.parse_move(&p.line[ply]).expect("a legal first move");
-            let only = analyst
-                .only_move(&pos, config.depth, &config)
-                .unwrap_or_else(|| panic!("{}: no move wins by the margin", p.id));
-            assert!(same_result(&pos, only, mv), "{}: {only} vs {mv}", p.id);
         }
     }
 }

@@ -48,6 +48,8 @@ struct GenerateArgs {
     /// The depth at which every solver move is tested again.
     #[arg(long, default_value_t = PuzzleConfig::default().recheck_depth)]
     recheck_depth: u32,
+    #[command(flatten)]
+    variant: super::VariantArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -87,7 +89,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
     // Each puzzle is written as soon as the games before it are done: a run stopped midway
     // leaves a file of whole lines.
     let out = Mutex::new((BufWriter::new(file), None::<std::io::Error>));
-    let (_, report) = puzzles::generate(
+    let (_, report) = emergo_core::with_variant!(args.variant.variant, V => puzzles::generate::<V>(
         &config,
         &|p| {
             bar.set_position(p.games_done as u64);
@@ -104,7 +106,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
                 *error = Some(e);
             }
         },
-    );
+    ));
     bar.finish_and_clear();
     let (mut writer, error) = out.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(e) = error {

@@ -3,7 +3,6 @@
 //! first start. Every record is checked through the core: its position is a position and its
 //! line is legal from it.
 
-use emergo_core::Position;
 use serde::{Deserialize, Serialize};
 
 /// The shipped set.
@@ -61,9 +60,10 @@ impl PuzzleRecord {
                 self.id
             ));
         }
-        if self.variant != "emergo" {
-            return Err(format!("variant '{}': only emergo", self.variant));
-        }
+        let kind: emergo_core::VariantKind = self
+            .variant
+            .parse()
+            .map_err(|_| format!("variant '{}': emergo, 7x7 or hex", self.variant))?;
         if self.line.is_empty() || self.line.len() > MAX_LINE || self.line.len().is_multiple_of(2) {
             return Err(format!(
                 "a line of {} moves (1 to {MAX_LINE}, the solver's last)",
@@ -82,10 +82,19 @@ impl PuzzleRecord {
         {
             return Err("themes: at most 16 words of letters, digits and _".to_string());
         }
-        let mut pos: Position = self
+        emergo_core::with_variant!(kind, V => self.check_line::<V>())?;
+        if self.alternatives.iter().any(|a| a.ply >= self.line.len()) {
+            return Err("an alternative past the line".to_string());
+        }
+        Ok(())
+    }
+
+    /// The position and every move of the line and its alternatives, read on the board `V`.
+    fn check_line<V: emergo_core::Variant>(&self) -> Result<(), String> {
+        let mut pos: emergo_core::position::Position<V> = self
             .position
             .parse()
-            .map_err(|e| format!("position: {e}"))?;
+            .map_err(|e| format!("position ({} board): {e}", V::KIND))?;
         for (ply, text) in self.line.iter().enumerate() {
             for alt in self.alternatives.iter().filter(|a| a.ply == ply) {
                 for m in &alt.moves {
@@ -97,9 +106,6 @@ impl PuzzleRecord {
                 .parse_move(text)
                 .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
             pos.play_unchecked(mv);
-        }
-        if self.alternatives.iter().any(|a| a.ply >= self.line.len()) {
-            return Err("an alternative past the line".to_string());
         }
         Ok(())
     }
@@ -147,6 +153,14 @@ mod tests {
         let bad = good.replace("e5xg5", "e5-e6");
         let err = parse_lines(&bad).expect_err("a step where the capture is compulsory");
         assert!(err.to_string().contains("line 1"), "{err}");
+        // A record is read on its board: a 7x7 position (8 men a side) is no 9x9 one.
+        let seven = r#"{"id":"s1","variant":"7x7","position":"W:0:0:c3=W,d3=B","line":["c3xe3"],"rating":900,"themes":["one_move"]}"#;
+        assert_eq!(parse_lines(seven).expect("a 7x7 record").len(), 1);
+        let wrong_board = r#"{"id":"s2","variant":"7x7","position":"W:12:12","line":["d3"],"rating":900,"themes":["one_move"]}"#;
+        let err = parse_lines(wrong_board).expect_err("12 men on the 7x7 board");
+        assert!(err.to_string().contains("7x7 board"), "{err}");
+        let chess = seven.replace(r#""7x7""#, r#""chess""#);
+        assert!(parse_lines(&chess).is_err());
         let even = good.replace(r#"["e5xg5"]"#, r#"["e5xg5","a1"]"#);
         assert!(
             parse_lines(&even).is_err(),

@@ -137,16 +137,6 @@ pub struct PuzzleQuery<'a> {
 }
 
 impl Store {
-    /// How many puzzles there are.
-    pub async fn puzzle_count(&self) -> Result<i64, StoreError> {
-        on_backend!(self, b => {
-            let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM puzzles")
-                .fetch_one(b.pool())
-                .await?;
-            Ok(n)
-        })
-    }
-
     /// Stores puzzles (at their starting rating, RD 350) in one transaction; a puzzle whose id is
     /// stored already is left alone. How many were new.
     pub async fn insert_puzzles(&self, rows: &[PuzzleRow]) -> Result<u64, StoreError> {

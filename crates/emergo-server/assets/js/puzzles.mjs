@@ -12,6 +12,7 @@ import { api, plainError } from './api.mjs';
 import { t } from './i18n.mjs';
 import { me, onMe } from './account.mjs';
 import { createBoard } from './board.mjs';
+import { fillVariants } from './variants.mjs';
 import { startStorm, rightMove, puzzleSolved, wrongMove, endStorm, isOver, remaining, report, clockText } from './puzzles/storm.mjs';
 
 const REPLY_DELAY_MS = 350;
@@ -62,8 +63,16 @@ export function initPuzzles(navigate) {
     if (pz.open) drawInfo();
   });
   $('#puzzles-theme').addEventListener('change', () => loadNext());
+  $('#puzzles-variant').addEventListener('change', () => {
+    // Another board: the streak or storm of this one ends.
+    stopStorm();
+    pz.streak = null;
+    pz.run = [];
+    drawStreak();
+    loadNext();
+  });
   $('#puzzles-analysis').addEventListener('click', () => {
-    if (pz.puzzle) pz.navigate(`/analysis?position=${encodeURIComponent(pz.puzzle.position)}`);
+    if (pz.puzzle) pz.navigate(`/analysis?position=${encodeURIComponent(pz.puzzle.position)}&variant=${encodeURIComponent(pz.puzzle.variant)}`);
   });
 }
 
@@ -74,6 +83,10 @@ export async function showPuzzles(params) {
     if (e) e.hidden = true;
   }
   $('#puzzles').hidden = false;
+  const select = $('#puzzles-variant');
+  const board = select.value;
+  fillVariants(select);
+  select.value = board || 'emergo';
   document.title = `${t('puzzles.title')} · ${t('title')}`;
   const id = params.get('id');
   if (id) {
@@ -99,6 +112,7 @@ export function closePuzzles() {
 export function relabelPuzzles() {
   drawDaily();
   if (!pz.open) return;
+  fillVariants($('#puzzles-variant'));
   drawInfo();
   drawStreak();
   drawStorm();
@@ -189,7 +203,7 @@ async function beginStorm() {
   pz.round++;
   const asked = ++pz.asked;
   try {
-    const run = await api('GET', '/api/puzzles/run?count=60');
+    const run = await api('GET', `/api/puzzles/run?count=60&variant=${encodeURIComponent(board())}`);
     if (asked !== pz.asked || !pz.open) return;
     pz.run = run.puzzles;
   } catch (err) {
@@ -239,9 +253,14 @@ function drawStreak() {
 }
 
 /** The next puzzle of a streak or storm, from its run (another run when a streak has used one). */
+/** The board the trainer's puzzles are chosen on. */
+function board() {
+  return $('#puzzles-variant').value || 'emergo';
+}
+
 async function nextOfRun(asked) {
   if (pz.run.length === 0 && pz.streak !== null) {
-    pz.run = (await api('GET', '/api/puzzles/run?count=40')).puzzles;
+    pz.run = (await api('GET', `/api/puzzles/run?count=40&variant=${encodeURIComponent(board())}`)).puzzles;
     if (asked !== pz.asked) return null;
   }
   return pz.run.shift() || null;
@@ -262,7 +281,7 @@ async function loadNext() {
     const running = pz.streak !== null || pz.storm !== null;
     const p = running
       ? await nextOfRun(asked)
-      : await api('GET', `/api/puzzles/next${theme ? `?theme=${encodeURIComponent(theme)}` : ''}`);
+      : await api('GET', `/api/puzzles/next?variant=${encodeURIComponent(board())}${theme ? `&theme=${encodeURIComponent(theme)}` : ''}`);
     if (asked !== pz.asked || !pz.open) return;
     if (!p && pz.storm) return finishStorm();
     start(p);
@@ -273,7 +292,7 @@ async function loadNext() {
 
 async function showPosition(position, last) {
   const asked = ++pz.asked;
-  const v = await api('POST', '/api/position/moves', { position });
+  const v = await api('POST', '/api/position/moves', { position, variant: pz.puzzle.variant });
   if (asked !== pz.asked || !pz.open) return null;
   pz.view = v;
   pz.board.set({ board: v.board, legal: pz.state === 'play' ? v.legal_moves : null, last: last || null });
@@ -308,8 +327,10 @@ async function start(p) {
   pz.state = 'play';
   pz.sent = false;
   $('#puzzles-vote-note').textContent = '';
-  // The solver's side at the bottom.
-  pz.board.set({ orientation: p.position.startsWith('B') ? 'black' : 'white' });
+  // The puzzle's board, the solver's side at the bottom.
+  pz.board.set({ variant: p.variant, orientation: p.position.startsWith('B') ? 'black' : 'white' });
+  $('#puzzles').dataset.variant = p.variant;
+  $('#puzzles-variant').value = p.variant;
   drawInfo();
   try {
     if (!(await showPosition(p.position)) || round !== pz.round) return;

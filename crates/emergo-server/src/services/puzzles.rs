@@ -281,11 +281,9 @@ impl Puzzles {
         }
     }
 
-    /// Loads the shipped set when the database has no puzzle; how many were loaded.
+    /// Adds the shipped puzzles the database lacks (all of them at first start; a new release's
+    /// new ones later; a stored puzzle keeps its rating and votes); how many were added.
     pub async fn load_shipped(&self) -> anyhow::Result<u64> {
-        if self.store.puzzle_count().await? > 0 {
-            return Ok(0);
-        }
         let rows: Vec<PuzzleRow> = puzzle::shipped()?.iter().map(row_of).collect();
         Ok(self.store.insert_puzzles(&rows).await?)
     }

@@ -3,12 +3,13 @@
 
 use crate::rig::*;
 use emergo_core::moves::Move;
-use emergo_core::Position;
+use emergo_core::position::Position;
+use emergo_core::{Emergo, HexEmergo, Variant};
 use emergo_platform::domain::puzzle::{shipped, PuzzleRecord};
 
 /// The squares to click for `mv`: an entry's square, a step's two, a capture's start and
 /// landings.
-fn squares_of(mv: Move) -> Vec<String> {
+fn squares_of<V: Variant>(mv: Move<V>) -> Vec<String> {
     match mv {
         Move::Enter(sq) => vec![sq.to_string()],
         Move::Step { from, to } => vec![from.to_string(), to.to_string()],
@@ -19,9 +20,9 @@ fn squares_of(mv: Move) -> Vec<String> {
     }
 }
 
-async fn click_moves(c: &fantoccini::Client, mv: Move) {
+async fn click_moves<V: Variant>(c: &fantoccini::Client, mv: Move<V>) {
     for sq in squares_of(mv) {
-        click(c, &format!("#puzzles-board rect.hit[data-sq='{sq}']")).await;
+        click(c, &format!("#puzzles-board .hit[data-sq='{sq}']")).await;
     }
 }
 
@@ -35,11 +36,11 @@ async fn status_kind(c: &fantoccini::Client, kind: &str, what: &str) {
 }
 
 /// One-move puzzles whose position offers a choice, with their position.
-fn one_movers() -> Vec<(PuzzleRecord, Position)> {
+fn one_movers() -> Vec<(PuzzleRecord, Position<Emergo>)> {
     shipped()
         .expect("the shipped set")
         .into_iter()
-        .filter(|p| p.line.len() == 1)
+        .filter(|p| p.line.len() == 1 && p.variant == "emergo")
         .filter_map(|p| {
             let pos: Position = p.position.parse().ok()?;
             (pos.legal_moves().len() > 1).then_some((p, pos))
@@ -120,7 +121,7 @@ async fn a_puzzle_is_solved_by_clicking_and_another_failed_shows_the_right_move(
 }
 
 /// Whether every legal move of `pos` reaches one position (the page plays such a ply itself).
-fn forced(pos: &Position) -> bool {
+fn forced<V: Variant>(pos: &Position<V>) -> bool {
     let moves = pos.legal_moves();
     let first = moves.first().and_then(|&m| pos.play(m).ok());
     moves.iter().all(|&m| pos.play(m).ok() == first)
@@ -128,6 +129,11 @@ fn forced(pos: &Position) -> bool {
 
 /// Solves the puzzle on the page (its id on `#puzzles`), move by move, waiting for each reply.
 async fn solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) -> String {
+    solve_shown_on::<Emergo>(c, set).await
+}
+
+/// [`solve_shown`] of a puzzle on the board `V`.
+async fn solve_shown_on<V: Variant>(c: &fantoccini::Client, set: &[PuzzleRecord]) -> String {
     let id = wait_until(
         c,
         "document.querySelector('#puzzles').dataset.state === 'play' && document.querySelector('#puzzles').dataset.puzzle",
@@ -136,7 +142,7 @@ async fn solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) -> String {
     .await;
     let id = id.as_str().expect("an id").to_string();
     let record = set.iter().find(|p| p.id == id).expect("a shipped puzzle");
-    let mut pos: Position = record.position.parse().expect("N2");
+    let mut pos: Position<V> = record.position.parse().expect("N2");
     for (ply, text) in record.line.iter().enumerate() {
         let mv = pos.parse_move(text).expect("legal");
         if ply % 2 == 0 && !forced(&pos) {
@@ -348,7 +354,7 @@ async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
 async fn storm_shown(
     c: &fantoccini::Client,
     set: &[PuzzleRecord],
-) -> (String, Vec<(usize, Position, Move)>) {
+) -> (String, Vec<(usize, Position<Emergo>, Move<Emergo>)>) {
     let id = wait_until(
         c,
         "document.querySelector('#puzzles').dataset.state === 'play' && document.querySelector('#puzzles').dataset.puzzle",
@@ -357,7 +363,7 @@ async fn storm_shown(
     .await;
     let id = id.as_str().expect("an id").to_string();
     let record = set.iter().find(|p| p.id == id).expect("a shipped puzzle");
-    let mut pos: Position = record.position.parse().expect("N2");
+    let mut pos: Position<Emergo> = record.position.parse().expect("N2");
     let mut plies = Vec::new();
     for (ply, text) in record.line.iter().enumerate() {
         let mv = pos.parse_move(text).expect("legal");
@@ -406,4 +412,62 @@ async fn storm_fail_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) {
         .expect("a wrong move");
     at_ply(c, &id, ply).await;
     click_moves(c, wrong).await;
+}
+
+/// Issue 20: the trainer on the hexagon — its board chosen, a hex puzzle drawn on its 37 cells
+/// and solved by clicking, the board named in the puzzle's analysis link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hex_puzzle_is_drawn_on_its_board_and_solved() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let c = rig.browser(1100, 860).await;
+    let set = shipped().expect("the shipped set");
+    assert!(
+        set.iter().any(|p| p.variant == "hex"),
+        "hex puzzles are shipped"
+    );
+    c.goto(&rig.url("/puzzles"))
+        .await
+        .expect("the trainer loads");
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles').dataset.state === 'play' && document.querySelector('#puzzles-variant').options.length === 3",
+        "the trainer and its boards",
+    )
+    .await;
+    js(
+        &c,
+        "const s = document.querySelector('#puzzles-variant'); s.value = 'hex'; s.dispatchEvent(new Event('change')); return true",
+    )
+    .await;
+    wait_until(
+        &c,
+        "document.querySelector('#puzzles').dataset.variant === 'hex' && document.querySelectorAll('#puzzles-board .hit').length === 37",
+        "a hex puzzle on the hexagon",
+    )
+    .await;
+    // 37 hexagons, each inside the board, and the status beside it, uncovered.
+    let inside = js(
+        &c,
+        "const b = document.querySelector('#puzzles-board').getBoundingClientRect(); \
+         const cells = [...document.querySelectorAll('#puzzles-board .hit')]; \
+         return cells.filter((e) => { const r = e.getBoundingClientRect(); \
+           return e.tagName === 'polygon' && r.width > 20 && r.left >= b.left && r.right <= b.right \
+             && r.top >= b.top && r.bottom <= b.bottom; }).length",
+    )
+    .await;
+    assert_eq!(inside, serde_json::json!(37), "the hexagon's cells drawn");
+    let board = rect(&c, "#puzzles-board").await;
+    let status = rect(&c, "#puzzles-status").await;
+    assert!(!overlap(&board, &status), "{board} {status}");
+    let id = solve_shown_on::<HexEmergo>(&c, &set).await;
+    let record = set.iter().find(|p| p.id == id).expect("shipped");
+    assert_eq!(record.variant, "hex");
+    save_screenshot(&c, "puzzle-hex").await;
+    assert_eq!(
+        axe_violations(&c).await,
+        serde_json::json!([]),
+        "the hex trainer"
+    );
+    assert_no_script_errors(&c).await;
 }

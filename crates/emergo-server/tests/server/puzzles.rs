@@ -383,3 +383,57 @@ async fn storm_runs_and_attempts_make_the_dashboard() {
     assert_eq!(counted as usize, expected, "{d}");
     s.stop().await;
 }
+
+/// Issue 20: puzzles of each board — `next` and a run give the board asked for, and a puzzle
+/// of another board reads on its own (its first move legal there).
+#[tokio::test]
+async fn puzzles_of_the_7x7_board_and_the_hexagon_are_handed_out_on_their_board() {
+    let s = TestServer::start().await;
+    for variant in ["7x7", "hex"] {
+        let (status, p) = s.get(&format!("/api/puzzles/next?variant={variant}")).await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        assert_eq!(p["variant"], variant, "{p}");
+        let (status, board) = s
+            .post(
+                "/api/position/moves",
+                json!({"position": p["position"], "variant": variant}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{board}");
+        assert!(
+            board["legal_moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .any(|m| m["move"] == p["line"][0]),
+            "{p} {board}"
+        );
+        let (status, r) = s
+            .get(&format!("/api/puzzles/run?count=5&variant={variant}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        let run = r["puzzles"].as_array().expect("puzzles");
+        assert!(!run.is_empty());
+        assert!(run.iter().all(|p| p["variant"] == variant), "{r}");
+    }
+    s.stop().await;
+}
+
+/// A restart on the same database keeps each puzzle's rating: the shipped set is loaded at
+/// every start, only where the database lacks a puzzle.
+#[tokio::test]
+async fn a_restart_keeps_the_puzzles_ratings() {
+    let db = TestDb::new();
+    let s = TestServer::builder().db(&db).start().await;
+    let set = emergo_platform::domain::puzzle::shipped().expect("the shipped set");
+    let user = sign_up(&s, "restarter").await;
+    let path = format!("/api/puzzles/{}/attempt", set[0].id);
+    let (_, a) = user.post(&s, &path, json!({"win": true})).await;
+    let moved = a["puzzle"]["rating"].clone();
+    assert_ne!(moved, json!(set[0].rating), "{a}");
+    s.stop().await;
+    let s = TestServer::builder().db(&db).start().await;
+    let (_, p) = s.get(&format!("/api/puzzles/{}", set[0].id)).await;
+    assert_eq!(p["rating"], moved, "kept across the restart");
+    s.stop().await;
+}
