@@ -134,27 +134,10 @@ async fn solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) -> String {
 
 /// [`solve_shown`] of a puzzle on the board `V`.
 async fn solve_shown_on<V: Variant>(c: &fantoccini::Client, set: &[PuzzleRecord]) -> String {
-    let id = wait_until(
-        c,
-        "document.querySelector('#puzzles').dataset.state === 'play' && document.querySelector('#puzzles').dataset.puzzle",
-        "a puzzle to solve",
-    )
-    .await;
-    let id = id.as_str().expect("an id").to_string();
-    let record = set.iter().find(|p| p.id == id).expect("a shipped puzzle");
-    let mut pos: Position<V> = record.position.parse().expect("N2");
-    for (ply, text) in record.line.iter().enumerate() {
-        let mv = pos.parse_move(text).expect("legal");
-        if ply % 2 == 0 && !forced(&pos) {
-            wait_until(
-                c,
-                &format!("document.querySelector('#puzzles').dataset.ply === '{ply}' && document.querySelector('#puzzles').dataset.puzzle === '{id}'"),
-                "the solver's turn",
-            )
-            .await;
-            click_moves(c, mv).await;
-        }
-        pos.play_unchecked(mv);
+    let (id, plies) = shown_choices::<V>(c, set).await;
+    for (ply, _, mv) in plies {
+        at_ply(c, &id, ply).await;
+        click_moves(c, mv).await;
     }
     wait_until(
         c,
@@ -349,21 +332,21 @@ async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
     assert_no_script_errors(&c).await;
 }
 
-/// The storm's puzzle on the page: its record and the position at the solver's first ply with
-/// a choice (the page plays forced plies and the replies), with the line's move there.
-async fn storm_shown(
+/// The puzzle on the page (its id once it is to be played), and at each of the solver's plies
+/// with a choice (the page plays forced plies and the replies) the position and the line's move.
+async fn shown_choices<V: Variant>(
     c: &fantoccini::Client,
     set: &[PuzzleRecord],
-) -> (String, Vec<(usize, Position<Emergo>, Move<Emergo>)>) {
+) -> (String, Vec<(usize, Position<V>, Move<V>)>) {
     let id = wait_until(
         c,
         "document.querySelector('#puzzles').dataset.state === 'play' && document.querySelector('#puzzles').dataset.puzzle",
-        "a storm puzzle",
+        "a puzzle to solve",
     )
     .await;
     let id = id.as_str().expect("an id").to_string();
     let record = set.iter().find(|p| p.id == id).expect("a shipped puzzle");
-    let mut pos: Position<Emergo> = record.position.parse().expect("N2");
+    let mut pos: Position<V> = record.position.parse().expect("N2");
     let mut plies = Vec::new();
     for (ply, text) in record.line.iter().enumerate() {
         let mv = pos.parse_move(text).expect("legal");
@@ -386,7 +369,7 @@ async fn at_ply(c: &fantoccini::Client, id: &str, ply: usize) {
 
 /// Plays the storm puzzle's line (the solver's moves with a choice).
 async fn storm_solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) {
-    let (id, plies) = storm_shown(c, set).await;
+    let (id, plies) = shown_choices::<Emergo>(c, set).await;
     for (ply, _, mv) in plies {
         at_ply(c, &id, ply).await;
         click_moves(c, mv).await;
@@ -401,7 +384,7 @@ async fn storm_solve_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) {
 
 /// Plays a wrong move at the storm puzzle's first choice.
 async fn storm_fail_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) {
-    let (id, plies) = storm_shown(c, set).await;
+    let (id, plies) = shown_choices::<Emergo>(c, set).await;
     let (ply, pos, right) = plies.first().copied().expect("a choice in the line");
     let after = pos.play(right).expect("legal");
     let wrong = pos
