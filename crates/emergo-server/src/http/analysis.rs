@@ -95,8 +95,7 @@ async fn send(socket: &mut WebSocket, event: &Event) -> bool {
     let Ok(text) = serde_json::to_string(event) else {
         return false;
     };
-    let sent = tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await;
-    matches!(sent, Ok(Ok(())))
+    crate::http::net::ws_send_within(socket, Message::Text(text.into()), SEND_TIMEOUT).await
 }
 
 /// The socket's loop: reads the page's requests (within the rates), runs one analysis at a

@@ -45,8 +45,7 @@ impl Outgoing {
 impl Follower {
     /// Sends a message; false when the client is gone or read nothing for the write timeout.
     pub async fn send(&mut self, message: Message) -> bool {
-        let sent = tokio::time::timeout(self.write_timeout, self.socket.send(message));
-        matches!(sent.await, Ok(Ok(())))
+        crate::http::net::ws_send_within(&mut self.socket, message, self.write_timeout).await
     }
 
     fn taken(&mut self, seek: String, game: String) -> Option<Outgoing> {

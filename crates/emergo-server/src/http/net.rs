@@ -405,6 +405,19 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for JsonParseErrors<S> {
     }
 }
 
+/// Sends one WebSocket message: false when the client is gone, or has read nothing for `wait`
+/// (every socket of the server writes through this, so none waits on a client for ever).
+pub async fn ws_send_within(
+    socket: &mut axum::extract::ws::WebSocket,
+    message: axum::extract::ws::Message,
+    wait: Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(wait, socket.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

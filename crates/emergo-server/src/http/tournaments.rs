@@ -180,8 +180,7 @@ pub async fn socket(
             ping.tick().await;
             feed.mark_changed();
             let send = async |socket: &mut WebSocket, message: Message| {
-                let sent = tokio::time::timeout(write_timeout, socket.send(message));
-                matches!(sent.await, Ok(Ok(())))
+                crate::http::net::ws_send_within(socket, message, write_timeout).await
             };
             loop {
                 let message = tokio::select! {

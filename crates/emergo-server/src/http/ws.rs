@@ -146,8 +146,8 @@ struct SeatMessage {
 impl Watcher {
     /// Sends a text; false when the client is gone or has read nothing for the write timeout.
     async fn send(&mut self, text: Utf8Bytes) -> bool {
-        let sent = tokio::time::timeout(self.write_timeout, self.socket.send(Message::Text(text)));
-        matches!(sent.await, Ok(Ok(())))
+        crate::http::net::ws_send_within(&mut self.socket, Message::Text(text), self.write_timeout)
+            .await
     }
 
     /// A state for the client from ply `from`, made under the game's lock: the view paged
