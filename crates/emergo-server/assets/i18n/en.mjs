@@ -640,6 +640,8 @@ export default {
   'puzzles.dashboard.storm': 'Best storm: {best} ({runs} runs)',
   'puzzles.dashboard.solved': 'solved',
   'puzzles.dashboard.failed': 'failed',
+  'puzzles.dashboard.puzzle': 'Puzzle rated {rating}',
+  'puzzles.dashboard.after': 'your rating {rating}',
   'daily.title': 'Puzzle of the day',
   'daily.turn': '{color} to play and win.',
   'daily.info': 'Rated {rating} · {themes}',

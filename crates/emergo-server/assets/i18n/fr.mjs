@@ -640,6 +640,8 @@ export default {
   'puzzles.dashboard.storm': 'Meilleure tempête : {best} ({runs} parties)',
   'puzzles.dashboard.solved': 'résolu',
   'puzzles.dashboard.failed': 'manqué',
+  'puzzles.dashboard.puzzle': 'Problème classé {rating}',
+  'puzzles.dashboard.after': 'votre classement {rating}',
   'daily.title': 'Problème du jour',
   'daily.turn': 'Les {color} jouent et gagnent.',
   'daily.info': 'Classé {rating} · {themes}',

@@ -642,6 +642,8 @@ export default {
   'puzzles.dashboard.storm': 'Beste storm: {best} ({runs} keer)',
   'puzzles.dashboard.solved': 'opgelost',
   'puzzles.dashboard.failed': 'mislukt',
+  'puzzles.dashboard.puzzle': 'Puzzel met rating {rating}',
+  'puzzles.dashboard.after': 'je rating {rating}',
   'daily.title': 'Puzzel van de dag',
   'daily.turn': '{color} speelt en wint.',
   'daily.info': 'Rating {rating} · {themes}',

@@ -517,8 +517,8 @@ async function loadDashboard() {
       kids.push(el('h3', { text: t('puzzles.dashboard.recent') }));
       kids.push(el('ul', { class: 'dashboard-recent' },
         ...d.recent.map((a) => el('li', {},
-          el('a', { href: `/puzzles?id=${encodeURIComponent(a.id)}`, 'data-link': true, text: `${a.puzzle_rating}` }),
-          ` ${a.win ? t('puzzles.dashboard.solved') : t('puzzles.dashboard.failed')} · ${a.rating_after}`))));
+          el('a', { href: `/puzzles?id=${encodeURIComponent(a.id)}`, 'data-link': true, text: t('puzzles.dashboard.puzzle', { rating: a.puzzle_rating }) }),
+          ` ${a.win ? t('puzzles.dashboard.solved') : t('puzzles.dashboard.failed')} · ${t('puzzles.dashboard.after', { rating: a.rating_after })}`))));
     }
     box.replaceChildren(...kids);
   } catch (err) {
