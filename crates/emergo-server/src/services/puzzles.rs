@@ -226,21 +226,40 @@ fn stable_hash(text: &str) -> u64 {
 
 /// The indices of a run of `count` puzzles out of `ratings` (sorted by rating): for each of
 /// `count` targets climbing evenly over [`RUN_RATINGS`], one of the three unused puzzles nearest
-/// it (chosen by `seed`), so that the run gets harder and two runs differ.
+/// it (chosen by `seed`), so that the run gets harder and two runs differ. Each target is found
+/// by a binary search and its neighbours read outwards from there.
 fn choose_run(ratings: &[f64], count: usize, mut seed: u64) -> Vec<usize> {
     let mut used = vec![false; ratings.len()];
     let mut run = Vec::with_capacity(count.min(ratings.len()));
     let (low, high) = RUN_RATINGS;
     for i in 0..count.min(ratings.len()) {
         let target = low + (high - low) * i as f64 / (count.max(2) - 1) as f64;
-        let mut near: Vec<usize> = (0..ratings.len()).filter(|&j| !used[j]).collect();
-        near.sort_by(|&a, &b| {
-            (ratings[a] - target)
-                .abs()
-                .total_cmp(&(ratings[b] - target).abs())
-                .then(a.cmp(&b))
-        });
-        near.truncate(3);
+        // The three nearest unused, the nearer first (the lower on a tie).
+        let at = ratings.partition_point(|&r| r < target);
+        let (mut left, mut right) = (at, at);
+        let mut near = Vec::with_capacity(3);
+        while near.len() < 3 {
+            while left > 0 && used[left - 1] {
+                left -= 1;
+            }
+            while right < ratings.len() && used[right] {
+                right += 1;
+            }
+            let below = (left > 0).then(|| target - ratings[left - 1]);
+            let above = (right < ratings.len()).then(|| ratings[right] - target);
+            let take_below = match (below, above) {
+                (None, None) => break,
+                (Some(b), Some(a)) => b <= a,
+                (b, _) => b.is_some(),
+            };
+            if take_below {
+                left -= 1;
+                near.push(left);
+            } else {
+                near.push(right);
+                right += 1;
+            }
+        }
         seed = seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
@@ -394,10 +413,13 @@ impl Puzzles {
                 player: None,
             });
         };
-        for _ in 0..ATTEMPT_TRIES {
+        let mut row = row;
+        for tried in 0..ATTEMPT_TRIES {
+            if tried > 0 {
+                row = self.find(id).await?;
+            }
             let stored = self.store.puzzle_rating(account_id).await?;
             let player = stored.as_ref().map_or_else(Rating::new, |r| r.glicko());
-            let row = self.find(id).await?;
             let puzzle = row.glicko();
             let score = if win { Score::Win } else { Score::Loss };
             let (player_after, puzzle_after) = rate(player, puzzle, score);
@@ -637,4 +659,34 @@ pub fn rate(player: Rating, puzzle: Rating, score: Score) -> (Rating, Rating) {
         player.after_game(&puzzle, score),
         puzzle.after_game(&player, score.flipped()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_takes_each_puzzle_once_near_its_climbing_target() {
+        let ratings: Vec<f64> = (0..40).map(|i| 700.0 + 50.0 * f64::from(i)).collect();
+        for seed in 0..20 {
+            let run = choose_run(&ratings, 10, seed);
+            assert_eq!(run.len(), 10);
+            let mut once = run.clone();
+            once.dedup();
+            assert_eq!(once.len(), 10, "{run:?}");
+            assert!(run.windows(2).all(|w| ratings[w[0]] <= ratings[w[1]]));
+            // Target k is 800 + k × 1600/9, and each pick is one of the three nearest it.
+            for (k, &i) in run.iter().enumerate() {
+                let target = 800.0 + 1600.0 * k as f64 / 9.0;
+                assert!(
+                    (ratings[i] - target).abs() <= 150.0,
+                    "{k}: {} vs {target}",
+                    ratings[i]
+                );
+            }
+        }
+        // Fewer puzzles than asked: each once.
+        assert_eq!(choose_run(&ratings[..4], 10, 3).len(), 4);
+        assert!(choose_run(&[], 10, 3).is_empty());
+    }
 }
