@@ -246,6 +246,12 @@ async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
     assert_eq!(shown, id, "the card opens the daily puzzle");
 
     // Signed in, after the solve: the vote, the replay and the dashboard.
+    wait_until(
+        &c,
+        "!document.querySelector('#puzzles-vote').hidden",
+        "the vote offered after the solve",
+    )
+    .await;
     let vote = find(&c, "#puzzles-vote-up").await;
     assert!(
         vote.is_displayed().await.expect("displayed"),
