@@ -21,10 +21,33 @@ impl<V: Variant> Position<V> {
         moves
     }
 
-    /// Clears `moves` and fills it with the legal moves, reusing its allocation.
+    /// Clears `moves` and fills it with the legal moves, reusing its allocation. The same moves
+    /// in the same order as [`Position::try_for_each_legal_move`] gives them; the captures are
+    /// written straight into `moves` (no buffer of routes).
     pub fn legal_moves_into(&self, moves: &mut MoveList<V>) {
         moves.clear();
-        self.for_each_legal_move(|m| moves.push(m));
+        if self.is_lost() {
+            return;
+        }
+        let jumpers = self.jumpers(self.turn);
+        if !jumpers.is_empty() {
+            // R5.1; `moves` is empty, so it holds exactly the routes kept.
+            self.search_captures(jumpers, &mut ListRoutes(moves));
+        } else if self.hand[self.turn] > 0 {
+            // R5.2
+            push_each(moves, self.entry_squares(), |to| Move::Enter(to));
+        } else {
+            // R5.3, in the order of `try_for_each_quiet_move`.
+            let own = self.owned[self.turn];
+            let empty = self.empty();
+            for dir in V::DIRECTIONS {
+                let by = Bitboard::<V>::step_by(dir);
+                push_each(moves, own.shift(dir) & empty, |to| Move::Step {
+                    from: Square::new_unchecked(to.index().wrapping_add_signed(-by)),
+                    to,
+                });
+            }
+        }
     }
 
     /// Calls `f` with every legal move.
@@ -41,32 +64,49 @@ impl<V: Variant> Position<V> {
         &self,
         mut f: impl FnMut(Move<V>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        let me = self.turn;
         if self.is_lost() {
             return ControlFlow::Continue(());
         }
-        match self.phase() {
-            Phase::Capture => self.try_for_each_capture(&mut f),
-            Phase::Enter => {
-                for sq in self.entry_squares() {
-                    f(Move::Enter(sq))?;
-                }
-                ControlFlow::Continue(())
+        let jumpers = self.jumpers(self.turn);
+        if jumpers.is_empty() {
+            return self.try_for_each_quiet_move(f);
+        }
+        // R7.3 needs the greatest size, so every route is found before the first is given.
+        let mut routes = BufferedRoutes::new();
+        self.search_captures(jumpers, &mut routes);
+        for path in routes.iter() {
+            f(Move::Capture(path))?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The entries (R5.2) or else the steps (R5.3) of a position where the side to move cannot
+    /// capture, until `f` breaks.
+    #[inline(always)]
+    fn try_for_each_quiet_move<B>(
+        &self,
+        mut f: impl FnMut(Move<V>) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let me = self.turn;
+        if self.hand[me] > 0 {
+            // R5.2
+            for sq in self.entry_squares() {
+                f(Move::Enter(sq))?;
             }
-            Phase::Step => {
-                let own = self.owned[me];
-                let empty = self.empty();
-                for dir in V::DIRECTIONS {
-                    let back = dir.opposite();
-                    for to in own.shift(dir) & empty {
-                        if let Some(from) = to.neighbour(back) {
-                            f(Move::Step { from, to })?;
-                        }
+        } else {
+            // R5.3
+            let own = self.owned[me];
+            let empty = self.empty();
+            for dir in V::DIRECTIONS {
+                let back = dir.opposite();
+                for to in own.shift(dir) & empty {
+                    if let Some(from) = to.neighbour(back) {
+                        f(Move::Step { from, to })?;
                     }
                 }
-                ControlFlow::Continue(())
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// The first legal move for which `pred` holds, generating no further.
@@ -91,12 +131,9 @@ impl<V: Variant> Position<V> {
         }
         match self.phase() {
             Phase::Capture => {
-                let mut n = 0;
-                let _ = self.try_for_each_capture(&mut |_| {
-                    n += 1;
-                    ControlFlow::<()>::Continue(())
-                });
-                n
+                let mut n = CountedRoutes(0);
+                self.search_captures(self.jumpers(me), &mut n);
+                n.0
             }
             Phase::Enter => self.entry_squares().len(),
             Phase::Step => {
@@ -163,17 +200,14 @@ impl<V: Variant> Position<V> {
         allowed
     }
 
-    /// Every capture of the greatest size among all the mover's columns (R6, R7), until `f`
-    /// breaks. (All routes are found before the first is given: R7.3 needs the greatest size.)
-    fn try_for_each_capture<B>(
-        &self,
-        f: &mut impl FnMut(Move<V>) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
+    /// Every capture of the greatest size among the columns on `jumpers` (the mover's, R6, R7),
+    /// given to `routes` in the order of a depth-first search: columns by square number, jumps
+    /// in [`Variant::DIRECTIONS`] order.
+    fn search_captures(&self, jumpers: Bitboard<V>, routes: &mut impl Routes<V>) {
         let me = self.turn;
         let mut scratch = *self;
         let mut best = 0usize;
-        let mut routes: Vec<CapturePath<V>> = Vec::new();
-        for from in self.jumpers(me) {
+        for from in jumpers {
             // R7.2: the starting square is empty while the column moves.
             scratch.owned[me] &= !from.bit();
             extend_capture(
@@ -183,14 +217,104 @@ impl<V: Variant> Position<V> {
                 None,
                 CapturePath::new(from),
                 &mut best,
-                &mut routes,
+                routes,
             );
             scratch.owned[me] |= from.bit();
         }
-        for path in routes {
-            f(Move::Capture(path))?;
+    }
+}
+
+/// Appends `make(sq)` for each cell of `set`, lowest number first.
+#[inline(always)]
+fn push_each<V: Variant>(
+    moves: &mut MoveList<V>,
+    set: Bitboard<V>,
+    make: impl Fn(Square<V>) -> Move<V>,
+) {
+    for sq in set {
+        moves.push(make(sq));
+    }
+}
+
+/// Where the capture search keeps the completed routes of the greatest length seen so far
+/// (R7.3): a longer route makes it forget the shorter ones.
+trait Routes<V: Variant> {
+    /// A route longer than every one kept was found: forget them.
+    fn restart(&mut self);
+    /// Keeps a route of the greatest length seen so far.
+    fn keep(&mut self, path: CapturePath<V>);
+}
+
+/// The routes written as moves into the caller's (empty) list.
+struct ListRoutes<'a, V: Variant>(&'a mut MoveList<V>);
+
+impl<V: Variant> Routes<V> for ListRoutes<'_, V> {
+    #[inline(always)]
+    fn restart(&mut self) {
+        self.0.clear();
+    }
+    #[inline(always)]
+    fn keep(&mut self, path: CapturePath<V>) {
+        self.0.push(Move::Capture(path));
+    }
+}
+
+/// Only the number of routes (bulk counting).
+struct CountedRoutes(usize);
+
+impl<V: Variant> Routes<V> for CountedRoutes {
+    #[inline(always)]
+    fn restart(&mut self) {
+        self.0 = 0;
+    }
+    #[inline(always)]
+    fn keep(&mut self, _: CapturePath<V>) {
+        self.0 += 1;
+    }
+}
+
+/// Routes kept without allocating: the first [`INLINE_ROUTES`].
+const INLINE_ROUTES: usize = 32;
+
+/// Routes kept on the stack, and on the heap only past [`INLINE_ROUTES`] of them.
+struct BufferedRoutes<V: Variant> {
+    inline: [CapturePath<V>; INLINE_ROUTES],
+    len: usize,
+    more: Vec<CapturePath<V>>,
+}
+
+impl<V: Variant> BufferedRoutes<V> {
+    fn new() -> BufferedRoutes<V> {
+        BufferedRoutes {
+            inline: [CapturePath::new(Square::new_unchecked(0)); INLINE_ROUTES],
+            len: 0,
+            more: Vec::new(),
         }
-        ControlFlow::Continue(())
+    }
+
+    /// The routes in the order they were kept.
+    fn iter(&self) -> impl Iterator<Item = CapturePath<V>> + '_ {
+        self.inline[..self.len.min(INLINE_ROUTES)]
+            .iter()
+            .chain(self.more.iter())
+            .copied()
+    }
+}
+
+impl<V: Variant> Routes<V> for BufferedRoutes<V> {
+    #[inline]
+    fn restart(&mut self) {
+        self.len = 0;
+        self.more.clear();
+    }
+    #[inline]
+    fn keep(&mut self, path: CapturePath<V>) {
+        if let Some(slot) = self.inline.get_mut(self.len) {
+            *slot = path;
+        } else {
+            self.more.push(path);
+        }
+        self.len += 1;
     }
 }
 
@@ -228,7 +352,7 @@ fn extend_capture<V: Variant>(
     last: Option<Direction>,
     path: CapturePath<V>,
     best: &mut usize,
-    routes: &mut Vec<CapturePath<V>>,
+    routes: &mut impl Routes<V>,
 ) {
     let opp = board.owned[me.other()];
     let occupied = board.occupied();
@@ -259,9 +383,9 @@ fn extend_capture<V: Variant>(
     if !extended && path.len() >= *best {
         if path.len() > *best {
             *best = path.len();
-            routes.clear();
+            routes.restart();
         }
-        routes.push(path);
+        routes.keep(path);
     }
 }
 
