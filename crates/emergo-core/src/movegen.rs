@@ -4,7 +4,6 @@ use crate::bitboard::Bitboard;
 use crate::board::{Direction, Square};
 use crate::color::Color;
 use crate::moves::{CapturePath, Move};
-use crate::phase::Phase;
 use crate::position::Position;
 use crate::variant::{Emergo, Variant};
 use std::ops::ControlFlow;
@@ -129,22 +128,78 @@ impl<V: Variant> Position<V> {
         if self.is_lost() {
             return 0;
         }
-        match self.phase() {
-            Phase::Capture => {
-                let mut n = CountedRoutes(0);
-                self.search_captures(self.jumpers(me), &mut n);
-                n.0
-            }
-            Phase::Enter => self.entry_squares().len(),
-            Phase::Step => {
-                let own = self.owned[me];
-                let empty = self.empty();
-                V::DIRECTIONS
-                    .into_iter()
-                    .map(|d| (own.shift(d) & empty).len())
-                    .sum()
-            }
+        let jumpers = self.jumpers(me);
+        if !jumpers.is_empty() {
+            let mut n = CountedRoutes(0);
+            self.search_captures(jumpers, &mut n);
+            n.0
+        } else if self.hand[me] > 0 {
+            self.entry_squares().len()
+        } else {
+            let own = self.owned[me];
+            let empty = self.empty();
+            V::DIRECTIONS
+                .into_iter()
+                .map(|d| (own.shift(d) & empty).len())
+                .sum()
         }
+    }
+
+    /// The number `n` of legal moves and the move at index `pick(n)` of
+    /// [`Position::legal_moves`], or `None` when there is no legal move (then `pick` is not
+    /// called) or `pick` answers `n` or more. Entries and steps are counted in bulk and the one
+    /// picked is found by its rank, with no list made; captures are listed in `moves` (whose
+    /// contents are otherwise unspecified afterwards). What a random playout needs per ply.
+    pub fn pick_legal_move(
+        &self,
+        moves: &mut MoveList<V>,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<(Move<V>, usize)> {
+        let me = self.turn;
+        if self.is_lost() {
+            return None;
+        }
+        let jumpers = self.jumpers(me);
+        if !jumpers.is_empty() {
+            moves.clear();
+            self.search_captures(jumpers, &mut ListRoutes(moves));
+            let n = moves.len();
+            return moves.get(pick(n)).map(|&m| (m, n));
+        }
+        if self.hand[me] > 0 {
+            let squares = self.entry_squares();
+            let n = squares.len();
+            if n == 0 {
+                return None;
+            }
+            let to = nth_square(squares, pick(n))?;
+            return Some((Move::Enter(to), n));
+        }
+        // The steps in the order of `try_for_each_quiet_move`: by direction, then by square.
+        let own = self.owned[me];
+        let empty = self.empty();
+        let mut targets = [(Bitboard::EMPTY, 0); 6];
+        let mut n = 0;
+        for (dir, slot) in V::DIRECTIONS.into_iter().zip(&mut targets) {
+            let to = own.shift(dir) & empty;
+            *slot = (to, to.len());
+            n += slot.1;
+        }
+        if n == 0 {
+            return None;
+        }
+        let mut rank = pick(n);
+        for (dir, (to, count)) in V::DIRECTIONS.into_iter().zip(targets) {
+            if rank < count {
+                let to = nth_square(to, rank)?;
+                let from = Square::new_unchecked(
+                    to.index().wrapping_add_signed(-Bitboard::<V>::step_by(dir)),
+                );
+                return Some((Move::Step { from, to }, n));
+            }
+            rank -= count;
+        }
+        None
     }
 
     /// Whether `mv` is legal here. Decided by the generator alone, which stops at the match.
@@ -222,6 +277,16 @@ impl<V: Variant> Position<V> {
             scratch.owned[me] |= from.bit();
         }
     }
+}
+
+/// The cell of `set` at index `rank` in number order, if the set has that many.
+#[inline]
+fn nth_square<V: Variant>(set: Bitboard<V>, rank: usize) -> Option<Square<V>> {
+    let mut bits = set.0;
+    for _ in 0..rank {
+        bits &= bits.wrapping_sub(1);
+    }
+    Bitboard::<V>::from_bits(bits).first()
 }
 
 /// Appends `make(sq)` for each cell of `set`, lowest number first.
