@@ -2,7 +2,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::{Direction, Square};
-use crate::color::Color;
+use crate::color::{ByColor, Color};
 use crate::moves::{CapturePath, Move};
 use crate::position::Position;
 use crate::variant::{Emergo, Variant};
@@ -259,22 +259,19 @@ impl<V: Variant> Position<V> {
     /// given to `routes` in the order of a depth-first search: columns by square number, jumps
     /// in [`Variant::DIRECTIONS`] order.
     fn search_captures(&self, jumpers: Bitboard<V>, routes: &mut impl Routes<V>) {
-        let me = self.turn;
-        let mut scratch = *self;
-        let mut best = 0usize;
+        let mut search = CaptureSearch {
+            owned: self.owned,
+            men: self.men,
+            prisoners: &self.prisoners,
+            me: self.turn,
+            best: 0,
+            routes,
+        };
         for from in jumpers {
             // R7.2: the starting square is empty while the column moves.
-            scratch.owned[me] &= !from.bit();
-            extend_capture(
-                &mut scratch,
-                me,
-                from,
-                None,
-                CapturePath::new(from),
-                &mut best,
-                routes,
-            );
-            scratch.owned[me] |= from.bit();
+            search.owned[self.turn] &= !from.bit();
+            search.extend(from.index(), 0, CapturePath::new(from));
+            search.owned[self.turn] |= from.bit();
         }
     }
 }
@@ -408,66 +405,91 @@ pub fn attackable<V: Variant>(
     targets & hit
 }
 
-/// Depth-first search over jump sequences from `at`, with men taken at once (R7.2) and no 180°
-/// turn (R7.1). Keeps in `routes` the completed routes of the greatest length seen (R7.3).
-fn extend_capture<V: Variant>(
-    board: &mut Position<V>,
+/// A capture in progress (R6, R7): the columns as they stand between jumps, men taken at once
+/// (R7.2), on a copy of the bitboards and the top men only.
+struct CaptureSearch<'a, V: Variant, R> {
+    /// Each side's columns; the moving column's start square is in neither.
+    owned: ByColor<Bitboard<V>>,
+    /// The men on top of each column, less those taken so far.
+    men: V::Cells,
+    /// The prisoners of each column. Never changed: a column whose last top man is taken
+    /// becomes the mover's, and the mover does not jump its own columns, so they are not read
+    /// again in that capture.
+    prisoners: &'a V::Cells,
+    /// The side capturing.
     me: Color,
-    at: Square<V>,
-    last: Option<Direction>,
-    path: CapturePath<V>,
-    best: &mut usize,
-    routes: &mut impl Routes<V>,
-) {
-    let opp = board.owned[me.other()];
-    let occupied = board.occupied();
-    let mut extended = false;
-    for dir in V::DIRECTIONS {
-        if Some(dir.opposite()) == last {
-            continue;
-        }
-        let Some(over) = at.neighbour(dir) else {
-            continue;
-        };
-        if !opp.contains(over) {
-            continue;
-        }
-        let Some(land) = over.neighbour(dir) else {
-            continue;
-        };
-        if occupied.contains(land) {
-            continue;
-        }
-        extended = true;
-        let o = over.index();
-        let saved = (board.owned, board.men[o], board.prisoners[o]);
-        take_top_man_fast(board, o, me);
-        extend_capture(board, me, land, Some(dir), path.push(dir), best, routes);
-        (board.owned, board.men[o], board.prisoners[o]) = saved;
-    }
-    if !extended && path.len() >= *best {
-        if path.len() > *best {
-            *best = path.len();
-            routes.restart();
-        }
-        routes.keep(path);
-    }
+    /// The length of the longest route found so far.
+    best: usize,
+    /// The longest routes found so far.
+    routes: &'a mut R,
 }
 
-/// R6 on the scratch board, without hash upkeep.
-#[inline(always)]
-fn take_top_man_fast<V: Variant>(board: &mut Position<V>, over: usize, me: Color) {
-    let bit = Bitboard::<V>::from_bits(1u64 << over);
-    if board.men[over] > 1 {
-        board.men[over] -= 1;
-    } else if board.prisoners[over] > 0 {
-        board.men[over] = board.prisoners[over];
-        board.prisoners[over] = 0;
-        board.owned[me.other()] &= !bit;
-        board.owned[me] |= bit;
-    } else {
-        board.men[over] = 0;
-        board.owned[me.other()] &= !bit;
+/// The generator tries jumps in [`Variant::DIRECTIONS`] order and finds them as the set bits of
+/// a mask, lowest first: the two orders are the same because the directions are listed by code.
+const fn directions_in_code_order(directions: &[Direction]) -> bool {
+    let mut i = 0;
+    while i < directions.len() {
+        if directions[i].index() != i {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl<V: Variant, R: Routes<V>> CaptureSearch<'_, V, R> {
+    /// Depth-first search over the jump sequences of the column standing on cell `at`, which
+    /// may not jump in the directions of the mask `banned` (R7.1: straight back along the jump
+    /// it just made). Keeps the completed routes of the greatest length seen (R7.3), in the
+    /// order found: jumps in [`Variant::DIRECTIONS`] order.
+    fn extend(&mut self, at: usize, banned: u32, path: CapturePath<V>) {
+        const { assert!(directions_in_code_order(V::GEOMETRY.directions)) };
+        let me = self.me;
+        let them = me.other();
+        let opp = self.owned[them];
+        let empty = !(self.owned.white | self.owned.black);
+        let column = Bitboard::<V>::from_bits(1u64 << at);
+        // R6: an opponent's column next to it, with an empty square beyond.
+        let mut jumps = 0u32;
+        for dir in V::DIRECTIONS {
+            if !((column.shift(dir) & opp).shift(dir) & empty).is_empty() {
+                jumps |= 1 << dir.index();
+            }
+        }
+        jumps &= !banned;
+        if jumps == 0 {
+            if path.len() >= self.best {
+                if path.len() > self.best {
+                    self.best = path.len();
+                    self.routes.restart();
+                }
+                self.routes.keep(path);
+            }
+            return;
+        }
+        while jumps != 0 {
+            let dir = Direction::from_index(jumps.trailing_zeros() as usize);
+            jumps &= jumps - 1;
+            let by = Bitboard::<V>::step_by(dir);
+            let over = at.wrapping_add_signed(by);
+            let bit = Bitboard::<V>::from_bits(1u64 << over);
+            // R6: the top man is taken; the men under it stay, liberated if they are ours.
+            let saved = (self.owned, self.men[over]);
+            if saved.1 > 1 {
+                self.men[over] = saved.1 - 1;
+            } else {
+                self.owned[them] &= !bit;
+                if self.prisoners[over] > 0 {
+                    self.owned[me] |= bit;
+                }
+            }
+            self.extend(
+                over.wrapping_add_signed(by),
+                1 << dir.opposite().index(),
+                path.push(dir),
+            );
+            (self.owned, self.men[over]) = saved;
+        }
     }
 }
 
