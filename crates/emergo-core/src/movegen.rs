@@ -34,7 +34,14 @@ impl<V: Variant> Position<V> {
             self.search_captures(jumpers, &mut ListRoutes(moves));
         } else if self.hand[self.turn] > 0 {
             // R5.2
-            push_each(moves, self.entry_squares(), |to| Move::Enter(to));
+            // Many at once: counted first, then written with no capacity check per move.
+            let squares = self.entry_squares();
+            let mut bits = squares.0;
+            moves.extend((0..squares.len()).map(|_| {
+                let to = Square::new_unchecked(bits.trailing_zeros() as usize);
+                bits &= bits.wrapping_sub(1);
+                Move::Enter(to)
+            }));
         } else {
             // R5.3, in the order of `try_for_each_quiet_move`.
             let own = self.owned[self.turn];
