@@ -33,8 +33,7 @@ impl<V: Variant> Position<V> {
             // R5.1; `moves` is empty, so it holds exactly the routes kept.
             self.search_captures(jumpers, &mut ListRoutes(moves));
         } else if self.hand[self.turn] > 0 {
-            // R5.2
-            // Many at once: counted first, then written with no capacity check per move.
+            // R5.2: many at once, so counted first, then written with no capacity check each.
             let squares = self.entry_squares();
             let mut bits = squares.0;
             moves.extend((0..squares.len()).map(|_| {
@@ -100,15 +99,14 @@ impl<V: Variant> Position<V> {
                 f(Move::Enter(sq))?;
             }
         } else {
-            // R5.3
+            // R5.3: by direction, then by square; the column comes from one step back.
             let own = self.owned[me];
             let empty = self.empty();
             for dir in V::DIRECTIONS {
-                let back = dir.opposite();
+                let by = Bitboard::<V>::step_by(dir);
                 for to in own.shift(dir) & empty {
-                    if let Some(from) = to.neighbour(back) {
-                        f(Move::Step { from, to })?;
-                    }
+                    let from = Square::new_unchecked(to.index().wrapping_add_signed(-by));
+                    f(Move::Step { from, to })?;
                 }
             }
         }
