@@ -133,6 +133,20 @@ impl<V: Variant> Bitboard<V> {
         )
     }
 
+    /// How far a step in `dir` moves a cell's number (0 for a direction the board does not
+    /// have): the cell one step from `sq` is number `sq + step_by(dir)`, when there is one.
+    #[inline(always)]
+    pub(crate) const fn step_by(dir: Direction) -> isize {
+        (match dir {
+            Direction::NumberUp => const { V::GEOMETRY.shift_by[0] },
+            Direction::LetterDown => const { V::GEOMETRY.shift_by[1] },
+            Direction::LetterUp => const { V::GEOMETRY.shift_by[2] },
+            Direction::NumberDown => const { V::GEOMETRY.shift_by[3] },
+            Direction::BothUp => const { V::GEOMETRY.shift_by[4] },
+            Direction::BothDown => const { V::GEOMETRY.shift_by[5] },
+        }) as isize
+    }
+
     /// The cells of the set, lowest number first.
     #[inline]
     pub const fn iter(self) -> Squares<V> {

@@ -5,6 +5,7 @@
 //! `Copy`. Its landing squares follow from the directions (R7.4: a capture is identified by its
 //! start and every landing square).
 
+use crate::bitboard::Bitboard;
 use crate::board::{Direction, Square};
 use crate::variant::{Emergo, Variant};
 use std::fmt;
@@ -129,13 +130,22 @@ impl<V: Variant> CapturePath<V> {
 
     /// `(jumped square, landing square)` of each jump in order.
     pub fn jumps(&self) -> impl Iterator<Item = (Square<V>, Square<V>)> + '_ {
-        let mut at = self.from;
+        self.jump_indices()
+            .map(|(over, land)| (Square::new_unchecked(over), Square::new_unchecked(land)))
+    }
+
+    /// The cell numbers `(jumped, landing)` of each jump in order. A step in one direction adds
+    /// the same amount to every cell number ([`Bitboard::step_by`]), and a path stays on the
+    /// board (the generator and [`CapturePath::from_directions`] make no other), so each is one
+    /// addition.
+    #[inline]
+    pub(crate) fn jump_indices(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut at = self.from.index();
         self.directions().map(move |d| {
-            // A generated path only ever jumps over squares that exist.
-            let over = at.neighbour(d).unwrap_or(at);
-            let land = over.neighbour(d).unwrap_or(over);
-            at = land;
-            (over, land)
+            let by = Bitboard::<V>::step_by(d);
+            let over = at.wrapping_add_signed(by);
+            at = over.wrapping_add_signed(by);
+            (over, at)
         })
     }
 
@@ -146,7 +156,10 @@ impl<V: Variant> CapturePath<V> {
 
     /// The square the column ends on.
     pub fn to(&self) -> Square<V> {
-        self.landings().last().unwrap_or(self.from)
+        let to = self.directions().fold(self.from.index(), |at, d| {
+            at.wrapping_add_signed(2 * Bitboard::<V>::step_by(d))
+        });
+        Square::new_unchecked(to)
     }
 }
 

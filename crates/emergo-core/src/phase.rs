@@ -56,7 +56,8 @@ impl FromStr for Phase {
 
 impl<V: Variant> Position<V> {
     /// The kind of move the side to move must make (R5): capture if it can (R5.1), else enter
-    /// if it has men in hand (R5.2), else step (R5.3). The move generator decides by this too.
+    /// if it has men in hand (R5.2), else step (R5.3). The move generator decides by the same
+    /// test, in the same order.
     /// A position with no legal move still has a phase: the one whose moves are missing.
     #[inline]
     pub fn phase(&self) -> Phase {

@@ -79,15 +79,16 @@ fn play_one<V: Variant>(
             totals.wins[pos.turn().other()] += 1;
             return;
         }
-        pos.legal_moves_into(moves);
-        if moves.is_empty() {
+        // A uniform choice among the legal moves, in their generated order (the entries and
+        // steps are counted, not listed).
+        let Some((mv, n)) = pos.pick_legal_move(moves, |n| rng.below(n)) else {
             // R10.2
             totals.draws += 1;
             return;
-        }
+        };
         totals.plies += 1;
-        totals.legal_moves += moves.len() as u64;
-        pos.play_unchecked(moves[rng.below(moves.len())]);
+        totals.legal_moves += n as u64;
+        pos.play_unchecked(mv);
         if history.push(&pos) >= 3 {
             // R10.3
             totals.draws += 1;

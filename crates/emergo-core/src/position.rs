@@ -354,22 +354,36 @@ impl<V: Variant> Position<V> {
         let me = self.turn;
         match mv {
             Move::Enter(sq) => {
+                // R9: onto an empty square.
                 let n = self.entry_size();
                 self.set_hand(me, self.hand[me] - n);
-                self.set_column(sq.index(), Some((me, n, 0)));
+                self.put_column(sq.index(), me, n, 0);
             }
             Move::Step { from, to } => {
-                let col = self.take_column(from.index());
-                self.set_column(to.index(), col);
+                // R8: the mover's column, to an empty square.
+                let (f, t) = (from.index(), to.index());
+                let (men, prisoners) = (self.men[f], self.prisoners[f]);
+                self.hash ^= zobrist::column_key(f, me, men, prisoners);
+                self.owned[me] &= !from.bit();
+                self.men[f] = 0;
+                self.prisoners[f] = 0;
+                self.put_column(t, me, men, prisoners);
             }
             Move::Capture(path) => {
-                let (owner, men, mut prisoners) =
-                    self.take_column(path.from().index()).unwrap_or((me, 0, 0));
-                for (over, _) in path.jumps() {
-                    self.take_top_man(over.index(), me);
-                    prisoners += 1;
+                // R6, R7.2: the column leaves its square (which it may land on again), takes
+                // one man per jump, and ends on the last landing square.
+                let f = path.from().index();
+                let (men, prisoners) = (self.men[f], self.prisoners[f]);
+                self.hash ^= zobrist::column_key(f, me, men, prisoners);
+                self.owned[me] &= !path.from().bit();
+                self.men[f] = 0;
+                self.prisoners[f] = 0;
+                let mut at = f;
+                for (over, land) in path.jump_indices() {
+                    self.take_top_man(over, me);
+                    at = land;
                 }
-                self.set_column(path.to().index(), Some((owner, men, prisoners)));
+                self.put_column(at, me, men, prisoners + path.len() as u8);
             }
         }
         self.turn = me.other();
@@ -398,63 +412,35 @@ impl<V: Variant> Position<V> {
         Ok(self)
     }
 
-    /// R6: the top man of the column on `over` is taken by `capturer`; if its new top is of the
-    /// capturer's colour, those men are liberated; a single man leaves the square empty.
+    /// R6: the top man of the opponent's column on `over` is taken by `capturer`; if its new
+    /// top is of the capturer's colour, those men are liberated; a single man leaves the square
+    /// empty.
     #[inline]
     pub(crate) fn take_top_man(&mut self, over: usize, capturer: Color) {
-        let men = self.men[over];
-        let prisoners = self.prisoners[over];
-        let column = if men > 1 {
-            Some((capturer.other(), men - 1, prisoners))
-        } else if prisoners > 0 {
-            Some((capturer, prisoners, 0))
+        let owner = capturer.other();
+        let bit = Bitboard::<V>::from_bits(1u64 << over);
+        let (men, prisoners) = (self.men[over], self.prisoners[over]);
+        self.hash ^= zobrist::column_key(over, owner, men, prisoners);
+        if men > 1 {
+            self.men[over] = men - 1;
+            self.hash ^= zobrist::column_key(over, owner, men - 1, prisoners);
         } else {
-            None
-        };
-        self.set_column(over, column);
-    }
-
-    #[inline]
-    fn take_column(&mut self, sq: usize) -> Option<(Color, u8, u8)> {
-        let col = self.raw_column(sq);
-        self.set_column(sq, None);
-        col
-    }
-
-    #[inline]
-    fn raw_column(&self, sq: usize) -> Option<(Color, u8, u8)> {
-        let bit = Bitboard::<V>::from_bits(1u64 << sq);
-        let owner = if !(self.owned.white & bit).is_empty() {
-            Color::White
-        } else if !(self.owned.black & bit).is_empty() {
-            Color::Black
-        } else {
-            return None;
-        };
-        Some((owner, self.men[sq], self.prisoners[sq]))
-    }
-
-    /// Replaces what stands on `sq`, keeping the hash up to date.
-    #[inline]
-    fn set_column(&mut self, sq: usize, column: Option<(Color, u8, u8)>) {
-        if let Some((owner, men, prisoners)) = self.raw_column(sq) {
-            self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
-        }
-        let bit = Bitboard::<V>::from_bits(1u64 << sq);
-        self.owned.white &= !bit;
-        self.owned.black &= !bit;
-        match column {
-            Some((owner, men, prisoners)) => {
-                self.owned[owner] |= bit;
-                self.men[sq] = men;
-                self.prisoners[sq] = prisoners;
-                self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
-            }
-            None => {
-                self.men[sq] = 0;
-                self.prisoners[sq] = 0;
+            self.owned[owner] &= !bit;
+            self.men[over] = 0;
+            self.prisoners[over] = 0;
+            if prisoners > 0 {
+                self.put_column(over, capturer, prisoners, 0);
             }
         }
+    }
+
+    /// Puts a column on the empty square `sq`, keeping the hash up to date.
+    #[inline(always)]
+    fn put_column(&mut self, sq: usize, owner: Color, men: u8, prisoners: u8) {
+        self.owned[owner] |= Bitboard::from_bits(1u64 << sq);
+        self.men[sq] = men;
+        self.prisoners[sq] = prisoners;
+        self.hash ^= zobrist::column_key(sq, owner, men, prisoners);
     }
 
     #[inline]

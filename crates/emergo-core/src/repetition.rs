@@ -4,8 +4,7 @@
 use crate::color::Color;
 use crate::position::Position;
 use crate::variant::Variant;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 /// What R10.3 compares of a position: its Zobrist hash (columns, men in hand and side to move)
 /// and, as a guard, its men in hand. Two positions with equal keys are taken to be equal.
@@ -41,35 +40,40 @@ impl Hash for RepetitionKey {
     }
 }
 
-/// A hasher for keys that are already random (Zobrist hashes): it passes them through.
-#[derive(Default, Clone, Copy, Debug)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
+/// One place of the table of counts: a key and how often it occurs (0 once taken back).
+#[derive(Copy, Clone, Debug, Default)]
+struct Slot {
+    hash: u64,
+    count: u32,
+    hands: u16,
+    /// The place holds a key when this is the table's [`Repetitions::epoch`].
+    epoch: u16,
 }
 
 /// The positions of a game in order, each counted, so that each move costs O(1) and the third
 /// occurrence of a position (R10.3) is known at once. Captures do not reset it.
-#[derive(Clone, Debug, Default)]
+///
+/// The counts are an open-addressing table indexed by the Zobrist hash's low bits (the hash is
+/// already random), probed linearly and kept at most half full. A key taken back keeps its
+/// place with a count of 0 until the table is next rebuilt from the history. Clearing starts
+/// a new epoch, which empties every place at once.
+#[derive(Clone, Default)]
 pub struct Repetitions {
     keys: Vec<RepetitionKey>,
-    counts: HashMap<RepetitionKey, u32, BuildHasherDefault<PassThrough>>,
+    /// A power of two long, or empty.
+    table: Vec<Slot>,
+    /// Places in use in `table`.
+    used: usize,
+    /// The mark of the places in use (never 0 once the table exists: fresh places are 0).
+    epoch: u16,
+}
+
+impl std::fmt::Debug for Repetitions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repetitions")
+            .field("keys", &self.keys)
+            .finish()
+    }
 }
 
 impl Repetitions {
@@ -97,20 +101,76 @@ impl Repetitions {
     /// Adds a key (see [`Repetitions::push`]).
     #[inline]
     pub fn push_key(&mut self, key: RepetitionKey) -> u32 {
+        if 2 * (self.used + 1) > self.table.len() {
+            self.rebuild();
+        }
         self.keys.push(key);
-        let count = self.counts.entry(key).or_insert(0);
-        *count += 1;
-        *count
+        self.add(key)
+    }
+
+    /// Counts one more occurrence of `key` in the table, which has a free place.
+    #[inline]
+    fn add(&mut self, key: RepetitionKey) -> u32 {
+        let mask = self.table.len() - 1;
+        let mut i = key.hash as usize & mask;
+        loop {
+            let Some(slot) = self.table.get_mut(i) else {
+                return 0;
+            };
+            if slot.epoch != self.epoch {
+                *slot = Slot {
+                    hash: key.hash,
+                    count: 1,
+                    hands: key.hands,
+                    epoch: self.epoch,
+                };
+                self.used += 1;
+                return 1;
+            }
+            if slot.hash == key.hash && slot.hands == key.hands {
+                slot.count += 1;
+                return slot.count;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The place of `key` in the table, if it has one.
+    #[inline]
+    fn find(&self, key: RepetitionKey) -> Option<usize> {
+        let mask = self.table.len().checked_sub(1)?;
+        let mut i = key.hash as usize & mask;
+        loop {
+            let slot = self.table.get(i)?;
+            if slot.epoch != self.epoch {
+                return None;
+            }
+            if slot.hash == key.hash && slot.hands == key.hands {
+                return Some(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// A table at most a quarter full with one more key, counted again from the history
+    /// (which forgets the keys taken back).
+    #[cold]
+    fn rebuild(&mut self) {
+        let size = (4 * (self.keys.len() + 1)).max(64).next_power_of_two();
+        self.table.clear();
+        self.table.resize(size, Slot::default());
+        self.epoch = 1;
+        self.used = 0;
+        for i in 0..self.keys.len() {
+            self.add(self.keys[i]);
+        }
     }
 
     /// Takes back the last position (a move taken back).
     pub fn pop(&mut self) -> Option<RepetitionKey> {
         let key = self.keys.pop()?;
-        if let Some(count) = self.counts.get_mut(&key) {
-            *count -= 1;
-            if *count == 0 {
-                self.counts.remove(&key);
-            }
+        if let Some(i) = self.find(key) {
+            self.table[i].count = self.table[i].count.saturating_sub(1);
         }
         Some(key)
     }
@@ -122,10 +182,16 @@ impl Repetitions {
         }
     }
 
-    /// Forgets every position.
+    /// Forgets every position (and keeps the memory).
     pub fn clear(&mut self) {
         self.keys.clear();
-        self.counts.clear();
+        self.used = 0;
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Once in 65,535 clears: the marks start again from a blank table.
+            self.table.fill(Slot::default());
+            self.epoch = 1;
+        }
     }
 
     /// The number of positions held.
@@ -145,7 +211,7 @@ impl Repetitions {
 
     /// How often a position with `key` occurs in the history.
     pub fn count(&self, key: RepetitionKey) -> u32 {
-        self.counts.get(&key).copied().unwrap_or(0)
+        self.find(key).map_or(0, |i| self.table[i].count)
     }
 
     /// How often the last position occurs in the history, itself included (0 when empty).
@@ -187,5 +253,54 @@ mod tests {
         assert_eq!(history.current_count(), 1);
         history.clear();
         assert!(!history.is_third_occurrence());
+    }
+
+    #[test]
+    fn r10_3_counts_agree_with_a_plain_count_through_pops_rebuilds_and_clears() {
+        let mut rng = crate::playout::SplitMix::new(25);
+        // Keys whose hashes share their low bits (long probes), keys equal but for the hands,
+        // and random ones.
+        let mut keys: Vec<RepetitionKey> = (0..24u64)
+            .map(|i| RepetitionKey {
+                hash: i << 40,
+                hands: 0,
+            })
+            .collect();
+        keys.extend((0..8u16).map(|h| RepetitionKey { hash: 7, hands: h }));
+        keys.extend((0..200).map(|_| RepetitionKey {
+            hash: rng.next_u64(),
+            hands: 3,
+        }));
+        let mut history = Repetitions::new();
+        let mut plain: Vec<RepetitionKey> = Vec::new();
+        let count = |plain: &[RepetitionKey], key| plain.iter().filter(|&&k| k == key).count();
+        for step in 0..100_000 {
+            match rng.below(100) {
+                0..=54 => {
+                    let key = keys[rng.below(keys.len())];
+                    plain.push(key);
+                    assert_eq!(history.push_key(key) as usize, count(&plain, key));
+                }
+                55..=98 => assert_eq!(history.pop(), plain.pop()),
+                _ => {
+                    history.clear();
+                    plain.clear();
+                }
+            }
+            assert_eq!(history.len(), plain.len());
+            if step % 1000 == 0 {
+                for &key in &keys {
+                    assert_eq!(history.count(key) as usize, count(&plain, key), "{step}");
+                }
+            }
+        }
+        // More clears than the epoch mark counts.
+        for _ in 0..70_000 {
+            history.clear();
+            assert_eq!(history.push_key(keys[0]), 1);
+            assert_eq!(history.push_key(keys[1]), 1);
+            assert_eq!(history.push_key(keys[0]), 2);
+        }
+        assert_eq!(history.count(keys[2]), 0);
     }
 }

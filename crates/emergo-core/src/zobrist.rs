@@ -9,8 +9,12 @@ use crate::board::SQUARE_COUNT;
 use crate::color::Color;
 use crate::variant::MAX_SLOTS;
 
-/// Heights and hand sizes run 0..=12 (R2: 12 men a side).
+/// Heights and hand sizes run 0..=12 (R2: 12 men a side): the keys drawn.
 const SIZES: usize = 13;
+
+/// Places per height in the tables: a power of two above 12, so that an index is a mask (the
+/// places past 12 are never drawn, and stay 0).
+const PLACES: usize = 16;
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -21,17 +25,17 @@ const fn splitmix(state: u64) -> (u64, u64) {
 }
 
 struct Keys {
-    men: [[[u64; SIZES]; 2]; MAX_SLOTS],
-    prisoners: [[u64; SIZES]; MAX_SLOTS],
-    hand: [[u64; SIZES]; 2],
+    men: [[[u64; PLACES]; 2]; MAX_SLOTS],
+    prisoners: [[u64; PLACES]; MAX_SLOTS],
+    hand: [[u64; PLACES]; 2],
     black_to_move: u64,
 }
 
 const KEYS: Keys = {
     let mut keys = Keys {
-        men: [[[0; SIZES]; 2]; MAX_SLOTS],
-        prisoners: [[0; SIZES]; MAX_SLOTS],
-        hand: [[0; SIZES]; 2],
+        men: [[[0; PLACES]; 2]; MAX_SLOTS],
+        prisoners: [[0; PLACES]; MAX_SLOTS],
+        hand: [[0; PLACES]; 2],
         black_to_move: 0,
     };
     let mut state = 0x454D_4552_474F_2121u64; // "EMERGO!!"
@@ -75,17 +79,23 @@ const KEYS: Keys = {
     keys
 };
 
+/// A height or hand size as a table index. Never above 12 in a position (R2); the mask only
+/// spares the lookup a panic path (one AND, where a `% 13` was a multiply and four more steps).
+#[inline(always)]
+fn size(n: u8) -> usize {
+    n as usize & (PLACES - 1)
+}
+
 /// The key of a column of `men` men of `owner` over `prisoners` prisoners on square `sq`.
 #[inline(always)]
 pub(crate) fn column_key(sq: usize, owner: Color, men: u8, prisoners: u8) -> u64 {
-    KEYS.men[sq][owner as usize][men as usize % SIZES]
-        ^ KEYS.prisoners[sq][prisoners as usize % SIZES]
+    KEYS.men[sq][owner as usize][size(men)] ^ KEYS.prisoners[sq][size(prisoners)]
 }
 
 /// The key of `color` holding `count` men in hand.
 #[inline(always)]
 pub(crate) fn hand_key(color: Color, count: u8) -> u64 {
-    KEYS.hand[color as usize][count as usize % SIZES]
+    KEYS.hand[color as usize][size(count)]
 }
 
 /// The key XORed in when Black is to move.

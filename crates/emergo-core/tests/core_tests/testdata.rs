@@ -1,7 +1,8 @@
 //! The shared test data (cross-checked between independent implementations): every position of
 //! 200 random games with its legal moves, the games themselves, and perft counts.
 
-use emergo_core::{perft::perft, Game, Move, Phase, Position, Status};
+use emergo_core::position::Position as AnyPosition;
+use emergo_core::{perft::perft, Game, Move, Phase, Position, Status, Variant};
 
 const POSITIONS: &str = include_str!("../data/positions.tsv");
 const GAMES: &str = include_str!("../data/random-games.tsv");
@@ -25,9 +26,38 @@ fn r5_to_r9_legal_moves_match_every_position_of_the_data() {
             "bulk count, line {}",
             line_no + 1
         );
+        same_moves_every_way(&pos);
         checked += 1;
     }
     assert_eq!(checked, 23_379);
+}
+
+/// Every way of generating the moves gives the same moves in the same order: the list, a
+/// reused (dirty) list, the callback, and a pick by index (which random playouts use).
+pub(crate) fn same_moves_every_way<V: Variant>(pos: &AnyPosition<V>) {
+    let list = pos.legal_moves();
+    let mut buffer = vec![list.first().copied(); 3]
+        .into_iter()
+        .flatten()
+        .collect();
+    pos.legal_moves_into(&mut buffer);
+    assert_eq!(buffer, list, "{pos}");
+    let mut called = Vec::new();
+    pos.for_each_legal_move(|m| called.push(m));
+    assert_eq!(called, list, "{pos}");
+    let n = list.len();
+    for (k, &m) in list.iter().enumerate() {
+        let picked = pos.pick_legal_move(&mut buffer, |count| {
+            assert_eq!(count, n, "{pos}");
+            k
+        });
+        assert_eq!(picked, Some((m, n)), "{pos}");
+    }
+    assert_eq!(
+        pos.pick_legal_move(&mut buffer, |count| count),
+        None,
+        "{pos}"
+    );
 }
 
 /// R5 read from the data's move lists alone: captures contain `x`, steps `-`, entries neither.

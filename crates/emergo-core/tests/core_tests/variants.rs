@@ -406,6 +406,7 @@ fn check_positions<V: Variant>(data: &str, expected_count: usize) {
         let moves = sorted_moves(&p);
         assert_eq!(moves.join(" "), expected, "line {}: {text}", line_no + 1);
         assert_eq!(p.count_legal_moves(), moves.len(), "line {}", line_no + 1);
+        crate::testdata::same_moves_every_way(&p);
         for m in &moves {
             assert_eq!(p.parse_move(m).map(|mv| mv.to_string()).as_ref(), Ok(m));
         }
