@@ -31,6 +31,7 @@ use emergo_core::playout::SplitMix;
 use emergo_core::position::Position;
 use emergo_core::{Color, Variant};
 use emergo_engine::eval::Weights;
+use emergo_engine::pattern::EvalKind;
 use emergo_engine::player::{Limits, Player};
 use emergo_engine::search::{is_mate_score, Line};
 use emergo_engine::{AlphaBetaPlayer, Level};
@@ -160,6 +161,12 @@ pub fn rating_of_level(level: Option<Level>) -> u32 {
     level.map_or(2500, |l| 500 + 200 * u32::from(l.get()))
 }
 
+/// The evaluation of every engine of the generator: the linear one, with which the shipped
+/// set was made and its win-probability scale ([`DEFAULT_SCALE`]) fitted, so that a seed still
+/// makes the same puzzles. (A set made with the learned evaluation would be a new set, with a
+/// scale fitted to it.)
+const EVAL: EvalKind = EvalKind::Linear;
+
 /// The analyses of one thread: a full-strength player with a small table, cleared before each
 /// search so that every answer depends on the position and depth alone.
 pub struct Analyst {
@@ -174,9 +181,9 @@ impl Default for Analyst {
 
 impl Analyst {
     pub fn new() -> Analyst {
-        Analyst {
-            engine: AlphaBetaPlayer::with_hash(Level::MAX, ANALYSIS_HASH_MB),
-        }
+        let mut engine = AlphaBetaPlayer::with_hash(Level::MAX, ANALYSIS_HASH_MB);
+        engine.options_mut().eval = EVAL;
+        Analyst { engine }
     }
 
     /// The best `lines` root moves of `pos` at `depth`, best first (distinct positions).
@@ -387,6 +394,7 @@ pub fn themes<V: Variant>(
 fn lowest_level<V: Variant>(start: &Position<V>, found: &Found<V>, seed: u64) -> Option<Level> {
     Level::all().filter(|l| l.get() <= 9).find(|&level| {
         let mut player = AlphaBetaPlayer::new(level).with_seed(seed ^ u64::from(level.get()));
+        player.options_mut().eval = EVAL;
         let mut pos = *start;
         for (i, &mv) in found.line.iter().enumerate() {
             if found.puzzle_moves.contains(&i) {
@@ -444,7 +452,11 @@ struct GameWork {
 fn play_and_scan<V: Variant>(index: usize, config: &PuzzleConfig) -> GameWork {
     let mut rng = SplitMix::new(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
     let levels = levels_of(&mut rng);
-    let mut players = levels.map(|l| AlphaBetaPlayer::new(l).with_seed(rng.next_u64()));
+    let mut players = levels.map(|l| {
+        let mut player = AlphaBetaPlayer::new(l).with_seed(rng.next_u64());
+        player.options_mut().eval = EVAL;
+        player
+    });
     let mut game = Game::<V>::default();
     // Two random plies first, so that games of equal levels differ from the start.
     for _ in 0..2 {

@@ -15,6 +15,7 @@ use emergo_core::{ByColor, Color, Emergo, EndReason, Outcome, Status, Variant, V
 use emergo_engine::alphabeta::AlphaBetaPlayer;
 use emergo_engine::greedy::GreedyPlayer;
 use emergo_engine::mcts::MctsPlayer;
+use emergo_engine::pattern::{EvalKind, Net};
 use emergo_engine::player::{Clock, Limits, Player, RandomPlayer};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -38,16 +39,41 @@ pub enum ArenaError {
     },
     #[error("a match needs at least one game")]
     NoGames,
+    #[error("engine {name}: {path}: {message}")]
+    Net {
+        name: String,
+        path: std::path::PathBuf,
+        message: String,
+    },
 }
 
 /// The built-in player of a spec, seeded. `None` for external engines.
-fn builtin_player<V: Variant>(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Player<V>>> {
-    Some(match &spec.kind {
+fn builtin_player<V: Variant>(
+    spec: &EngineSpec,
+    seed: u64,
+) -> Result<Option<Box<dyn Player<V>>>, ArenaError> {
+    Ok(Some(match &spec.kind {
         EngineKind::Random => Box::new(RandomPlayer::new(seed)),
         EngineKind::Greedy => Box::new(GreedyPlayer::new(seed)),
         EngineKind::AlphaBeta { level } => {
             let mut player = AlphaBetaPlayer::new(*level).with_seed(seed);
             player.set_threads(spec.threads);
+            // Weights are the linear evaluation's: a spec that sets some plays with it unless
+            // it names an evaluation.
+            let linear = (!spec.weights.is_empty()).then_some(EvalKind::Linear);
+            if let Some(eval) = spec.eval.or(linear) {
+                player.options_mut().eval = eval;
+            }
+            if let Some(path) = &spec.net {
+                let error = |message: String| ArenaError::Net {
+                    name: spec.name.clone(),
+                    path: path.clone(),
+                    message,
+                };
+                let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+                let net = Net::from_bytes::<V>(&bytes).map_err(|e| error(e.to_string()))?;
+                player.options_mut().net = Some(std::sync::Arc::new(net));
+            }
             if !spec.weights.is_empty() {
                 let mut weights = player.weights_on(V::KIND);
                 for (name, value) in &spec.weights {
@@ -67,8 +93,8 @@ fn builtin_player<V: Variant>(spec: &EngineSpec, seed: u64) -> Option<Box<dyn Pl
             }
         }
         EngineKind::Mcts => Box::new(MctsPlayer::new(seed)),
-        EngineKind::Ugi { .. } => return None,
-    })
+        EngineKind::Ugi { .. } => return Ok(None),
+    }))
 }
 
 /// One side of a game: a built-in player or an external engine.
@@ -92,7 +118,7 @@ impl<V: Variant> Contestant<V> {
     /// Builds the player of `spec`; an external engine is started and greeted (and told the
     /// board, when it is not the square 9×9 one).
     pub(crate) fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant<V>, ArenaError> {
-        let player = builtin_player(spec, seed);
+        let player = builtin_player(spec, seed)?;
         let mut contestant = Contestant {
             spec: spec.clone(),
             player,
@@ -136,7 +162,7 @@ impl<V: Variant> Contestant<V> {
         }
         if self.player.is_some() {
             // Seeded per game, so that a match replays the same for a seed.
-            self.player = builtin_player(&self.spec, seed);
+            self.player = builtin_player(&self.spec, seed).map_err(|e| e.to_string())?;
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! Engine specs (`alphabeta:level=10`, `mcts:playouts=2000`, `greedy`, `random`,
 //! `ugi:/path/to/emergo ugi`) and time controls (`100` ms per move, `10+0.1` clock).
 
+use emergo_engine::pattern::EvalKind;
 use emergo_engine::Level;
 use std::fmt;
 use std::str::FromStr;
@@ -120,9 +121,16 @@ pub struct EngineSpec {
     /// `book=on`: `alphabeta` plays the shipped opening book's moves where it has them
     /// (docs/engine.md, "Opening book"); off unless given.
     pub(crate) book: bool,
-    /// `w.<weight>=<centimen>`: evaluation weights of `alphabeta` that differ from the defaults
-    /// (for tuning: `alphabeta:w.hand=80,w.edge=0`).
+    /// `w.<weight>=<centimen>`: weights of the linear evaluation of `alphabeta` that differ from
+    /// the defaults (for tuning: `alphabeta:w.hand=80,w.edge=0`); they imply `eval=linear`
+    /// unless `eval` is given.
     pub(crate) weights: Vec<(String, i32)>,
+    /// `eval=pattern|linear`: the evaluation of `alphabeta` (the engine's default unless given),
+    /// so that the learned evaluation can always be matched against the linear one.
+    pub(crate) eval: Option<EvalKind>,
+    /// `net=<file>`: the learned evaluation read from a weights file (`emergo train --out`)
+    /// instead of the shipped one; implies `eval=pattern`.
+    pub(crate) net: Option<std::path::PathBuf>,
     /// The name used in reports and records: `name=<text>`, or the spec text.
     pub(crate) name: String,
 }
@@ -152,6 +160,8 @@ impl FromStr for EngineSpec {
             threads: 1,
             book: false,
             weights: Vec::new(),
+            eval: None,
+            net: None,
             name: text.to_string(),
         };
         let known: &'static str = match head {
@@ -165,7 +175,7 @@ impl FromStr for EngineSpec {
             }
             "alphabeta" | "ab" => {
                 spec.kind = EngineKind::AlphaBeta { level: Level::MAX };
-                "level, time, depth, nodes, threads, book, w.<weight>, name"
+                "level, time, depth, nodes, threads, book, eval, net, w.<weight>, name"
             }
             "mcts" => {
                 spec.kind = EngineKind::Mcts;
@@ -227,6 +237,17 @@ impl FromStr for EngineSpec {
                         .filter(|v| v.abs() <= 100_000)
                         .ok_or_else(|| bad("a whole number of centimen"))?;
                     spec.weights.push((key[2..].to_string(), value));
+                }
+                ("alphabeta" | "ab", "eval") => {
+                    spec.eval = Some(
+                        value
+                            .parse::<EvalKind>()
+                            .map_err(|_| bad("pattern or linear"))?,
+                    )
+                }
+                ("alphabeta" | "ab", "net") if !value.is_empty() => {
+                    spec.net = Some(value.into());
+                    spec.eval = Some(EvalKind::Pattern);
                 }
                 ("alphabeta" | "ab", "book") => {
                     spec.book = match value {

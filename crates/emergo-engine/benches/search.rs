@@ -1,9 +1,10 @@
-//! Criterion benchmarks of the search: the bench positions to a fixed depth, the evaluation, and
-//! MCTS playouts. `cargo bench -p emergo-engine`. The node-count signature is `emergo bench`.
+//! Criterion benchmarks of the search: the bench positions to a fixed depth, the evaluations
+//! (linear and learned), and MCTS playouts. `cargo bench -p emergo-engine`. The node-count signature is `emergo bench`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use emergo_core::{Game, Position};
+use emergo_core::{Emergo, Game, Position};
 use emergo_engine::eval::{evaluate, Weights};
+use emergo_engine::pattern::Net;
 use emergo_engine::{bench, Limits, MctsPlayer};
 
 fn positions() -> Vec<Position> {
@@ -31,6 +32,10 @@ fn eval(c: &mut Criterion) {
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("evaluate (bench positions)", |b| {
         b.iter(|| positions.iter().map(|p| evaluate(p, &weights)).sum::<i32>())
+    });
+    let net = Net::shipped::<Emergo>().expect("the shipped learned evaluation");
+    group.bench_function("learned evaluation (bench positions)", |b| {
+        b.iter(|| positions.iter().map(|p| net.evaluate(p)).sum::<i32>())
     });
     group.finish();
 }

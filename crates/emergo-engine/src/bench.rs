@@ -7,6 +7,7 @@
 //! every run (seeded), each with the board's own weights.
 
 use crate::eval::Weights;
+use crate::pattern::EvalKind;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, SearchOptions};
 use crate::Limits;
@@ -104,20 +105,30 @@ pub fn positions<V: Variant>() -> Vec<(String, Position<V>)> {
 /// Searches every bench position of the square 9×9 board to `depth`, calling
 /// `each(name, nodes)` after each.
 pub fn run(depth: u32, each: impl FnMut(&str, u64)) -> BenchReport {
-    run_on::<Emergo>(depth, each)
+    run_on::<Emergo>(depth, EvalKind::default(), each)
 }
 
-/// [`run`] on the board `kind`.
-pub fn run_variant(kind: VariantKind, depth: u32, each: impl FnMut(&str, u64)) -> BenchReport {
-    with_variant!(kind, V => run_on::<V>(depth, each))
+/// [`run`] on the board `kind` with the evaluation `eval`.
+pub fn run_variant(
+    kind: VariantKind,
+    depth: u32,
+    eval: EvalKind,
+    each: impl FnMut(&str, u64),
+) -> BenchReport {
+    with_variant!(kind, V => run_on::<V>(depth, eval, each))
 }
 
-/// [`run`] on the board `V`, with its weights.
-pub fn run_on<V: Variant>(depth: u32, mut each: impl FnMut(&str, u64)) -> BenchReport {
+/// [`run`] on the board `V`, with its weights and the evaluation `eval`.
+pub fn run_on<V: Variant>(
+    depth: u32,
+    eval: EvalKind,
+    mut each: impl FnMut(&str, u64),
+) -> BenchReport {
     let start = Instant::now();
     let mut nodes = 0;
     let options = SearchOptions {
         weights: Weights::for_variant(V::KIND),
+        eval,
         ..SearchOptions::default()
     };
     let stop = AtomicBool::new(false);
@@ -167,8 +178,8 @@ mod tests {
                 list.len()
             });
             assert!(count > 10, "{kind}: {count}");
-            let a = run_variant(kind, 2, |_, _| {});
-            let b = run_variant(kind, 2, |_, _| {});
+            let a = run_variant(kind, 2, EvalKind::default(), |_, _| {});
+            let b = run_variant(kind, 2, EvalKind::default(), |_, _| {});
             assert_eq!((a.nodes, a.positions), (b.nodes, count), "{kind}");
         }
     }

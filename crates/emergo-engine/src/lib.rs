@@ -15,6 +15,7 @@ pub mod eval;
 pub mod greedy;
 pub mod level;
 pub mod mcts;
+pub mod pattern;
 pub mod player;
 pub mod rng;
 pub mod search;

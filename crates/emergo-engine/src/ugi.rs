@@ -18,6 +18,7 @@ mod go;
 use crate::alphabeta::{AlphaBetaPlayer, DEFAULT_HASH_MB};
 use crate::book::{Book, BookError};
 use crate::level::Level;
+use crate::pattern::EvalKind;
 use crate::player::Player;
 use crate::search::multipv::MAX_LINES;
 use crate::search::{mate_in, SearchInfo};
@@ -143,6 +144,8 @@ struct Engine {
     overhead: Duration,
     /// Lines reported per depth (option `MultiPV`).
     multipv: usize,
+    /// The evaluation (option `Eval`: `pattern`, the learned one, or `linear`).
+    eval: EvalKind,
     /// Whether the running search is `go infinite`.
     infinite: bool,
     /// Whether a book move is played when the book has one (option `OwnBook`).
@@ -173,6 +176,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
         threads: 1,
         level: Level::MAX,
         overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+        eval: EvalKind::default(),
         multipv: 1,
         infinite: false,
         own_book: true,
@@ -251,6 +255,12 @@ impl Engine {
         self.say(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
         ));
+        let evals: Vec<String> = EvalKind::NAMES.iter().map(|e| format!("var {e}")).collect();
+        self.say(&format!(
+            "option name Eval type combo default {} {}",
+            EvalKind::default().name(),
+            evals.join(" ")
+        ));
         self.say("option name OwnBook type check default true");
         self.say("option name BookFile type string default <empty>");
         let vars: Vec<String> = VariantKind::ALL
@@ -312,6 +322,7 @@ impl Engine {
         let mut p = AlphaBetaPlayer::with_hash(self.level, self.hash_mb);
         p.set_threads(self.threads);
         p.set_multipv(self.multipv);
+        p.options_mut().eval = self.eval;
         p
     }
 
@@ -357,6 +368,18 @@ impl Engine {
                 }
                 None => self.error(&format!(
                     "bad value '{value}' for option '{name}' (emergo, 7x7 or hex)"
+                )),
+            }
+            return;
+        }
+        if name.eq_ignore_ascii_case("eval") {
+            match value.parse::<EvalKind>() {
+                Ok(kind) if EvalKind::NAMES.contains(&value) => {
+                    self.eval = kind;
+                    player.options_mut().eval = kind;
+                }
+                _ => self.error(&format!(
+                    "bad value '{value}' for option '{name}' (pattern or linear)"
                 )),
             }
             return;
@@ -1133,6 +1156,33 @@ mod tests {
         let best = lines.iter().position(|l| l == "bestmove f4-e4").unwrap();
         let perft = lines.iter().position(|l| l == "nodes 38").unwrap();
         assert!(best < perft, "{lines:?}");
+    }
+
+    #[test]
+    fn the_evaluation_is_an_option_and_the_linear_one_stays_selectable() {
+        let hello = session("ugi\n");
+        let option = "option name Eval type combo default pattern var pattern var linear";
+        let at = hello.iter().position(|l| l == option).expect("announced");
+        assert!(at < hello.iter().position(|l| l == "ugiok").unwrap());
+        for kind in EvalKind::NAMES {
+            let lines = session(&format!(
+                "setoption name OwnBook value false\nsetoption name Eval value {kind}\n\
+                 position startpos moves d3\ngo depth 3\nisready\n"
+            ));
+            assert!(
+                !lines.iter().any(|l| l.starts_with("info string error")),
+                "{kind}: {lines:?}"
+            );
+            assert!(
+                lines.iter().any(|l| l.starts_with("bestmove ")),
+                "{lines:?}"
+            );
+        }
+        let lines = session("setoption name Eval value neural\n");
+        assert_eq!(
+            lines,
+            ["info string error: bad value 'neural' for option 'Eval' (pattern or linear)"]
+        );
     }
 
     #[test]

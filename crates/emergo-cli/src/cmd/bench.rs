@@ -3,6 +3,7 @@
 
 use super::VariantArg;
 use emergo_engine::bench;
+use emergo_engine::pattern::EvalKind;
 
 /// Arguments of `emergo bench`.
 #[derive(clap::Args)]
@@ -13,6 +14,9 @@ pub struct Args {
     /// Print only the summary line.
     #[arg(long)]
     quiet: bool,
+    /// The evaluation: pattern (the learned one, where the board has one) or linear.
+    #[arg(long, default_value_t = EvalKind::default())]
+    eval: EvalKind,
     #[command(flatten)]
     variant: VariantArg,
 }
@@ -20,7 +24,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let depth = args.depth.clamp(1, 30);
     let mut failed: Option<std::io::Error> = None;
-    let report = bench::run_variant(args.variant.variant, depth, |name, nodes| {
+    let report = bench::run_variant(args.variant.variant, depth, args.eval, |name, nodes| {
         if !args.quiet && failed.is_none() {
             failed = outln!("{name:<22} {nodes:>12}").err();
         }

@@ -17,6 +17,7 @@ pub mod time;
 pub mod tt;
 
 use crate::eval::{evaluate, Weights};
+use crate::pattern::{EvalKind, Net};
 use crate::player::Limits;
 use emergo_core::game::Game;
 use emergo_core::moves::Move;
@@ -93,6 +94,13 @@ pub struct SearchResult<V: Variant = Emergo> {
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
     pub weights: Weights,
+    /// The evaluation: the learned one (where the board has a shipped net) or the linear one
+    /// with `weights` (UGI `Eval`).
+    pub eval: EvalKind,
+    /// A learned evaluation to use instead of the shipped one with [`EvalKind::Pattern`] (one
+    /// read from a file, to compare trained weights before shipping them); used only on its
+    /// own board.
+    pub net: Option<std::sync::Arc<Net>>,
     /// Lazy SMP threads (1 = single-threaded).
     pub threads: usize,
     /// Search every root move without alpha-beta cutoffs at the root, so that root scores are
@@ -111,6 +119,8 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             weights: Weights::default(),
+            eval: EvalKind::default(),
+            net: None,
             threads: 1,
             exact_root: false,
             root_margin: INFINITY,
@@ -179,6 +189,8 @@ pub fn search<V: Variant>(
 struct Worker<'a, V: Variant> {
     shared: &'a Shared<'a>,
     weights: &'a Weights,
+    /// The learned evaluation, when the options ask for it and the board has one.
+    net: Option<&'a Net>,
     options: &'a SearchOptions,
     tc: &'a TimeControl,
     id: usize,
@@ -244,6 +256,14 @@ impl<'a, V: Variant> Worker<'a, V> {
         Worker {
             shared,
             weights: &options.weights,
+            net: match options.eval {
+                EvalKind::Pattern => options
+                    .net
+                    .as_deref()
+                    .filter(|net| net.variant() == V::KIND)
+                    .or_else(|| Net::shipped::<V>()),
+                EvalKind::Linear => None,
+            },
             options,
             tc,
             id,
@@ -269,6 +289,15 @@ impl<'a, V: Variant> Worker<'a, V> {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// The static evaluation of a quiet position, for the side to move.
+    #[inline]
+    fn evaluate(&self, pos: &Position<V>) -> i32 {
+        match self.net {
+            Some(net) => net.evaluate(pos),
+            None => evaluate(pos, self.weights),
+        }
     }
 
     /// Counts a node; every so often checks the stop flags, the clock and the node limit.
@@ -518,7 +547,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return evaluate(pos, self.weights);
+                return self.evaluate(pos);
             }
             // Mate distance pruning.
             alpha = alpha.max(-MATE + ply as i32);
@@ -702,7 +731,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos, self.weights);
+            return self.evaluate(pos);
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         pos.legal_moves_into(&mut moves);
@@ -717,7 +746,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             && pos.can_capture(pos.turn().other());
         if !forced && !evasion {
             self.moves[ply] = moves;
-            return evaluate(pos, self.weights);
+            return self.evaluate(pos);
         }
         let next_qply = if forced { qply } else { qply + 1 };
         let mut best = -INFINITY;
