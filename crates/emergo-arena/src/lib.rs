@@ -23,8 +23,10 @@
 mod openings;
 pub mod puzzles;
 mod runner;
+pub mod selfplay;
 mod spec;
 mod stats;
+pub mod train;
 pub mod tune;
 mod ugi;
 

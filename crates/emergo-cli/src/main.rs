@@ -75,6 +75,11 @@ enum Command {
     Book(cmd::book::Args),
     /// Fit the evaluation weights to the results of recorded games (Texel tuning).
     Tune(cmd::tune::Args),
+    /// Play the engine against itself and write quiet positions with score and result, the
+    /// data of `emergo train`.
+    Selfplay(cmd::selfplay::Args),
+    /// Fit the learned evaluation (patterns) to self-play positions and write its weights.
+    Train(cmd::train::Args),
     /// Make puzzles from engine games: `emergo puzzles generate --games N --out FILE`.
     Puzzles(cmd::puzzles::Args),
 }
@@ -97,6 +102,8 @@ fn main() -> ExitCode {
         Command::Worker(args) => cmd::worker::run(args),
         Command::Db(args) => cmd::db::run(args),
         Command::Tune(args) => cmd::tune::run(args),
+        Command::Selfplay(args) => cmd::selfplay::run(args),
+        Command::Train(args) => cmd::train::run(args),
         Command::Explorer(args) => cmd::explorer::run(args),
         Command::Book(args) => cmd::book::run(args),
         Command::Puzzles(args) => cmd::puzzles::run(args),
