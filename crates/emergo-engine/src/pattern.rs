@@ -37,7 +37,7 @@ use std::sync::OnceLock;
 use thiserror::Error;
 
 /// The number of cell states.
-pub const STATES: usize = 13;
+pub(crate) const STATES: usize = 13;
 const S2: usize = STATES * STATES;
 const S3: usize = S2 * STATES;
 const S4: usize = S3 * STATES;
@@ -50,35 +50,33 @@ pub const UNIT: i32 = 16;
 #[derive(Debug)]
 pub struct Patterns {
     /// Lines of three cells (a, b, c) with b between a and c.
-    pub lines: Vec<[u8; 3]>,
+    pub(crate) lines: Vec<[u8; 3]>,
     /// Windows of four cells in cyclic order (square boards).
-    pub squares: Vec<[u8; 4]>,
+    pub(crate) squares: Vec<[u8; 4]>,
     /// Triangles of three mutually adjacent cells (the hexagon).
-    pub triangles: Vec<[u8; 3]>,
+    pub(crate) triangles: Vec<[u8; 3]>,
     /// Each cell's symmetry class (its orbit), by cell number.
-    pub class: [u8; MAX_SLOTS],
+    pub(crate) class: [u8; MAX_SLOTS],
     /// How many classes.
-    pub classes: usize,
-    /// The board's symmetries, as permutations of cell numbers (the identity first).
-    pub symmetries: Vec<[u8; MAX_SLOTS]>,
+    pub(crate) classes: usize,
     /// The canonical index of a line or triangle's state triple (13³ entries).
     canon3_line: Vec<u16>,
     canon3_triangle: Vec<u16>,
     /// The canonical index of a square's state quadruple (13⁴ entries, square boards).
     canon4: Vec<u16>,
     /// Where each kind of feature starts in the (opening) half of the table.
-    pub offsets: Offsets,
+    offsets: Offsets,
     /// The size of each half of the table (opening, end).
     pub half: usize,
 }
 
 /// Where each kind of feature starts in a half of the weight table.
 #[derive(Clone, Copy, Debug)]
-pub struct Offsets {
-    pub cells: usize,
-    pub hands: usize,
-    pub lines: usize,
-    pub windows: usize,
+struct Offsets {
+    cells: usize,
+    hands: usize,
+    lines: usize,
+    windows: usize,
 }
 
 impl Patterns {
@@ -213,7 +211,6 @@ impl Patterns {
             triangles,
             class,
             classes,
-            symmetries,
             canon3_line,
             canon3_triangle,
             canon4,
@@ -356,7 +353,7 @@ fn digits4(i: usize) -> [usize; 4] {
 /// The board's symmetries as permutations of cell numbers, the identity first: the 8 of the
 /// square (turns by a quarter and mirrors of the checkerboard) or the 12 of the hexagon (turns by
 /// a sixth and mirrors), generated from one turn and one mirror.
-pub fn symmetries<V: Variant>() -> Vec<[u8; MAX_SLOTS]> {
+pub(crate) fn symmetries<V: Variant>() -> Vec<[u8; MAX_SLOTS]> {
     let cells: Vec<Square<V>> = Square::<V>::all().collect();
     let perm = |map: &dyn Fn(Square<V>) -> Option<Square<V>>| -> [u8; MAX_SLOTS] {
         let mut p = [u8::MAX; MAX_SLOTS];
@@ -699,7 +696,8 @@ mod tests {
 
     fn symmetric_positions_evaluate_equally<V: Variant>(group: usize, classes: usize) {
         let patterns = Patterns::of::<V>();
-        assert_eq!(patterns.symmetries.len(), group);
+        let symmetries = symmetries::<V>();
+        assert_eq!(symmetries.len(), group);
         assert_eq!(patterns.classes, classes);
         let net = random_net::<V>(3);
         let mut checked = 0;
@@ -708,7 +706,7 @@ mod tests {
             let mut pos = Position::<V>::start();
             while !pos.legal_moves().is_empty() && checked < 3000 {
                 let e = net.evaluate(&pos);
-                for perm in &patterns.symmetries {
+                for perm in &symmetries {
                     assert_eq!(net.evaluate(&mirrored(&pos, perm)), e, "{pos}");
                 }
                 let moves = pos.legal_moves();
