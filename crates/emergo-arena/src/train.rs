@@ -157,7 +157,7 @@ impl Default for TrainConfig {
 /// The curve scale that best predicts the results from the search's scores (mean squared
 /// error, golden-section search over 0.01..10), for a data set with no scale of its own.
 pub fn fit_scale(data: &Data) -> f64 {
-    let error = |scale: f64| -> f64 {
+    crate::tune::minimise_scale(0.01, 10.0, 50, |scale| {
         let total: f64 = (0..data.len())
             .map(|k| {
                 let p = sigmoid(scale * f64::from(data.score[k].clamp(-3000, 3000)) / 100.0);
@@ -165,19 +165,7 @@ pub fn fit_scale(data: &Data) -> f64 {
             })
             .sum();
         total / data.len().max(1) as f64
-    };
-    let (mut lo, mut hi) = (0.01f64.ln(), 10f64.ln());
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..50 {
-        let a = hi - phi * (hi - lo);
-        let b = lo + phi * (hi - lo);
-        if error(a.exp()) < error(b.exp()) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    ((lo + hi) / 2.0).exp()
+    })
 }
 
 /// The errors of a model on the training positions and the held-out ones.

@@ -95,12 +95,20 @@ fn as_f64(weights: &Weights) -> [f64; N] {
 /// over 0.001..1000.
 pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
     let w = as_f64(weights);
-    let (mut lo, mut hi) = (0.001f64.ln(), 1000f64.ln());
+    minimise_scale(0.001, 1000.0, 60, |scale| {
+        mean_error_f64(samples, &w, 0.0, scale)
+    })
+}
+
+/// The scale in `lo..hi` at which `error` is least: a golden-section search over the scale's
+/// logarithm, `steps` steps (the error of a logistic fit has one minimum in the scale).
+pub(crate) fn minimise_scale(lo: f64, hi: f64, steps: usize, error: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (lo.ln(), hi.ln());
     let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
+    for _ in 0..steps {
         let a = hi - phi * (hi - lo);
         let b = lo + phi * (hi - lo);
-        if mean_error_f64(samples, &w, 0.0, a.exp()) < mean_error_f64(samples, &w, 0.0, b.exp()) {
+        if error(a.exp()) < error(b.exp()) {
             hi = b;
         } else {
             lo = a;
