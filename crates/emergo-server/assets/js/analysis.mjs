@@ -60,6 +60,7 @@ export async function openAnalysis(params) {
   st.board.select([]);
   st.board.set({ board: null, legal: null, last: null, hint: null });
   st.board.redrawAll();
+  $('#an-status').textContent = '';
   st.views.clear();
   st.analysis = null;
   st.gameId = null;
@@ -208,23 +209,29 @@ function lastMove() {
 function render() {
   if (!st.open || !st.root) return;
   const v = view();
-  const best = st.analysis && st.analysis.lines[0];
-  const bestMove = best && v ? v.legal_moves.find((m) => m.move === best.move) : null;
-  st.board.set({
-    board: v ? v.board : null,
-    legal: v ? v.legal_moves : null,
-    last: lastMove(),
-    hint: bestMove ? bestMove.passed : null,
-  });
-  const status = $('#an-status');
-  if (!v) status.textContent = '';
-  else if (v.result) status.textContent = t('an.over', { result: v.result });
-  else status.textContent = t('status.toMove', { color: t(`color.${v.board.turn}`) });
   renderTree();
   renderEngine();
-  const d = $('#analysis').dataset;
-  d.position = node().after;
-  d.path = st.path.join('.');
+  if (!v) {
+    // Until the server's view of the new position arrives, the board keeps the last one drawn
+    // (no blank flash between moves) but takes no move: its legal moves belong to that position.
+    st.board.set({ legal: null, hint: null });
+  } else {
+    const best = st.analysis && st.analysis.lines[0];
+    const bestMove = best ? v.legal_moves.find((m) => m.move === best.move) : null;
+    st.board.set({
+      board: v.board,
+      legal: v.legal_moves,
+      last: lastMove(),
+      hint: bestMove ? bestMove.passed : null,
+    });
+    const status = $('#an-status');
+    if (v.result) status.textContent = t('an.over', { result: v.result });
+    else status.textContent = t('status.toMove', { color: t(`color.${v.board.turn}`) });
+    // What the board shows, for whoever reads the page (and its tests).
+    const d = $('#analysis').dataset;
+    d.position = node().after;
+    d.path = st.path.join('.');
+  }
   $('#an-first').disabled = $('#an-prev').disabled = st.path.length === 0;
   $('#an-next').disabled = $('#an-last').disabled = node().children.length === 0;
   $('#an-promote').disabled = !st.path.some((i) => i !== 0);
