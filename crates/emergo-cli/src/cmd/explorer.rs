@@ -2,10 +2,9 @@
 //! statistics (docs/api.md, "Opening explorer") made again from the stored games, or added from
 //! a file of records (self-play from `emergo match --pgn`, say).
 
-use super::Exit;
+use super::{Database, Exit};
 use crate::process;
 use anyhow::Context;
-use emergo_platform::store::Store;
 use emergo_server::explorer::Explorer;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -22,17 +21,15 @@ pub enum Action {
     /// Forget the statistics and index every finished stored game again (records indexed from
     /// files are to be imported again after it).
     Rebuild {
-        /// The database: `sqlite://emergo.db`, a file name, or `postgres://...`.
-        #[arg(long, default_value = "sqlite://emergo.db")]
-        db: String,
+        #[command(flatten)]
+        db: Database,
     },
     /// Index the game records of FILE (each once, whichever file it comes from; records
     /// without a result are left out).
     Import {
         file: PathBuf,
-        /// The database: `sqlite://emergo.db`, a file name, or `postgres://...`.
-        #[arg(long, default_value = "sqlite://emergo.db")]
-        db: String,
+        #[command(flatten)]
+        db: Database,
     },
 }
 
@@ -48,14 +45,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })
 }
 
-async fn open(db: &str) -> anyhow::Result<Explorer> {
-    let store = Store::open(db)
-        .await
-        .with_context(|| format!("cannot open the database {db}"))?;
-    Ok(Explorer::new(store))
+async fn open(db: &Database) -> anyhow::Result<Explorer> {
+    Ok(Explorer::new(db.open().await?))
 }
 
-async fn rebuild(db: &str) -> anyhow::Result<()> {
+async fn rebuild(db: &Database) -> anyhow::Result<()> {
     let explorer = open(db).await?;
     explorer.reset().await?;
     let total = explorer.pending().await?;
@@ -89,7 +83,7 @@ async fn rebuild(db: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn import(file: &PathBuf, db: &str) -> anyhow::Result<()> {
+async fn import(file: &PathBuf, db: &Database) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let explorer = open(db).await?;

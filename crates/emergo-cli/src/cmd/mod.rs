@@ -33,6 +33,24 @@ pub struct Exit {
     pub message: String,
 }
 
+/// `--db`: the database a command works on, embedded SQLite unless told otherwise.
+#[derive(clap::Args)]
+pub struct Database {
+    /// The database: a SQLite file name or `sqlite://` URL (created when missing), or a
+    /// `postgres://` URL (several instances may share it); migrated when opened.
+    #[arg(long, default_value = "sqlite://emergo.db")]
+    pub db: String,
+}
+
+impl Database {
+    /// Opens (and migrates) the database.
+    pub async fn open(&self) -> anyhow::Result<emergo_platform::store::Store> {
+        emergo_platform::store::Store::open(&self.db)
+            .await
+            .with_context(|| format!("cannot open the database {}", self.db))
+    }
+}
+
 /// Reads a `--position` value (N2 text) on the board `V`.
 pub fn parse_position_on<V: Variant>(text: &str) -> anyhow::Result<position::Position<V>> {
     text.parse::<position::Position<V>>()

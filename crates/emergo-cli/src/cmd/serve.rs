@@ -12,10 +12,8 @@ pub struct Args {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The database: a SQLite file name or `sqlite://` URL (created when missing), or a
-    /// `postgres://` URL (several instances may share it); migrated at start.
-    #[arg(long, default_value = "sqlite://emergo.db")]
-    pub db: String,
+    #[command(flatten)]
+    pub database: super::Database,
     /// Engine worker threads (default: one per core). With PostgreSQL, 0 runs no engine in
     /// this instance (`emergo worker` processes search).
     #[arg(long)]
@@ -200,7 +198,7 @@ impl LimitArgs {
 /// Runs the server until Ctrl-C (or SIGTERM), printing the address to open.
 pub fn run(args: Args) -> anyhow::Result<()> {
     process::init_tracing();
-    let mut config = emergo_server::Config::new(args.addr, &args.db);
+    let mut config = emergo_server::Config::new(args.addr, &args.database.db);
     config.engine_workers = args.engine_threads;
     config.limits = args.limits.limits();
     config.public_url = args.public_url;
