@@ -671,3 +671,147 @@ async fn item4_the_game_page_plays_a_hex_game_and_a_7x7_game_by_click_and_drag()
     w.close().await.expect("closed");
     c.close().await.expect("closed");
 }
+
+/// Sends `body` to `path` and fails unless the server accepts it.
+async fn post_ok(rig: &Rig, path: &str, body: Value) {
+    let res = reqwest::Client::new()
+        .post(rig.url(path))
+        .json(&body)
+        .send()
+        .await
+        .expect("the request is sent");
+    assert!(res.status().is_success(), "{path}: {}", res.status());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item4_premoves_on_the_hexagon_and_the_hex_game_opened_on_the_analysis_board() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let mut rig = Rig::start().await;
+    let c = rig.browser(1100, 860).await;
+
+    // A game between people on the hexagon: White on this page, Black through the API.
+    c.goto(&rig.url("/")).await.expect("the lobby loads");
+    wait_until(
+        &c,
+        "document.querySelectorAll('#new-human select[name=variant] option').length === 3",
+        "the boards listed in the form",
+    )
+    .await;
+    find(&c, "#new-human select[name=variant]")
+        .await
+        .select_by_value("hex")
+        .await
+        .expect("the hexagon is chosen");
+    let id = new_game(&c, "new-human", "white", None, None).await;
+    let invite = js(
+        &c,
+        &format!("return JSON.parse(localStorage.getItem('emergo.invite.{id}'))"),
+    )
+    .await
+    .as_str()
+    .expect("the invitation code kept")
+    .to_string();
+    let grant: Value = reqwest::Client::new()
+        .post(rig.url(&format!("/api/games/{id}/join")))
+        .json(&json!({ "invite": invite }))
+        .send()
+        .await
+        .expect("the join is sent")
+        .json()
+        .await
+        .expect("a seat");
+    let black = grant["token"].as_str().expect("Black's token").to_string();
+    let moves_path = format!("/api/games/{id}/moves");
+    let black_moves = |ply: u64, mv: &str| {
+        post_ok(
+            &rig,
+            &moves_path,
+            json!({"token": black, "ply": ply, "move": mv}),
+        )
+    };
+
+    // White enters c3; while Black thinks, White premoves e5 on the hexagon: played as soon
+    // as Black has entered a1.
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.variant === 'hex' \
+         && document.querySelectorAll('#board .target').length === 36",
+        "White's entries on the hexagon",
+    )
+    .await;
+    click(&c, "#board .hit[data-sq='c3']").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.ply === '1'",
+        "c3 played",
+    )
+    .await;
+    click(&c, "#board .hit[data-sq='e5']").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.premove === 'pending' \
+         && document.querySelectorAll('#board .premove').length > 0",
+        "the premove shown as pending on its cell",
+    )
+    .await;
+    save_screenshot(&c, "game-hex-premove.png").await;
+    black_moves(1, "a1").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.ply === '3'",
+        "the premove played",
+    )
+    .await;
+    assert_eq!(moves_listed(&c).await, ["c3", "a1", "e5"]);
+
+    // A premove that Black's reply makes illegal (Black enters the same cell) is cancelled.
+    click(&c, "#board .hit[data-sq='f4']").await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.premove === 'pending'",
+        "the second premove",
+    )
+    .await;
+    black_moves(3, "f4").await;
+    wait_until(
+        &c,
+        "document.querySelector('#toast-text').innerText.includes('premove was cancelled')",
+        "the cancelled premove said",
+    )
+    .await;
+    assert_eq!(ply(&c).await, 4);
+    assert_eq!(game_data(&c, "premove").await, "");
+
+    // Black resigns; the game's Analyse link opens it on the analysis board, on the hexagon,
+    // every move in its tree, the board selector fixed to the game's board.
+    post_ok(
+        &rig,
+        &format!("/api/games/{id}/resign"),
+        json!({ "token": black }),
+    )
+    .await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.status === 'finished'",
+        "the game over",
+    )
+    .await;
+    click(&c, "#analyse").await;
+    wait_until(
+        &c,
+        "location.pathname === '/analysis' \
+         && document.querySelector('#analysis').dataset.variant === 'hex' \
+         && document.querySelectorAll('#an-board .hit').length === 37 \
+         && document.querySelectorAll('#an-tree .an-move').length === 4",
+        "the hex game on the analysis board",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return document.querySelector('#an-variant').disabled").await,
+        json!(true),
+        "a game's own board"
+    );
+    assert_cells_drawn(&c, "hex", 37, "the hex game analysed").await;
+    assert_no_script_errors(&c).await;
+    c.close().await.expect("closed");
+}
