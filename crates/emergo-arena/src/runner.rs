@@ -13,6 +13,7 @@ use emergo_core::moves::Move;
 use emergo_core::record::GameRecord;
 use emergo_core::{ByColor, Color, Emergo, EndReason, Outcome, Status, Variant, VariantKind};
 use emergo_engine::alphabeta::AlphaBetaPlayer;
+use emergo_engine::book::{Book, BookPlayer};
 use emergo_engine::greedy::GreedyPlayer;
 use emergo_engine::mcts::MctsPlayer;
 use emergo_engine::pattern::{EvalKind, Net};
@@ -22,6 +23,7 @@ use std::fmt::Write as _;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -45,14 +47,61 @@ pub enum ArenaError {
         path: std::path::PathBuf,
         message: String,
     },
+    #[error("engine {name}: book {path}: {message}")]
+    Book {
+        name: String,
+        path: std::path::PathBuf,
+        message: String,
+    },
+}
+
+/// What a built-in player reads from files (`net=`, `bookfile=`) or the engine ships (the
+/// book of `book=on`), read once per contestant rather than for each game.
+struct Loaded<V: Variant> {
+    net: Option<Arc<Net>>,
+    book: Option<Arc<Book<V>>>,
+}
+
+impl<V: Variant> Loaded<V> {
+    fn of(spec: &EngineSpec) -> Result<Loaded<V>, ArenaError> {
+        let mut loaded = Loaded {
+            net: None,
+            book: None,
+        };
+        if !matches!(spec.kind, EngineKind::AlphaBeta { .. }) {
+            return Ok(loaded);
+        }
+        if let Some(path) = &spec.net {
+            let error = |message: String| ArenaError::Net {
+                name: spec.name.clone(),
+                path: path.clone(),
+                message,
+            };
+            let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+            let net = Net::from_bytes::<V>(&bytes).map_err(|e| error(e.to_string()))?;
+            loaded.net = Some(Arc::new(net));
+        }
+        if spec.book {
+            loaded.book = Some(match &spec.book_file {
+                Some(path) => Arc::new(Book::<V>::load(path).map_err(|e| ArenaError::Book {
+                    name: spec.name.clone(),
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?),
+                None => Book::<V>::shipped(),
+            });
+        }
+        Ok(loaded)
+    }
 }
 
 /// The built-in player of a spec, seeded. `None` for external engines.
 fn builtin_player<V: Variant>(
     spec: &EngineSpec,
+    loaded: &Loaded<V>,
     seed: u64,
-) -> Result<Option<Box<dyn Player<V>>>, ArenaError> {
-    Ok(Some(match &spec.kind {
+) -> Option<Box<dyn Player<V>>> {
+    Some(match &spec.kind {
         EngineKind::Random => Box::new(RandomPlayer::new(seed)),
         EngineKind::Greedy => Box::new(GreedyPlayer::new(seed)),
         EngineKind::AlphaBeta { level } => {
@@ -64,15 +113,8 @@ fn builtin_player<V: Variant>(
             if let Some(eval) = spec.eval.or(linear) {
                 player.options_mut().eval = eval;
             }
-            if let Some(path) = &spec.net {
-                let error = |message: String| ArenaError::Net {
-                    name: spec.name.clone(),
-                    path: path.clone(),
-                    message,
-                };
-                let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
-                let net = Net::from_bytes::<V>(&bytes).map_err(|e| error(e.to_string()))?;
-                player.options_mut().net = Some(std::sync::Arc::new(net));
+            if let Some(net) = &loaded.net {
+                player.options_mut().net = Some(Arc::clone(net));
             }
             if !spec.weights.is_empty() {
                 let mut weights = player.weights_on(V::KIND);
@@ -81,25 +123,25 @@ fn builtin_player<V: Variant>(
                 }
                 player.set_weights(weights);
             }
-            if spec.book {
-                Box::new(emergo_engine::book::BookPlayer::new(
-                    emergo_engine::book::Book::<V>::shipped(),
+            match &loaded.book {
+                Some(book) => Box::new(BookPlayer::new(
+                    Arc::clone(book),
                     *level,
                     seed,
                     Box::new(player),
-                ))
-            } else {
-                Box::new(player)
+                )),
+                None => Box::new(player),
             }
         }
         EngineKind::Mcts => Box::new(MctsPlayer::new(seed)),
-        EngineKind::Ugi { .. } => return Ok(None),
-    }))
+        EngineKind::Ugi { .. } => return None,
+    })
 }
 
 /// One side of a game: a built-in player or an external engine.
 pub(crate) struct Contestant<V: Variant> {
     spec: EngineSpec,
+    loaded: Loaded<V>,
     player: Option<Box<dyn Player<V>>>,
     engine: Option<UgiEngine>,
 }
@@ -118,9 +160,11 @@ impl<V: Variant> Contestant<V> {
     /// Builds the player of `spec`; an external engine is started and greeted (and told the
     /// board, when it is not the square 9×9 one).
     pub(crate) fn new(spec: &EngineSpec, seed: u64) -> Result<Contestant<V>, ArenaError> {
-        let player = builtin_player(spec, seed)?;
+        let loaded = Loaded::of(spec)?;
+        let player = builtin_player(spec, &loaded, seed);
         let mut contestant = Contestant {
             spec: spec.clone(),
+            loaded,
             player,
             engine: None,
         };
@@ -162,7 +206,7 @@ impl<V: Variant> Contestant<V> {
         }
         if self.player.is_some() {
             // Seeded per game, so that a match replays the same for a seed.
-            self.player = builtin_player(&self.spec, seed).map_err(|e| e.to_string())?;
+            self.player = builtin_player(&self.spec, &self.loaded, seed);
         }
         Ok(())
     }

@@ -121,6 +121,9 @@ pub struct EngineSpec {
     /// `book=on`: `alphabeta` plays the shipped opening book's moves where it has them
     /// (docs/engine.md, "Opening book"); off unless given.
     pub(crate) book: bool,
+    /// `bookfile=<file>`: the opening book read from a file (`emergo book build --out`) instead
+    /// of the shipped one; implies `book=on`.
+    pub(crate) book_file: Option<std::path::PathBuf>,
     /// `w.<weight>=<centimen>`: weights of the linear evaluation of `alphabeta` that differ from
     /// the defaults (for tuning: `alphabeta:w.hand=80,w.edge=0`); they imply `eval=linear`
     /// unless `eval` is given.
@@ -159,6 +162,7 @@ impl FromStr for EngineSpec {
             nodes: None,
             threads: 1,
             book: false,
+            book_file: None,
             weights: Vec::new(),
             eval: None,
             net: None,
@@ -175,7 +179,7 @@ impl FromStr for EngineSpec {
             }
             "alphabeta" | "ab" => {
                 spec.kind = EngineKind::AlphaBeta { level: Level::MAX };
-                "level, time, depth, nodes, threads, book, eval, net, w.<weight>, name"
+                "level, time, depth, nodes, threads, book, bookfile, eval, net, w.<weight>, name"
             }
             "mcts" => {
                 spec.kind = EngineKind::Mcts;
@@ -191,6 +195,8 @@ impl FromStr for EngineSpec {
             }
             _ => return Err(SpecError::UnknownEngine(head.to_string())),
         };
+        // `book=` as given (a `bookfile=` turns the book on unless it is said to be off).
+        let mut book_said = None;
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -249,12 +255,15 @@ impl FromStr for EngineSpec {
                     spec.net = Some(value.into());
                     spec.eval = Some(EvalKind::Pattern);
                 }
+                ("alphabeta" | "ab", "bookfile") if !value.is_empty() => {
+                    spec.book_file = Some(value.into());
+                }
                 ("alphabeta" | "ab", "book") => {
-                    spec.book = match value {
+                    book_said = Some(match value {
                         "on" | "true" => true,
                         "off" | "false" => false,
                         _ => return Err(bad("on or off")),
-                    }
+                    })
                 }
                 ("alphabeta" | "ab", "threads") => {
                     spec.threads = usize::try_from(positive("a number of threads from 1 to 256")?)
@@ -274,6 +283,16 @@ impl FromStr for EngineSpec {
                 }
             }
         }
+        spec.book = match (book_said, &spec.book_file) {
+            (Some(false), Some(_)) => {
+                return Err(SpecError::BadValue {
+                    key: "book".into(),
+                    value: "off".into(),
+                    what: "on, or left out, with bookfile",
+                })
+            }
+            (said, file) => said.unwrap_or(file.is_some()),
+        };
         Ok(spec)
     }
 }
@@ -297,6 +316,25 @@ mod tests {
             "mcts:book=on".parse::<EngineSpec>(),
             Err(SpecError::UnknownOption { .. })
         ));
+    }
+
+    #[test]
+    fn alphabeta_takes_a_book_file_which_turns_its_book_on() {
+        let s: EngineSpec = "alphabeta:bookfile=/tmp/b.txt,time=50".parse().unwrap();
+        assert!(s.book);
+        assert_eq!(
+            s.book_file.as_deref(),
+            Some(std::path::Path::new("/tmp/b.txt"))
+        );
+        for text in [
+            "alphabeta:bookfile=b.txt,book=off",
+            "alphabeta:book=off,bookfile=b.txt",
+        ] {
+            assert!(
+                matches!(text.parse::<EngineSpec>(), Err(SpecError::BadValue { .. })),
+                "{text}"
+            );
+        }
     }
 
     #[test]

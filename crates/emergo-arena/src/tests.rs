@@ -236,3 +236,36 @@ fn weights_in_a_spec_reach_the_engine() {
     ));
     assert!(report.tally.wdl.score() >= 0.75, "{:?}", report.tally);
 }
+
+#[test]
+fn a_book_file_in_a_spec_is_played_and_a_bad_one_is_an_error_before_the_match() {
+    // A book of one move from the start: a5, which no search of the engine chooses.
+    let dir = std::env::temp_dir();
+    let book = dir.join(format!("emergo-arena-book-{}.txt", std::process::id()));
+    std::fs::write(&book, "# a test book\nW:12:12 a5 0\n").unwrap();
+    let mut c = config(
+        &format!("alphabeta:depth=1,bookfile={},name=booked", book.display()),
+        "random",
+        2,
+    );
+    c.opening_plies = 0;
+    let (_, games) = collect(&c);
+    let white = |g: &GameResult| g.record.tag("White").map(str::to_string);
+    let booked = games
+        .iter()
+        .find(|g| white(g).as_deref() == Some("booked"))
+        .expect("a game with the booked engine White");
+    assert_eq!(booked.record.moves[0].mv.to_string(), "a5");
+
+    // A book that does not read stops the match before it starts, naming the file and line.
+    std::fs::write(&book, "W:12:12 e5 0\n").unwrap();
+    let c = config(
+        &format!("alphabeta:depth=1,bookfile={}", book.display()),
+        "random",
+        2,
+    );
+    let err = run_match(&c, |_, _| true).unwrap_err();
+    assert!(matches!(err, ArenaError::Book { .. }), "{err}");
+    assert!(err.to_string().contains("line 1"), "{err}");
+    std::fs::remove_file(&book).ok();
+}

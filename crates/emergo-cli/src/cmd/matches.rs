@@ -18,7 +18,7 @@ use std::time::Duration;
 /// Arguments of `emergo match`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// An engine, twice: alphabeta[:level=N,time=MS,depth=D,nodes=N,eval=pattern|linear,net=FILE], mcts[:playouts=N,time=MS],
+    /// An engine, twice: alphabeta[:level=N,time=MS,depth=D,nodes=N,eval=pattern|linear,net=FILE,book=on,bookfile=FILE], mcts[:playouts=N,time=MS],
     /// greedy, random, or ugi:<command> (an external engine, e.g. "ugi:/path/to/emergo ugi").
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
