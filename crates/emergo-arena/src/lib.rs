@@ -21,6 +21,7 @@
 #![warn(unreachable_pub)]
 
 mod openings;
+mod ordered;
 pub mod puzzles;
 mod runner;
 pub mod selfplay;

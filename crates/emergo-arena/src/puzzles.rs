@@ -24,6 +24,7 @@
 //! Everything is deterministic for a seed, whatever the number of threads: each game is played
 //! from its own seed, and every analysis starts from an empty transposition table.
 
+use crate::ordered::{run_in_order, InOrder};
 use crate::tune;
 use emergo_core::game::Game;
 use emergo_core::moves::Move;
@@ -37,8 +38,6 @@ use emergo_engine::search::{is_mate_score, Line};
 use emergo_engine::{AlphaBetaPlayer, Level};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// The logistic scale of centimen to win probability: [`crate::tune::fit_scale`] on the games
 /// of `emergo puzzles generate --games 40 --seed 1` (docs/engine.md), rounded.
@@ -532,16 +531,38 @@ fn play_and_scan<V: Variant>(index: usize, config: &PuzzleConfig) -> GameWork {
     }
 }
 
-/// What the threads share: the games' results not handed out yet, in game order.
-struct Emitter {
-    /// The next game whose puzzles are handed out.
-    next: usize,
-    waiting: Vec<Option<GameWork>>,
+/// What the games give, taken in their order: each position once.
+struct Emitter<'a> {
     seen: HashSet<String>,
     puzzles: Vec<Puzzle>,
     report: GenerateReport,
     samples: Vec<tune::Sample>,
     progress: Progress,
+    found: &'a (dyn Fn(&Puzzle) + Sync),
+}
+
+impl InOrder for Emitter<'_> {
+    type Item = GameWork;
+    type Progress = Progress;
+    fn arrived(&mut self, work: &GameWork) {
+        self.progress.games_done += 1;
+        self.progress.candidates += work.candidates;
+    }
+    fn take(&mut self, work: GameWork) {
+        self.report.games += 1;
+        self.report.candidates += work.candidates;
+        self.samples.extend(work.samples);
+        for p in work.puzzles {
+            if self.seen.insert(p.position.clone()) {
+                (self.found)(&p);
+                self.puzzles.push(p);
+            }
+        }
+        self.progress.found = self.puzzles.len();
+    }
+    fn progress(&self) -> Progress {
+        self.progress
+    }
 }
 
 /// Plays `config.games` games on `config.threads` threads and returns the puzzles found, in the
@@ -554,10 +575,7 @@ pub fn generate<V: Variant>(
     progress: &(dyn Fn(Progress) + Sync),
     found: &(dyn Fn(&Puzzle) + Sync),
 ) -> (Vec<Puzzle>, GenerateReport) {
-    let next = AtomicUsize::new(0);
-    let shared = Mutex::new(Emitter {
-        next: 0,
-        waiting: (0..config.games).map(|_| None).collect(),
+    let emitter = Emitter {
         seen: HashSet::new(),
         puzzles: Vec::new(),
         report: GenerateReport::default(),
@@ -567,45 +585,15 @@ pub fn generate<V: Variant>(
             candidates: 0,
             found: 0,
         },
-    });
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.clamp(1, 64) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= config.games {
-                    break;
-                }
-                let work = play_and_scan::<V>(index, config);
-                let snapshot = {
-                    let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
-                    let e = &mut *guard;
-                    e.progress.games_done += 1;
-                    e.progress.candidates += work.candidates;
-                    e.waiting[index] = Some(work);
-                    loop {
-                        let at = e.next;
-                        let Some(work) = e.waiting.get_mut(at).and_then(Option::take) else {
-                            break;
-                        };
-                        e.next += 1;
-                        e.report.games += 1;
-                        e.report.candidates += work.candidates;
-                        e.samples.extend(work.samples);
-                        for p in work.puzzles {
-                            if e.seen.insert(p.position.clone()) {
-                                found(&p);
-                                e.puzzles.push(p);
-                            }
-                        }
-                    }
-                    e.progress.found = e.puzzles.len();
-                    e.progress
-                };
-                progress(snapshot);
-            });
-        }
-    });
-    let e = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        found,
+    };
+    let e = run_in_order(
+        config.games,
+        config.threads,
+        emitter,
+        |index| play_and_scan::<V>(index, config),
+        progress,
+    );
     let mut report = e.report;
     report.kept = e.puzzles.len();
     report.fitted_scale = if e.samples.is_empty() {

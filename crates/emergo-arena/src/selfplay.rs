@@ -13,12 +13,11 @@
 //! ±29,xxx).
 
 use crate::openings::{random_opening, Opening, SplitMix};
+use crate::ordered::{run_in_order, InOrder};
 use emergo_core::{Color, Outcome, Status, Variant};
 use emergo_engine::pattern::EvalKind;
 use emergo_engine::{AlphaBetaPlayer, Level, Limits};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// A game longer than this is ended and scored as a draw.
 pub const MAX_PLIES: usize = 400;
@@ -136,6 +135,28 @@ pub struct SelfplayProgress {
     pub white_points: f64,
 }
 
+/// Writes the games in their order and counts them as they end.
+struct Writer<'a> {
+    done: SelfplayProgress,
+    write: &'a (dyn Fn(&GameData) + Sync),
+}
+
+impl InOrder for Writer<'_> {
+    type Item = GameData;
+    type Progress = SelfplayProgress;
+    fn arrived(&mut self, data: &GameData) {
+        self.done.games += 1;
+        self.done.positions += data.positions;
+        self.done.white_points += data.white_score;
+    }
+    fn take(&mut self, data: GameData) {
+        (self.write)(&data);
+    }
+    fn progress(&self) -> SelfplayProgress {
+        self.done
+    }
+}
+
 /// Plays the games on `config.threads` threads and hands each game's data to `write` in the
 /// games' order (a game is written once every game before it is).
 pub fn selfplay<V: Variant>(
@@ -143,41 +164,18 @@ pub fn selfplay<V: Variant>(
     progress: &(dyn Fn(SelfplayProgress) + Sync),
     write: &(dyn Fn(&GameData) + Sync),
 ) -> SelfplayProgress {
-    let next = AtomicUsize::new(0);
-    let state = Mutex::new((
-        0usize,
-        (0..config.games)
-            .map(|_| None)
-            .collect::<Vec<Option<GameData>>>(),
-        SelfplayProgress::default(),
-    ));
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.clamp(1, 64) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= config.games {
-                    break;
-                }
-                let data = play_game(index, config);
-                let snapshot = {
-                    let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
-                    let (written, waiting, done) = &mut *guard;
-                    done.games += 1;
-                    done.positions += data.positions;
-                    done.white_points += data.white_score;
-                    waiting[index] = Some(data);
-                    while let Some(data) = waiting.get_mut(*written).and_then(Option::take) {
-                        write(&data);
-                        *written += 1;
-                    }
-                    *done
-                };
-                progress(snapshot);
-            });
-        }
-    });
-    let (_, _, done) = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    done
+    let writer = Writer {
+        done: SelfplayProgress::default(),
+        write,
+    };
+    run_in_order(
+        config.games,
+        config.threads,
+        writer,
+        |index| play_game(index, config),
+        progress,
+    )
+    .done
 }
 
 #[cfg(test)]
@@ -185,6 +183,7 @@ mod tests {
     use super::*;
     use emergo_core::position::Position;
     use emergo_core::Emergo;
+    use std::sync::Mutex;
 
     fn run(threads: usize) -> String {
         let config = SelfplayConfig::<Emergo> {
