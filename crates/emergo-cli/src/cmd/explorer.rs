@@ -26,8 +26,9 @@ pub enum Action {
         #[arg(long, default_value = "sqlite://emergo.db")]
         db: String,
     },
-    /// Index the game records of FILE (each once, whichever file it comes from; records
-    /// without a result are left out).
+    /// Index the game records of FILE, each on the board its Variant tag names (the 9×9 board
+    /// without one), each once whichever file it comes from; records without a result are left
+    /// out.
     Import {
         file: PathBuf,
         /// The database: `sqlite://emergo.db`, a file name, or `postgres://...`.
