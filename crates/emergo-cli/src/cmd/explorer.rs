@@ -24,8 +24,9 @@ pub enum Action {
         #[command(flatten)]
         db: Database,
     },
-    /// Index the game records of FILE (each once, whichever file it comes from; records
-    /// without a result are left out).
+    /// Index the game records of FILE, each on the board its Variant tag names (the 9×9 board
+    /// without one), each once whichever file it comes from; records without a result are left
+    /// out.
     Import {
         file: PathBuf,
         #[command(flatten)]

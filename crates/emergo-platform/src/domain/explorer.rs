@@ -1,6 +1,7 @@
 //! The opening explorer's indexing (issue 22): what one finished game adds to the explorer's
-//! statistics, as rows keyed by the position's hash (emergo-core's Zobrist hash, so that two
-//! move orders to one position share their rows). Pure: the store adds the rows up
+//! statistics, as rows keyed by the game's board and the position's hash (emergo-core's Zobrist
+//! hash, so that two move orders to one position share their rows; the board in the key, so that
+//! positions of two boards never share one). Pure: the store adds the rows up
 //! (store/explorer.rs), the server decides when a game is indexed.
 //!
 //! A game adds, for each distinct position of its first [`EXPLORER_PLIES`] plies (the start
@@ -11,7 +12,8 @@
 
 use crate::domain::model::{GameMeta, Mode, SeatKind};
 use crate::domain::time_control::Category;
-use emergo_core::{Color, EndReason, Game, Outcome, Status};
+use emergo_core::game::Game;
+use emergo_core::{Color, EndReason, Outcome, Status, Variant, VariantKind};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -146,7 +148,11 @@ impl GameFacts {
     /// The facts of a stored game that `game` finished, with its players' ratings as it began
     /// (`None` for a seat without one); `None` when the game is not indexed: ongoing, or
     /// aborted (an aborted game is stored as a draw, and was no game).
-    pub fn of(meta: &GameMeta, game: &Game, ratings: [Option<i64>; 2]) -> Option<GameFacts> {
+    pub fn of<V: Variant>(
+        meta: &GameMeta,
+        game: &Game<V>,
+        ratings: [Option<i64>; 2],
+    ) -> Option<GameFacts> {
         let outcome = indexed_outcome(game.status())?;
         let source = match meta.mode {
             Mode::Imported => Source::Imported,
@@ -175,7 +181,7 @@ impl GameFacts {
 
     /// The facts of a record indexed from a file: an imported, untimed game without ratings;
     /// `None` when it has no result (or an aborted one).
-    pub fn of_record(game: &Game) -> Option<GameFacts> {
+    pub fn of_record<V: Variant>(game: &Game<V>) -> Option<GameFacts> {
         Some(GameFacts {
             source: Source::Imported,
             speed: Speed::Untimed,
@@ -259,10 +265,12 @@ impl Tally {
     }
 }
 
-/// One row a game adds: at position `hash`, its own totals (`mv` empty) or the move `mv`'s
-/// (N1 text), with the game's split and its one game.
+/// One row a game adds: at position `hash` of board `variant`, its own totals (`mv` empty) or
+/// the move `mv`'s (N1 text), with the game's split and its one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExplorerRow {
+    /// The game's board: positions of two boards are two keys, whatever their hashes.
+    pub variant: VariantKind,
     /// The position's Zobrist hash, as the database's signed 64 bits.
     pub hash: i64,
     /// The move's text; empty for the position's own totals.
@@ -278,9 +286,10 @@ pub fn position_key(hash: u64) -> i64 {
     i64::from_ne_bytes(hash.to_ne_bytes())
 }
 
-/// The rows finished game `game` adds, ordered by `(hash, move)` (the order the store writes
-/// them in, so that two instances writing at once lock rows in one order), each key once.
-pub fn rows_of(game: &Game, facts: &GameFacts) -> Vec<ExplorerRow> {
+/// The rows finished game `game` adds, on its board, ordered by `(hash, move)` (the order the
+/// store writes them in, so that two instances writing at once lock rows in one order), each key
+/// once.
+pub fn rows_of<V: Variant>(game: &Game<V>, facts: &GameFacts) -> Vec<ExplorerRow> {
     let tally = Tally::one(facts);
     let mut keys: BTreeMap<(i64, String), ()> = BTreeMap::new();
     let positions = game.positions();
@@ -294,6 +303,7 @@ pub fn rows_of(game: &Game, facts: &GameFacts) -> Vec<ExplorerRow> {
     }
     keys.into_keys()
         .map(|(hash, mv)| ExplorerRow {
+            variant: V::KIND,
             hash,
             mv,
             source: facts.source,
@@ -378,6 +388,35 @@ mod tests {
             .iter()
             .all(|r| r.tally.white == 1 && r.tally.games() == 1));
         assert!(rows.iter().all(|r| r.band == Band::From1600));
+    }
+
+    /// The rows of a game carry its board: a hexagon's and a 7×7 board's games are keyed apart
+    /// from the 9×9 board's, from their own start.
+    #[test]
+    fn rows_are_keyed_by_the_games_board() {
+        fn first_moves<V: Variant>(plies: usize) -> Game<V> {
+            let mut game = Game::<V>::default();
+            for _ in 0..plies {
+                let mv = game.position().legal_moves()[0];
+                game.play(mv).expect("legal");
+            }
+            game.declare(Outcome::Draw, EndReason::Agreement)
+                .expect("declared");
+            game
+        }
+        let square = rows_of(&played(&["a5"], Some(Outcome::Draw)), &facts(Outcome::Draw));
+        assert!(square.iter().all(|r| r.variant == VariantKind::Emergo));
+        let hex = first_moves::<emergo_core::HexEmergo>(3);
+        let rows = rows_of(&hex, &facts(Outcome::Draw));
+        assert!(rows.iter().all(|r| r.variant == VariantKind::HexEmergo));
+        let start = position_key(hex.positions()[0].hash());
+        assert!(rows
+            .iter()
+            .any(|r| r.hash == start && r.mv == hex.moves()[0].to_string()));
+        let small = first_moves::<emergo_core::Emergo7x7>(3);
+        let rows = rows_of(&small, &facts(Outcome::Draw));
+        assert!(rows.iter().all(|r| r.variant == VariantKind::Emergo7x7));
+        assert_eq!(positions_of(&rows).len(), 4);
     }
 
     /// Two move orders to one position give it the same key (transpositions merge).

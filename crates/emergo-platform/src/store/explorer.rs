@@ -1,6 +1,7 @@
-//! The opening explorer's tables (issue 22; migration 0080): the statistics each finished game
-//! adds (domain/explorer.rs makes its rows), added up by upserts in one transaction per game,
-//! and read back per position with the filters. Each method is written once for both backends
+//! The opening explorer's tables (issue 22; migrations 0080 and 0150, which added the board to
+//! the key): the statistics each finished game adds (domain/explorer.rs makes its rows), added
+//! up by upserts in one transaction per game, and read back per board and position with the
+//! filters. Each method is written once for both backends
 //! (see the module text of store/mod.rs).
 //!
 //! Exactly once per game: the transaction first sets the game's `explorer_at`, guarded by its
@@ -10,8 +11,9 @@
 
 use super::{Backend, Conn, Store, StoreError};
 use crate::domain::explorer::{Band, ExplorerRow, Source, Speed, Tally, RECENT_GAMES};
+use emergo_core::VariantKind;
 
-/// The rows written by one statement (10 values each: far under either database's cap).
+/// The rows written by one statement (11 values each: far under either database's cap).
 const ROWS_PER_STATEMENT: usize = 100;
 
 /// Which games a query counts: each list empty for every value.
@@ -117,9 +119,11 @@ impl Store {
             b.add_stats(&mut tx, rows).await?;
             for row in rows.iter().filter(|r| r.mv.is_empty()) {
                 sqlx::query(
-                    "INSERT INTO explorer_recent (hash, source, speed, band, game_id, at, rating)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                    "INSERT INTO explorer_recent
+                        (variant, hash, source, speed, band, game_id, at, rating)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
                 )
+                .bind(row.variant.name())
                 .bind(row.hash)
                 .bind(row.source.name())
                 .bind(row.speed.name())
@@ -131,11 +135,13 @@ impl Store {
                 .await?;
                 sqlx::query(
                     "DELETE FROM explorer_recent
-                     WHERE hash = $1 AND source = $2 AND speed = $3 AND band = $4
+                     WHERE variant = $1 AND hash = $2 AND source = $3 AND speed = $4 AND band = $5
                        AND game_id NOT IN (SELECT game_id FROM explorer_recent
-                           WHERE hash = $1 AND source = $2 AND speed = $3 AND band = $4
-                           ORDER BY at DESC, game_id DESC LIMIT $5)",
+                           WHERE variant = $1 AND hash = $2 AND source = $3 AND speed = $4
+                             AND band = $5
+                           ORDER BY at DESC, game_id DESC LIMIT $6)",
                 )
+                .bind(row.variant.name())
                 .bind(row.hash)
                 .bind(row.source.name())
                 .bind(row.speed.name())
@@ -215,10 +221,11 @@ impl Store {
         Ok(())
     }
 
-    /// The statistics of position `hash` (domain::explorer::position_key) under `filter`, with
-    /// its latest `games` stored games.
+    /// The statistics of position `hash` (domain::explorer::position_key) of board `variant`
+    /// under `filter`, with its latest `games` stored games.
     pub async fn explorer_position(
         &self,
+        variant: VariantKind,
         hash: i64,
         filter: &ExplorerFilter,
         games: u32,
@@ -229,12 +236,12 @@ impl Store {
                     CAST(SUM(draws) AS BIGINT) AS draws, CAST(SUM(black) AS BIGINT) AS black,
                     CAST(SUM(rating_sum) AS BIGINT) AS rating_sum,
                     CAST(SUM(rated) AS BIGINT) AS rated
-             FROM explorer_stats WHERE hash = $1{conditions} GROUP BY move"
+             FROM explorer_stats WHERE variant = $1 AND hash = $2{conditions} GROUP BY move"
         );
         let games_sql = format!(
             "SELECT r.game_id, r.at, r.rating, g.result, g.white_kind, g.black_kind, g.level, {}
              FROM explorer_recent r JOIN games g ON g.id = r.game_id
-             WHERE r.hash = $1{} ORDER BY r.at DESC, r.game_id DESC LIMIT $2",
+             WHERE r.variant = $1 AND r.hash = $2{} ORDER BY r.at DESC, r.game_id DESC LIMIT $3",
             seat_accounts!("g"),
             conditions
                 .replace(" source ", " r.source ")
@@ -244,8 +251,13 @@ impl Store {
         let (rows, recent): (Vec<StatRow>, Vec<RecentGame>) = on_backend!(self, b => {
             let mut tx = b.pool().begin().await?;
             b.read_snapshot(&mut tx).await?;
-            let rows = sqlx::query_as(&stats_sql).bind(hash).fetch_all(&mut *tx).await?;
+            let rows = sqlx::query_as(&stats_sql)
+                .bind(variant.name())
+                .bind(hash)
+                .fetch_all(&mut *tx)
+                .await?;
             let recent = sqlx::query_as(&games_sql)
+                .bind(variant.name())
                 .bind(hash)
                 .bind(i64::from(games))
                 .fetch_all(&mut *tx)
@@ -287,6 +299,7 @@ for_each_backend! {
             let mut q = sqlx::query(&sql);
             for row in chunk {
                 q = q
+                    .bind(row.variant.name())
                     .bind(row.hash)
                     .bind(row.source.name())
                     .bind(row.speed.name())
@@ -308,15 +321,15 @@ for_each_backend! {
 fn upsert_sql(n: usize) -> String {
     let values: Vec<String> = (0..n)
         .map(|i| {
-            let p: Vec<String> = (1..=10).map(|c| format!("${}", i * 10 + c)).collect();
+            let p: Vec<String> = (1..=11).map(|c| format!("${}", i * 11 + c)).collect();
             format!("({})", p.join(", "))
         })
         .collect();
     format!(
         "INSERT INTO explorer_stats
-            (hash, source, speed, band, move, white, draws, black, rating_sum, rated)
+            (variant, hash, source, speed, band, move, white, draws, black, rating_sum, rated)
          VALUES {}
-         ON CONFLICT (hash, source, speed, band, move) DO UPDATE SET
+         ON CONFLICT (variant, hash, source, speed, band, move) DO UPDATE SET
             white = explorer_stats.white + excluded.white,
             draws = explorer_stats.draws + excluded.draws,
             black = explorer_stats.black + excluded.black,

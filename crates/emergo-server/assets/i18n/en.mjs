@@ -358,7 +358,6 @@ export default {
   'variant.emergo': 'Emergo (9×9)',
   'variant.7x7': 'Emergo 7×7',
   'variant.hex': 'HexEmergo',
-  'an.noExplorer': 'The opening explorer covers the 9×9 board only for now; the engine analyses every board.',
 
   // Accounts, seeks, ratings (issue 11)
   'account.menu': 'Your account',

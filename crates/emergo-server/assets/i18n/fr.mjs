@@ -358,7 +358,6 @@ export default {
   'variant.emergo': 'Emergo (9×9)',
   'variant.7x7': 'Emergo 7×7',
   'variant.hex': 'HexEmergo',
-  'an.noExplorer': 'Pour l’instant, l’explorateur d’ouvertures ne couvre que le plateau 9×9 ; le moteur analyse tous les plateaux.',
 
   // Accounts, seeks, ratings (issue 11)
   'account.menu': 'Votre compte',

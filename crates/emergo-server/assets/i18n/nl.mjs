@@ -332,7 +332,6 @@ export default {
   'variant.emergo': 'Emergo (9×9)',
   'variant.7x7': 'Emergo 7×7',
   'variant.hex': 'HexEmergo',
-  'an.noExplorer': 'De openingsverkenner dekt voorlopig alleen het 9×9-bord; de engine analyseert elk bord.',
 
   // accounts, aanbiedingen, ratings
   'account.menu': 'Uw account',

@@ -14,9 +14,13 @@ export const SOURCES = ['rated', 'casual', 'engine', 'imported'];
 export const SPEEDS = ['blitz', 'rapid', 'classical', 'correspondence', 'untimed'];
 export const BANDS = ['0', '1400', '1600', '1800', '2000', '2200', 'none'];
 
-/** The request for `position` at `ply` (null: not known) under `filters` ({source, speed, ratings}, '' for all). */
-export function explorerPath(position, ply, filters = {}) {
-  const q = new URLSearchParams({ position });
+/** The request for `position` of board `variant` ('emergo', '7x7', 'hex'; the 9×9 board, the
+ * server's default, goes unsaid) at `ply` (null: not known) under `filters` ({source, speed,
+ * ratings}, '' for all). */
+export function explorerPath(position, ply, filters = {}, variant = 'emergo') {
+  const q = new URLSearchParams();
+  if (variant && variant !== 'emergo') q.set('variant', variant);
+  q.set('position', position);
   if (Number.isInteger(ply) && ply >= 0) q.set('ply', String(ply));
   for (const key of ['source', 'speed', 'ratings']) if (filters[key]) q.set(key, filters[key]);
   return `/api/explorer?${q}`;
@@ -120,7 +124,8 @@ function build(box, prefix) {
 
 /**
  * The panel in `box` (an empty section; its parts' ids start with `prefix`): `show(position,
- * ply)` asks the server and draws the answer; `onMove(text)` plays a clicked move. Answers are
+ * ply, variant)` asks the server about a position of that board and draws the answer;
+ * `onMove(text)` plays a clicked move. Answers are
  * kept per request (the counts change only as games finish). The analysis board has one
  * (`#an-explorer`, prefix `ex`), a finished game's page another (`#game-explorer`, `gx`).
  */
@@ -189,8 +194,8 @@ export function createExplorer({ box, prefix, onMove }) {
     parts.latest.hidden = answer.games.length === 0;
   }
 
-  async function show(position, ply) {
-    const path = explorerPath(position, ply, filters);
+  async function show(position, ply, variant) {
+    const path = explorerPath(position, ply, filters, variant);
     wanted = path;
     if (!cache.has(path)) {
       try {
@@ -220,16 +225,16 @@ export function createExplorer({ box, prefix, onMove }) {
   }
   fillWords();
   return {
-    show(position, ply) {
-      last = [position, ply];
-      return show(position, ply);
+    show(position, ply, variant = 'emergo') {
+      last = [position, ply, variant];
+      return show(position, ply, variant);
     },
     /** The language changed. */
     relabel() {
       fillWords();
       render();
     },
-    /** Shown on boards the explorer indexes (the 9×9 one). */
+    /** Hidden where there is nothing to explore (a game page before the game is over). */
     setHidden(hidden) {
       box.hidden = hidden;
     },

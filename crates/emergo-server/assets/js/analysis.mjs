@@ -26,11 +26,9 @@ const st = {
   done: false,
   gameId: null,
   variant: 'emergo', // the board: 'emergo', '7x7' or 'hex'
-  explorer: null, // the opening explorer's panel (the 9×9 board)
+  explorer: null, // the opening explorer's panel (every board)
 };
 
-/** Whether the opening explorer covers this board (the square 9×9 one only, for now). */
-const explorerHere = () => st.variant === 'emergo';
 
 function node() {
   return nodeAt(st.root, st.path) || st.root;
@@ -109,8 +107,6 @@ function showVariant() {
   select.disabled = st.gameId !== null; // a game's own board
   st.board.set({ variant: st.variant });
   $('#analysis').dataset.variant = st.variant;
-  $('#an-no-explorer').hidden = explorerHere();
-  st.explorer.setHidden(!explorerHere());
 }
 
 /** Another board chosen: its start position, the address saying which board. */
@@ -155,8 +151,10 @@ async function show() {
     return;
   }
   if (node().after !== position || !st.open) return;
-  // The explorer's moves from here (its ply counts from the start position, when the line does).
-  if (explorerHere()) st.explorer.show(position, st.root.after === variantInfo('emergo').start ? st.path.length : null);
+  // The explorer's moves from here on this board (its ply counts from the board's start
+  // position, when the line does).
+  const fromStart = st.root.after === variantInfo(st.variant).start;
+  st.explorer.show(position, fromStart ? st.path.length : null, st.variant);
   const v = view();
   if (v.legal_moves.length) analyse(position, st.variant, LINES, onEngine);
   else forget();

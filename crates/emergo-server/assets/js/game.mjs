@@ -247,15 +247,16 @@ export function render() {
   renderExplorer();
 }
 
-/** The opening explorer under a finished 9×9 game, for the position shown (its ply counted
- * from the start when the game began there). */
+/** The opening explorer under a finished game, on its board, for the position shown (its ply
+ * counted from the board's start when the game began there). */
 function renderExplorer() {
   const g = st.game;
-  const over = g.status === 'finished' && (g.variant || 'emergo') === 'emergo';
+  const over = g.status === 'finished';
   st.explorer.setHidden(!over);
   if (!over) return;
-  const fromStart = g.start === variantInfo('emergo').start;
-  st.explorer.show(g.positions[st.viewPly], fromStart ? st.viewPly : null);
+  const variant = g.variant || 'emergo'; // (absent before the variants: the 9×9)
+  const fromStart = g.start === variantInfo(variant).start;
+  st.explorer.show(g.positions[st.viewPly], fromStart ? st.viewPly : null, variant);
 }
 
 /** A move clicked in the explorer: the game's own next move steps forward; another opens the

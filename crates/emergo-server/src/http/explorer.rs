@@ -5,7 +5,7 @@ use crate::services::explorer::{Explorer, ExplorerQuery, ExplorerView};
 use axum::extract::{Query, State};
 use axum::Json;
 
-/// `GET /api/explorer?position=<N2>&ply=<n>&source=…&speed=…&ratings=…`.
+/// `GET /api/explorer?variant=<board>&position=<N2>&ply=<n>&source=…&speed=…&ratings=…`.
 pub async fn position(
     State(explorer): State<Explorer>,
     Query(query): Query<ExplorerQuery>,

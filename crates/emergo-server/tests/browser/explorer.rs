@@ -9,6 +9,11 @@ use serde_json::{json, Value};
 /// Plays `moves` in a new game between two guests over HTTP, then the side to move resigns;
 /// the game's id.
 async fn finished_game(rig: &Rig, moves: &[&str]) -> String {
+    finished_game_on(rig, "emergo", moves).await
+}
+
+/// [`finished_game`] on board `variant` (`emergo`, `7x7`, `hex`).
+pub(crate) async fn finished_game_on(rig: &Rig, variant: &str, moves: &[&str]) -> String {
     let http = reqwest::Client::new();
     let post = |path: String, body: Value| {
         let http = http.clone();
@@ -21,9 +26,10 @@ async fn finished_game(rig: &Rig, moves: &[&str]) -> String {
     };
     let white = post(
         "/api/games".into(),
-        json!({"mode": "human", "color": "white"}),
+        json!({"mode": "human", "color": "white", "variant": variant}),
     )
     .await;
+    assert_eq!(white["game"]["variant"], variant);
     let id = white["game"]["id"].as_str().expect("id").to_string();
     let black = post(
         format!("/api/games/{id}/join"),

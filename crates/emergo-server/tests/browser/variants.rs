@@ -212,6 +212,23 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
 {
     let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
+    // A finished game on the hexagon (c3, then Black resigns), indexed by the explorer.
+    let hex_game = crate::explorer::finished_game_on(&rig, "hex", &["c3"]).await;
+    let counted = format!("{}/api/explorer?variant=hex&position=W:12:12", rig.url(""));
+    let mut indexed = Value::Null;
+    for _ in 0..100 {
+        indexed = reqwest::get(&counted)
+            .await
+            .expect("asked")
+            .json()
+            .await
+            .expect("JSON");
+        if indexed["white"] == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(indexed["white"], 1, "the hex game is indexed: {indexed}");
     let c = rig.browser(1100, 860).await;
 
     // The hexagon from the address: 37 cells as RULES-hex.md draws them; White enters c3.
@@ -220,15 +237,51 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
         js(&c, "return document.querySelector('#an-variant').value").await,
         json!("hex")
     );
+    // The opening explorer is drawn on the hexagon: the finished hex game's move, its game.
+    wait_until(
+        &c,
+        "document.querySelector(\"#ex-moves tr[data-move='c3']\") !== null \
+         && document.querySelector('#an-explorer').dataset.games === '1'",
+        "the hex game's move in the explorer",
+    )
+    .await;
+    let explorer = js(
+        &c,
+        "const box = document.querySelector('#an-explorer'); const r = box.getBoundingClientRect(); \
+         return {hidden: box.hidden, height: r.height, width: r.width, \
+           row: document.querySelector(\"#ex-moves tr[data-move='c3']\").innerText, \
+           total: document.querySelector('#ex-total').innerText, \
+           game: document.querySelector('#ex-games a.ex-game')?.getAttribute('href')}",
+    )
+    .await;
+    assert_eq!(explorer["hidden"], json!(false), "{explorer}");
     assert!(
-        js(
-            &c,
-            "return document.querySelector('#an-no-explorer').hidden"
-        )
-        .await
-            == json!(false),
-        "the page says the explorer does not cover this board"
+        explorer["height"].as_f64() > Some(50.0) && explorer["width"].as_f64() > Some(100.0),
+        "the panel takes room: {explorer}"
     );
+    assert!(
+        explorer["row"].as_str().unwrap_or("").starts_with("c3"),
+        "{explorer}"
+    );
+    assert!(
+        explorer["total"]
+            .as_str()
+            .unwrap_or("")
+            .contains("This position: 1"),
+        "{explorer}"
+    );
+    assert_eq!(
+        explorer["game"],
+        json!(format!("/game/{hex_game}")),
+        "{explorer}"
+    );
+    js(
+        &c,
+        "document.querySelector('#ex-moves').scrollIntoView({block: 'center'})",
+    )
+    .await;
+    save_screenshot(&c, "analysis-hex-explorer.png").await;
+    js(&c, "window.scrollTo(0, 0)").await;
     // The engine analyses the hexagon: its lines, each a legal first move of the board.
     let first = wait_until(
         &c,
@@ -301,6 +354,14 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
     )
     .await;
     assert_eq!(analysis_data(&c, "position").await, "W:8:8");
+    // The explorer asks about the 7×7 board's start: no game of that board yet.
+    wait_until(
+        &c,
+        "!document.querySelector('#an-explorer').hidden \
+         && document.querySelector('#an-explorer').dataset.games === '0'",
+        "the explorer on the 7×7 board, with no game",
+    )
+    .await;
     let probe = assert_cells_drawn(&c, "7x7", 25, "the 7×7 board").await;
     assert!(probe["cells"]
         .as_array()
@@ -366,6 +427,33 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
         "the 7×7 analysis board"
     );
 
+    // The finished hex game's page has the explorer under it, on the hexagon: at its start the
+    // game's c3; a click on it steps through the game.
+    c.goto(&rig.url(&format!("/game/{hex_game}")))
+        .await
+        .expect("the game page loads");
+    click(&c, "#nav-first").await;
+    wait_until(
+        &c,
+        "!document.querySelector('#game-explorer').hidden \
+         && document.querySelector('#game-explorer').dataset.games === '1' \
+         && !!document.querySelector(\"#gx-moves tr[data-move='c3']\")",
+        "the explorer under the finished hex game, at its start",
+    )
+    .await;
+    js(
+        &c,
+        "document.querySelector(\"#gx-moves tr[data-move='c3'] button.ex-play\").click(); return true",
+    )
+    .await;
+    wait_until(
+        &c,
+        "document.querySelector('#game').dataset.viewPly === '1'",
+        "the game's c3 stepped to",
+    )
+    .await;
+    save_screenshot(&c, "game-hex-explorer.png").await;
+
     // In French, on a phone: the hexagon fits the screen, the status under it uncovered.
     let p = rig.phone(390, 844).await;
     open(&p, &rig, "/analysis?variant=hex", "hex", 37).await;
@@ -393,15 +481,14 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
         "the analysis board in French",
     )
     .await;
-    let note = js(
+    // The explorer, shown on the hexagon too, speaks French.
+    wait_until(
         &p,
-        "return document.querySelector('#an-no-explorer').textContent",
+        "document.querySelector('#ex-title').textContent === 'Explorateur d’ouvertures' \
+         && !document.querySelector('#an-explorer').hidden",
+        "the explorer's title in French",
     )
     .await;
-    assert!(
-        note.as_str().unwrap_or("").starts_with("Pour l’instant"),
-        "{note}"
-    );
     save_screenshot(&p, "phone-analysis-hex.png").await;
     assert_no_script_errors(&c).await;
     assert_no_script_errors(&p).await;

@@ -20,6 +20,13 @@ test('the request names the position, the ply when known, and the filters chosen
     '/api/explorer?position=B%3A11%3A12%3Ad3%3DW&source=rated&ratings=1600');
 });
 
+test('the request names the board when it is not the 9×9 one (the server\'s default)', () => {
+  assert.equal(explorerPath('W:12:12', 0, {}, 'hex'), '/api/explorer?variant=hex&position=W%3A12%3A12&ply=0');
+  assert.equal(explorerPath('W:8:8', null, { source: 'casual' }, '7x7'),
+    '/api/explorer?variant=7x7&position=W%3A8%3A8&source=casual');
+  assert.equal(explorerPath('W:12:12', 3, {}, 'emergo'), '/api/explorer?position=W%3A12%3A12&ply=3');
+});
+
 test('shares are of the games counted, none without games', () => {
   assert.deepEqual(shares({ white: 2, draws: 1, black: 1 }), { total: 4, white: 50, draws: 25, black: 25 });
   assert.deepEqual(shares({ white: 1, draws: 1, black: 1 }), { total: 3, white: 33.3, draws: 33.3, black: 33.3 });

@@ -464,3 +464,421 @@ async fn explorer_figures_over_generated_games() {
     );
     srv.stop().await;
 }
+
+/// A game between people on board `variant` (`hex`, `7x7`, `emergo`): each side plays its
+/// first legal move for `plies` plies, then Black resigns. Its id and moves.
+async fn finished_game_on(srv: &TestServer, variant: &str, plies: usize) -> (String, Vec<String>) {
+    let white = srv
+        .create(json!({"mode": "human", "color": "white", "variant": variant}))
+        .await;
+    let id = id_of(&white);
+    let (status, black) = srv
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": white["invite"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{black}");
+    let mut game = black["game"].clone();
+    assert_eq!(game["variant"], variant);
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        let seat = if game["turn"] == "white" {
+            &white
+        } else {
+            &black
+        };
+        let mv = first_legal(&game);
+        let (status, answer) = srv.play(&id, &seat["token"], ply as i64, &mv).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        moves.push(mv);
+        game = answer;
+    }
+    let (status, answer) = srv
+        .post(
+            &format!("/api/games/{id}/resign"),
+            json!({"token": black["token"]}),
+        )
+        .await;
+    assert!(status.is_success(), "{answer}");
+    (id, moves)
+}
+
+/// The explorer's answer for `position` on board `variant`.
+async fn explore_on(srv: &TestServer, variant: &str, position: &str) -> Value {
+    let (status, answer) = srv
+        .get(&format!(
+            "/api/explorer?variant={variant}&position={}",
+            position.replace('=', "%3D")
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["variant"], variant, "{answer}");
+    answer
+}
+
+/// The answer for `position` on `variant` once it counts `games` games (polled: a finished
+/// game is indexed in the background).
+async fn explore_until(srv: &TestServer, variant: &str, position: &str, games: i64) -> Value {
+    let mut answer = Value::Null;
+    for _ in 0..100 {
+        answer = explore_on(srv, variant, position).await;
+        if games_of(&answer) == games {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    answer
+}
+
+fn start_of<V: emergo_core::Variant>() -> String {
+    emergo_core::position::Position::<V>::start().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_a_finished_hex_game_and_7x7_game_are_answered_on_their_boards_not_on_the_9x9() {
+    use emergo_core::{Emergo7x7, HexEmergo};
+    let srv = TestServer::start().await;
+    let (hex_id, hex_moves) = finished_game_on(&srv, "hex", 4).await;
+    let (small_id, small_moves) = finished_game_on(&srv, "7x7", 3).await;
+    let hex_start = start_of::<HexEmergo>();
+    let small_start = start_of::<Emergo7x7>();
+
+    // Each game, indexed as it finished, is counted on its board from its start: White won.
+    for (variant, start, id, moves) in [
+        ("hex", &hex_start, &hex_id, &hex_moves),
+        ("7x7", &small_start, &small_id, &small_moves),
+    ] {
+        let answer = explore_until(&srv, variant, start, 1).await;
+        assert_eq!(
+            (&answer["white"], &answer["draws"], &answer["black"]),
+            (&json!(1), &json!(0), &json!(0)),
+            "{variant}: {answer}"
+        );
+        let first = move_of(&answer, &moves[0]).expect("the first move is listed");
+        assert_eq!(first["white"], 1, "{variant}: {answer}");
+        assert_eq!(answer["moves"].as_array().map(Vec::len), Some(1));
+        assert_eq!(answer["games"][0]["id"], json!(id), "{variant}: {answer}");
+        assert_eq!(answer["games"][0]["result"], "1-0");
+        assert_eq!(answer["position"], json!(start));
+        // The position after the first move: the second move, on the board's notation.
+        let mut line = emergo_core::AnyGame::start(variant.parse().expect("a board"));
+        line.play_text(&moves[0]).expect("legal");
+        let after = line.position_text();
+        let answer = explore_on(&srv, variant, &after).await;
+        assert_eq!(games_of(&answer), 1, "{variant} {after}: {answer}");
+        assert!(move_of(&answer, &moves[1]).is_some(), "{answer}");
+    }
+    // The hexagon's book is the one of the hexagon.
+    let book = emergo_engine::book::Book::<HexEmergo>::shipped();
+    let start: emergo_core::position::Position<HexEmergo> = hex_start.parse().expect("the start");
+    let want: Vec<Value> = book
+        .probe(&start)
+        .iter()
+        .map(|m| json!({"move": m.mv.to_string(), "score": m.score}))
+        .collect();
+    assert_eq!(
+        explore_on(&srv, "hex", &hex_start).await["book"],
+        json!(want)
+    );
+
+    // Neither game is in the 9×9 answer, though the hexagon's start is written as the 9×9
+    // board's (both have 12 men in hand): no variant is the 9×9 board, and it has no game.
+    let square_start = Position::start().to_string();
+    assert_eq!(hex_start, square_start, "the two starts are one text");
+    for answer in [
+        explore(&srv, &Position::start(), "").await,
+        explore_on(&srv, "emergo", &square_start).await,
+    ] {
+        assert_eq!(games_of(&answer), 0, "{answer}");
+        assert_eq!(answer["moves"], json!([]), "{answer}");
+        assert_eq!(answer["games"], json!([]), "{answer}");
+    }
+    // Nor is one board's game in the other's answer.
+    assert_eq!(games_of(&explore_on(&srv, "hex", &hex_start).await), 1);
+    let answer = explore_on(&srv, "7x7", &small_start).await;
+    assert_eq!(
+        answer["games"].as_array().map(Vec::len),
+        Some(1),
+        "{answer}"
+    );
+    assert_eq!(answer["games"][0]["id"], json!(small_id), "{answer}");
+
+    // A 9×9 game is counted on the 9×9 board alone.
+    finished_game_on(&srv, "emergo", 2).await;
+    assert_eq!(
+        games_of(&explore_until(&srv, "emergo", &square_start, 1).await),
+        1
+    );
+    assert_eq!(games_of(&explore_on(&srv, "hex", &hex_start).await), 1);
+    assert_eq!(games_of(&explore_on(&srv, "7x7", &small_start).await), 1);
+    // The catch-up finds all three indexed: each counted once.
+    srv.server
+        .services()
+        .explorer
+        .catch_up(100)
+        .await
+        .expect("caught up");
+    for (variant, start) in [
+        ("emergo", &square_start),
+        ("hex", &hex_start),
+        ("7x7", &small_start),
+    ] {
+        assert_eq!(
+            games_of(&explore_on(&srv, variant, start).await),
+            1,
+            "{variant}"
+        );
+    }
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_refuses_an_unknown_board_naming_the_three_and_a_position_of_another_board() {
+    let srv = TestServer::start().await;
+    for query in [
+        "?variant=chess&position=W:12:12",
+        "?variant=&position=W:12:12",
+        "?variant=Hex&position=W:12:12",
+    ] {
+        let (status, answer) = srv.get(&format!("/api/explorer{query}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {answer}");
+        let message = answer["message"].as_str().unwrap_or("");
+        for name in ["emergo", "7x7", "hex"] {
+            assert!(message.contains(name), "{query}: {answer}");
+        }
+    }
+    // 12 men a side is no position of the 7×7 board (8 a side); a square of the 9×9 board is
+    // no cell of the hexagon.
+    for query in [
+        "?variant=7x7&position=W:12:12",
+        "?variant=hex&position=B:11:12:i5%3DW",
+    ] {
+        let (status, answer) = srv.get(&format!("/api/explorer{query}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {answer}");
+        assert!(
+            answer["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("position"),
+            "{query}: {answer}"
+        );
+    }
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_imports_records_of_every_board_each_on_its_board_and_once() {
+    use emergo_core::{Emergo7x7, HexEmergo};
+    let srv = TestServer::start().await;
+    let explorer = &srv.server.services().explorer;
+    fn game_of<V: emergo_core::Variant>(
+        plies: usize,
+        outcome: Outcome,
+    ) -> emergo_core::game::Game<V> {
+        let mut game = emergo_core::game::Game::<V>::default();
+        for k in 0..plies {
+            let moves = game.position().legal_moves();
+            game.play(moves[k * 5 % moves.len()]).expect("legal");
+        }
+        game.declare(outcome, EndReason::Resignation)
+            .expect("declared");
+        game
+    }
+    let hex = game_of::<HexEmergo>(6, Outcome::Win(Color::Black));
+    let small = game_of::<Emergo7x7>(5, Outcome::Win(Color::White));
+    let square = game_of::<emergo_core::Emergo>(4, Outcome::Win(Color::White));
+    let hex_record = emergo_core::record::write_game(&hex, &[]);
+    let small_record = emergo_core::record::write_game(&small, &[]);
+    assert!(
+        hex_record.contains("[Variant \"HexEmergo\"]"),
+        "{hex_record}"
+    );
+    assert!(
+        small_record.contains("[Variant \"Emergo 7x7\"]"),
+        "{small_record}"
+    );
+    let file = format!(
+        "{hex_record}\n{small_record}\n{}",
+        emergo_core::record::write_game(&square, &[])
+    );
+    let report = explorer.import_records(&file).await.expect("imported");
+    assert_eq!(
+        (report.indexed, report.known, report.unfinished),
+        (3, 0, 0),
+        "{report:?}"
+    );
+    assert!(report.unreadable.is_empty(), "{report:?}");
+    let hex_start = start_of::<HexEmergo>();
+    let answer = explore_on(&srv, "hex", &hex_start).await;
+    assert_eq!(answer["black"], 1, "{answer}");
+    assert_eq!(games_of(&answer), 1, "{answer}");
+    assert!(move_of(&answer, &hex.moves()[0].to_string()).is_some());
+    let answer = explore_on(&srv, "hex", &hex.positions()[5].to_string()).await;
+    assert_eq!(answer["black"], 1, "{answer}");
+    assert!(move_of(&answer, &hex.moves()[5].to_string()).is_some());
+    let answer = explore_on(&srv, "7x7", &start_of::<Emergo7x7>()).await;
+    assert_eq!((games_of(&answer), &answer["white"]), (1, &json!(1)));
+    assert!(move_of(&answer, &small.moves()[0].to_string()).is_some());
+    // The 9×9 board has its record only (the hexagon's start is written as its own).
+    let answer = explore(&srv, &Position::start(), "&source=imported").await;
+    assert_eq!(
+        (games_of(&answer), &answer["white"]),
+        (1, &json!(1)),
+        "{answer}"
+    );
+    assert_eq!(
+        answer["moves"].as_array().map(Vec::len),
+        Some(1),
+        "{answer}"
+    );
+    assert!(move_of(&answer, &square.moves()[0].to_string()).is_some());
+
+    // Imported again, each record is known, on whichever board.
+    let again = explorer.import_records(&file).await.expect("imported");
+    assert_eq!((again.indexed, again.known), (0, 3), "{again:?}");
+    // The same moves and result on the hexagon and the 9×9 board are two records: the 9×9
+    // record is keyed as it was before the other boards were indexed (a file imported then is
+    // known now), the hexagon's apart from it.
+    let moves: Vec<String> = square.moves().iter().map(|m| m.to_string()).collect();
+    let mut twin = emergo_core::game::Game::<HexEmergo>::default();
+    for mv in &moves {
+        if twin.play_text(mv).is_err() {
+            break;
+        }
+    }
+    if twin.ply() == moves.len() {
+        twin.declare(Outcome::Win(Color::White), EndReason::Resignation)
+            .expect("declared");
+        let report = explorer
+            .import_records(&emergo_core::record::write_game(&twin, &[]))
+            .await
+            .expect("imported");
+        assert_eq!(report.indexed, 1, "{report:?}");
+    }
+    let key = format!(
+        "record:{}",
+        emergo_platform::domain::model::hash_secret(&format!(
+            "{} {} {}",
+            square.start(),
+            moves.join(" "),
+            Outcome::Win(Color::White)
+        ))
+    );
+    let known: i64 = match &srv.server.state().store {
+        emergo_platform::store::Store::Sqlite(db) => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM explorer_records WHERE key = $1")
+                .bind(&key)
+                .fetch_one(db.pool())
+                .await
+        }
+        emergo_platform::store::Store::Postgres(db) => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM explorer_records WHERE key = $1")
+                .bind(&key)
+                .fetch_one(db.pool())
+                .await
+        }
+    }
+    .expect("the record's mark");
+    assert_eq!(known, 1, "the 9×9 record's key is the one it had");
+    srv.stop().await;
+}
+
+/// Runs `statements` on the store of `srv`, in order.
+async fn run_sql(srv: &TestServer, statements: &[&str]) {
+    for sql in statements {
+        match &srv.server.state().store {
+            emergo_platform::store::Store::Sqlite(db) => {
+                sqlx::query(sql).execute(db.pool()).await.map(|_| ())
+            }
+            emergo_platform::store::Store::Postgres(db) => {
+                sqlx::query(sql).execute(db.pool()).await.map(|_| ())
+            }
+        }
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+}
+
+/// Migration 0150 on a database of the 9×9 explorer: its rows are kept as the 9×9 board's, and
+/// the finished games of the other boards, which the 9×9 explorer marked indexed with no rows,
+/// are indexed by the catch-up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_migration_keeps_the_9x9_rows_and_the_catch_up_indexes_the_other_boards_games() {
+    use emergo_core::HexEmergo;
+    let db = TestDb::new();
+    let srv = TestServer::builder().db(&db).start().await;
+    let square_id = import(&srv, "1. a5 i5 2. e1 e9 3. b6 1-0\n").await;
+    srv.server
+        .services()
+        .explorer
+        .catch_up(100)
+        .await
+        .expect("indexed");
+    let (hex_id, hex_moves) = finished_game_on(&srv, "hex", 2).await;
+    let hex_start = start_of::<HexEmergo>();
+    explore_until(&srv, "hex", &hex_start, 1).await;
+    let before = explore(&srv, &Position::start(), "").await;
+    assert_eq!(games_of(&before), 1, "{before}");
+    // The database as the 9×9 explorer left it: the tables of migration 0080, the 9×9 rows, the
+    // hex game marked indexed with none, and migration 0150 not applied.
+    run_sql(
+        &srv,
+        &[
+            "CREATE TABLE kept_stats AS SELECT hash, source, speed, band, move, white, draws,
+                 black, rating_sum, rated FROM explorer_stats WHERE variant = 'emergo'",
+            "CREATE TABLE kept_recent AS SELECT hash, source, speed, band, game_id, at, rating
+                 FROM explorer_recent WHERE variant = 'emergo'",
+            "DROP TABLE explorer_stats",
+            "DROP TABLE explorer_recent",
+            "CREATE TABLE explorer_stats (
+                hash BIGINT NOT NULL, source TEXT NOT NULL, speed TEXT NOT NULL,
+                band TEXT NOT NULL, move TEXT NOT NULL, white BIGINT NOT NULL,
+                draws BIGINT NOT NULL, black BIGINT NOT NULL, rating_sum BIGINT NOT NULL,
+                rated BIGINT NOT NULL, PRIMARY KEY (hash, source, speed, band, move))",
+            "CREATE TABLE explorer_recent (
+                hash BIGINT NOT NULL, source TEXT NOT NULL, speed TEXT NOT NULL,
+                band TEXT NOT NULL, game_id TEXT NOT NULL, at TEXT NOT NULL, rating BIGINT,
+                PRIMARY KEY (hash, source, speed, band, game_id))",
+            "INSERT INTO explorer_stats SELECT * FROM kept_stats",
+            "INSERT INTO explorer_recent SELECT * FROM kept_recent",
+            "DROP TABLE kept_stats",
+            "DROP TABLE kept_recent",
+            "DELETE FROM _sqlx_migrations WHERE version = 150",
+        ],
+    )
+    .await;
+    run_sql(
+        &srv,
+        &[&format!(
+            "UPDATE games SET explorer_at = '2026-01-01T00:00:00Z' WHERE id = '{hex_id}'"
+        )],
+    )
+    .await;
+    srv.stop().await;
+
+    // Opened again: the migration runs; the 9×9 answer is as it was, the hex game is indexed.
+    let srv = TestServer::builder().db(&db).start().await;
+    srv.server
+        .services()
+        .explorer
+        .catch_up(100)
+        .await
+        .expect("caught up");
+    let after = explore(&srv, &Position::start(), "").await;
+    assert_eq!(after, before);
+    assert_eq!(after["games"][0]["id"], json!(square_id));
+    let answer = explore_until(&srv, "hex", &hex_start, 1).await;
+    assert_eq!(games_of(&answer), 1, "{answer}");
+    assert!(move_of(&answer, &hex_moves[0]).is_some(), "{answer}");
+    assert_eq!(answer["games"][0]["id"], json!(hex_id), "{answer}");
+    assert_eq!(
+        srv.server
+            .services()
+            .explorer
+            .pending()
+            .await
+            .expect("pending"),
+        0
+    );
+    srv.stop().await;
+}

@@ -577,6 +577,7 @@ async fn issue22_explorer_answer_keeps_its_json_shape() {
     assert_shape(
         &answer,
         json!({
+            "variant": "string",
             "position": "string",
             "white": "int",
             "draws": "int",

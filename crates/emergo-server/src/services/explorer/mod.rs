@@ -1,5 +1,6 @@
 //! The opening explorer (issue 22; docs/api.md, "Opening explorer"): what people and the engine
-//! played from a position of the opening, keyed by the position (transpositions merge).
+//! played from a position of the opening, keyed by the board and the position (transpositions
+//! merge; the three boards are kept apart, as lichess keeps its variants).
 //!
 //! Kept up to date as games finish: the explorer listens to the games, and indexes a game once
 //! it is over, in a transaction of its own (store/explorer.rs; exactly once per game, whichever
@@ -9,9 +10,10 @@
 
 use crate::services::error::{echo, ServiceError};
 use crate::services::games::{ratings, GameChanged, GameListener};
-use emergo_core::{AnyGame, Position};
+use emergo_core::position::Position;
+use emergo_core::{any_game, AnyGame, Variant, VariantKind};
 use emergo_platform::domain::explorer::{
-    position_key, rows_of, Band, GameFacts, Source, Speed, Tally, EXPLORER_PLIES,
+    position_key, rows_of, Band, ExplorerRow, GameFacts, Source, Speed, Tally, EXPLORER_PLIES,
 };
 use emergo_platform::domain::model::{now_text, GameMeta, Mode, SeatKind};
 use emergo_platform::store::explorer::{ExplorerFilter, PositionStats, RecentGame, RecentOf};
@@ -37,6 +39,8 @@ pub struct Explorer {
 /// What a query asks (each text as the request gave it; `None`: absent).
 #[derive(Clone, Debug, Default, serde::Deserialize)]
 pub struct ExplorerQuery {
+    /// The board (`emergo`, `7x7`, `hex`; `emergo` when absent).
+    pub variant: Option<String>,
     pub position: Option<String>,
     /// The ply the page is at, when it knows it: from [`EXPLORER_PLIES`] on the answer says the
     /// explorer does not index that far.
@@ -110,6 +114,8 @@ pub struct ExplorerBookMove {
 /// `GET /api/explorer`'s answer.
 #[derive(Serialize)]
 pub struct ExplorerView {
+    /// The board (`emergo`, `7x7`, `hex`).
+    pub variant: &'static str,
     /// The position asked for, as N2 writes it.
     pub position: String,
     /// The games through it under the filters, by result.
@@ -148,14 +154,11 @@ impl Explorer {
         if !game.is_over() {
             return Ok(false);
         }
-        // Another board's game is marked with no rows (the explorer is the 9×9 board's).
-        let (rows, rating) = match game {
-            AnyGame::Emergo(game) => match GameFacts::of(meta, game, ratings) {
-                Some(facts) => (rows_of(game, &facts), facts.rating),
-                None => (Vec::new(), None),
-            },
-            AnyGame::Emergo7x7(_) | AnyGame::Hex(_) => (Vec::new(), None),
-        };
+        // Every board's game, on its board (the rows carry it).
+        let (rows, rating) = any_game!(game, game => match GameFacts::of(meta, game, ratings) {
+            Some(facts) => (rows_of(game, &facts), facts.rating),
+            None => (Vec::new(), None),
+        });
         let recent = RecentOf {
             game_id: &meta.id,
             at: &meta.updated_at,
@@ -220,33 +223,23 @@ impl Explorer {
     }
 
     /// Indexes the records of `text` (one or more game records, as `emergo match --pgn`
-    /// writes them), each once whichever file it comes from: a record is known by its start,
-    /// moves and result.
+    /// writes them), each on the board its `[Variant]` tag names (the 9×9 board without one),
+    /// each once whichever file it comes from: a record is known by its board, start, moves and
+    /// result.
     pub async fn import_records(&self, text: &str) -> Result<RecordsReport, ServiceError> {
         let mut report = RecordsReport::default();
         for (line, record) in emergo_core::record::split_records(text) {
-            let game = match emergo_core::GameRecord::parse(record).and_then(|r| r.to_game()) {
+            let game = match AnyGame::from_record(record) {
                 Ok(game) => game,
                 Err(err) => {
                     report.unreadable.push((line, err.to_string()));
                     continue;
                 }
             };
-            let Some(facts) = GameFacts::of_record(&game) else {
+            let Some((key, rows)) = any_game!(&game, game => record_rows(game)) else {
                 report.unfinished += 1;
                 continue;
             };
-            let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-            let key = format!(
-                "record:{}",
-                emergo_platform::domain::model::hash_secret(&format!(
-                    "{} {} {}",
-                    game.start(),
-                    moves.join(" "),
-                    facts.outcome
-                ))
-            );
-            let rows = rows_of(&game, &facts);
             if self
                 .store
                 .explorer_index_record(&key, &rows, &now_text())
@@ -260,12 +253,13 @@ impl Explorer {
         Ok(report)
     }
 
-    /// The explorer's answer to `query` (400 for a missing or bad position or filter).
+    /// The explorer's answer to `query` (400 for a missing or bad position, an unknown board
+    /// or a bad filter).
     pub async fn position(&self, query: &ExplorerQuery) -> Result<ExplorerView, ServiceError> {
         let text = query.position.as_deref().ok_or_else(|| {
             ServiceError::BadRequest("position (N2 text, e.g. W:12:12) is required".to_string())
         })?;
-        let position = crate::services::study::analysis::parse_position(text)?;
+        let game = crate::services::study::analysis::parse_game(text, query.variant.as_deref())?;
         let past = match query.ply.as_deref() {
             None => false,
             Some(ply) => ply
@@ -298,12 +292,52 @@ impl Explorer {
                 Band::names,
             )?,
         };
+        let (hash, shown, book) = any_game!(&game, g => {
+            let position = g.position();
+            (position_key(position.hash()), position.to_string(), book_moves(position))
+        });
         let stats = self
             .store
-            .explorer_position(position_key(position.hash()), &filter, TOP_GAMES)
+            .explorer_position(game.kind(), hash, &filter, TOP_GAMES)
             .await?;
-        Ok(view(&position, stats, past))
+        Ok(view(game.kind(), shown, book, stats, past))
     }
+}
+
+/// The key a record read from a file is known by, and the rows it adds; `None` when it has no
+/// result. The key of a 9×9 record is the one it had before the other boards were indexed (so
+/// that a file imported then is known now); another board's names its board too.
+fn record_rows<V: Variant>(
+    game: &emergo_core::game::Game<V>,
+) -> Option<(String, Vec<ExplorerRow>)> {
+    let facts = GameFacts::of_record(game)?;
+    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    let board = match V::KIND {
+        VariantKind::Emergo => String::new(),
+        other => format!("{other} "),
+    };
+    let key = format!(
+        "record:{}",
+        emergo_platform::domain::model::hash_secret(&format!(
+            "{board}{} {} {}",
+            game.start(),
+            moves.join(" "),
+            facts.outcome
+        ))
+    );
+    Some((key, rows_of(game, &facts)))
+}
+
+/// The moves of the engine's opening book shipped for `position`'s board, the best first.
+fn book_moves<V: Variant>(position: &Position<V>) -> Vec<ExplorerBookMove> {
+    emergo_engine::book::Book::<V>::shipped()
+        .probe(position)
+        .iter()
+        .map(|m| ExplorerBookMove {
+            mv: m.mv.to_string(),
+            score: m.score,
+        })
+        .collect()
 }
 
 /// The values a comma-separated filter names (none: every value), each once; 400 for an
@@ -339,14 +373,21 @@ fn names<T: PartialEq + Copy>(
     Ok(values)
 }
 
-fn view(position: &Position, stats: PositionStats, past: bool) -> ExplorerView {
+fn view(
+    variant: VariantKind,
+    position: String,
+    book: Vec<ExplorerBookMove>,
+    stats: PositionStats,
+    past: bool,
+) -> ExplorerView {
     let PositionStats {
         total,
         moves,
         games,
     } = stats;
     ExplorerView {
-        position: position.to_string(),
+        variant: variant.name(),
+        position,
         white: total.white,
         draws: total.draws,
         black: total.black,
@@ -362,14 +403,7 @@ fn view(position: &Position, stats: PositionStats, past: bool) -> ExplorerView {
             })
             .collect(),
         games: games.into_iter().map(game_view).collect(),
-        book: emergo_engine::book::Book::<emergo_core::Emergo>::shipped()
-            .probe(position)
-            .iter()
-            .map(|m| ExplorerBookMove {
-                mv: m.mv.to_string(),
-                score: m.score,
-            })
-            .collect(),
+        book,
         indexed_plies: EXPLORER_PLIES,
         past_indexed_plies: past,
     }

@@ -120,11 +120,6 @@ pub struct AnalysisQuery {
     pub ms: Option<String>,
 }
 
-pub fn parse_position(text: &str) -> Result<Position, ServiceError> {
-    text.parse::<Position>()
-        .map_err(|e| ServiceError::BadRequest(format!("position {}: {e}", echo(text))))
-}
-
 /// The game from the position `text` on the board `variant` names (`emergo` when none).
 pub fn parse_game(text: &str, variant: Option<&str>) -> Result<AnyGame, ServiceError> {
     let kind = variant_of(variant)?;
