@@ -166,7 +166,7 @@ export function createExplorer({ box, prefix, onMove }) {
     box.dataset.games = String(s.total);
     note.textContent = t(noteKey(answer), { plies: answer.indexed_plies });
     total.replaceChildren(
-      el('span', { class: 'ex-total-words', text: t('ex.total', { n: num(s.total, 0) }) }),
+      el('span', { class: 'ex-total-words', text: t('ex.total', { n: s.total, count: num(s.total, 0) }) }),
       s.total ? shareBar(s) : '');
     for (const row of moveRows(answer)) {
       table.append(el('tr', { class: 'ex-move', 'data-move': row.move },
