@@ -15,6 +15,7 @@ mod bot;
 mod cli_rules;
 mod cluster;
 mod engine_variants;
+mod explorer;
 mod match_play;
 mod serve_kill;
 mod ugi;
