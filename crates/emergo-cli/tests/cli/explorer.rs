@@ -4,8 +4,7 @@
 use crate::common::*;
 
 #[test]
-fn explorer_import_counts_each_record_once_on_its_board_and_rebuild_starts_from_the_stored_games()
-{
+fn explorer_import_counts_each_record_once_on_its_board_and_rebuild_starts_from_the_stored_games() {
     let dir = tempfile::tempdir().expect("a folder");
     let records = dir.path().join("games.pgn");
     let db = format!("sqlite://{}", dir.path().join("explorer.db").display());
@@ -44,9 +43,15 @@ fn explorer_import_counts_each_record_once_on_its_board_and_rebuild_starts_from_
     };
 
     let out = import();
-    assert_eq!(out.status.code(), Some(1), "an unreadable record: {}", stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an unreadable record: {}",
+        stderr(&out)
+    );
     assert!(
-        stdout(&out).contains("indexed 4 records; 0 indexed before; 0 without a result; 1 unreadable"),
+        stdout(&out)
+            .contains("indexed 4 records; 0 indexed before; 0 without a result; 1 unreadable"),
         "{}",
         stdout(&out)
     );
