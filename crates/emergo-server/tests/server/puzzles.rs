@@ -253,19 +253,44 @@ async fn votes_count_once_an_account_and_five_more_downs_retire_a_puzzle() {
     for voter in &voters[1..4] {
         voter.post(&s, &vote, json!({"up": false})).await;
     }
-    // Asked by accounts that were never given it (the anonymous caller just was).
-    let before = sign_up(&s, "watcher1").await;
-    let (status, p) = before.get(&s, "/api/puzzles/next?theme=shadowpiece").await;
-    assert_eq!(
-        status,
-        StatusCode::OK,
-        "four down votes: still handed out {p}"
+    // Asked by accounts that were never given it (the anonymous caller just was): every
+    // puzzle of the theme handed out once to an account that tries each (the shipped set may
+    // hold several), until none is left.
+    let handed_out = |name: &'static str| {
+        let s = &s;
+        async move {
+            let account = sign_up(s, name).await;
+            let mut ids = Vec::new();
+            for _ in 0..200 {
+                let (status, p) = account.get(s, "/api/puzzles/next?theme=shadowpiece").await;
+                if status == StatusCode::NOT_FOUND {
+                    return ids;
+                }
+                assert_eq!(status, StatusCode::OK, "{p}");
+                let next = p["id"].as_str().expect("id").to_string();
+                let (status, _) = account
+                    .post(
+                        s,
+                        &format!("/api/puzzles/{next}/attempt"),
+                        json!({"win": true}),
+                    )
+                    .await;
+                assert_eq!(status, StatusCode::OK);
+                ids.push(next);
+            }
+            panic!("more than 200 puzzles of one theme, or one handed out twice: {ids:?}");
+        }
+    };
+    let before = handed_out("watcher1").await;
+    assert!(
+        before.contains(&id),
+        "four down votes: still handed out {before:?}"
     );
     let (_, v) = voters[4].post(&s, &vote, json!({"up": false})).await;
     assert_eq!(v, json!({"up": 0, "down": 5, "retired": true}));
-    let after = sign_up(&s, "watcher2").await;
-    let (status, e) = after.get(&s, "/api/puzzles/next?theme=shadowpiece").await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "retired: {e}");
+    let after = handed_out("watcher2").await;
+    assert!(!after.contains(&id), "retired: {after:?}");
+    assert_eq!(after.len(), before.len() - 1, "{before:?} {after:?}");
     // It can still be opened by its id (a link to it keeps working).
     let (status, _) = s.get(&format!("/api/puzzles/{id}")).await;
     assert_eq!(status, StatusCode::OK);
