@@ -404,28 +404,34 @@ async fn explorer_refuses_bad_input_and_says_when_a_ply_is_past_the_index() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement, not a check"]
 async fn explorer_figures_over_generated_games() {
-    if skip_unless(Backend::Sqlite) {
-        return;
-    }
     let n: usize = std::env::var("EMERGO_EXPLORER_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2000);
     let srv = TestServer::start().await;
     let explorer = &srv.server.services().explorer;
-    let emergo_platform::store::Store::Sqlite(sqlite) = &srv.server.state().store else {
-        panic!("SQLite");
-    };
+    // The database's size in bytes, on either backend.
     let pages = || async {
-        let (count,): (i64,) = sqlx::query_as("PRAGMA page_count")
-            .fetch_one(sqlite.pool())
-            .await
-            .expect("page count");
-        let (size,): (i64,) = sqlx::query_as("PRAGMA page_size")
-            .fetch_one(sqlite.pool())
-            .await
-            .expect("page size");
-        count * size
+        match &srv.server.state().store {
+            emergo_platform::store::Store::Sqlite(sqlite) => {
+                let (count,): (i64,) = sqlx::query_as("PRAGMA page_count")
+                    .fetch_one(sqlite.pool())
+                    .await
+                    .expect("page count");
+                let (size,): (i64,) = sqlx::query_as("PRAGMA page_size")
+                    .fetch_one(sqlite.pool())
+                    .await
+                    .expect("page size");
+                count * size
+            }
+            emergo_platform::store::Store::Postgres(pg) => {
+                let (size,): (i64,) = sqlx::query_as("SELECT pg_database_size(current_database())")
+                    .fetch_one(pg.pool())
+                    .await
+                    .expect("database size");
+                size
+            }
+        }
     };
     let before = pages().await;
     let outcomes = [
@@ -454,8 +460,9 @@ async fn explorer_figures_over_generated_games() {
     }
     times.sort();
     println!(
-        "explorer figures over {n} games: indexing {:.2} ms a game; index {:.0} bytes a game; \
+        "explorer figures over {n} games ({:?}): indexing {:.2} ms a game; index {:.0} bytes a game; \
          query (HTTP, {} positions) median {:.2} ms, p99 {:.2} ms",
+        backend(),
         indexing.as_secs_f64() * 1000.0 / n as f64,
         grown as f64 / n as f64,
         probes.len(),
