@@ -40,7 +40,7 @@ pub struct PuzzleRecord {
 }
 
 /// Why a record was refused.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum PuzzleError {
     #[error("line {line}: {message}")]
     Bad { line: usize, message: String },
@@ -129,9 +129,14 @@ pub fn parse_lines(text: &str) -> Result<Vec<PuzzleRecord>, PuzzleError> {
     Ok(out)
 }
 
-/// The shipped set (`data/puzzles.jsonl`).
-pub fn shipped() -> Result<Vec<PuzzleRecord>, PuzzleError> {
-    parse_lines(SHIPPED)
+/// The shipped set (`data/puzzles.jsonl`), read and checked through the core once per process
+/// (every server of a test process starts with it).
+pub fn shipped() -> Result<&'static [PuzzleRecord], PuzzleError> {
+    static SET: std::sync::OnceLock<Result<Vec<PuzzleRecord>, PuzzleError>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| parse_lines(SHIPPED))
+        .as_deref()
+        .map_err(Clone::clone)
 }
 
 #[cfg(test)]

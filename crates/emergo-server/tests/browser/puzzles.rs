@@ -39,11 +39,11 @@ async fn status_kind(c: &fantoccini::Client, kind: &str, what: &str) {
 fn one_movers() -> Vec<(PuzzleRecord, Position<Emergo>)> {
     shipped()
         .expect("the shipped set")
-        .into_iter()
+        .iter()
         .filter(|p| p.line.len() == 1 && p.variant == "emergo")
         .filter_map(|p| {
             let pos: Position = p.position.parse().ok()?;
-            (pos.legal_moves().len() > 1).then_some((p, pos))
+            (pos.legal_moves().len() > 1).then(|| (p.clone(), pos))
         })
         .collect()
 }
@@ -167,7 +167,7 @@ async fn a_streak_of_three_in_french_and_the_trainer_on_a_phone() {
     click(&c, "#puzzles-streak").await;
     let mut solved = Vec::new();
     for n in 1..=3 {
-        solved.push(solve_shown(&c, &set).await);
+        solved.push(solve_shown(&c, set).await);
         wait_until(
             &c,
             &format!(
@@ -242,7 +242,7 @@ async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
     let card = rect(&c, "#daily").await;
     assert!(card["height"].as_f64().unwrap_or(0.0) > 40.0, "{card}");
     click(&c, "#daily-solve").await;
-    let shown = solve_shown(&c, &set).await;
+    let shown = solve_shown(&c, set).await;
     assert_eq!(shown, id, "the card opens the daily puzzle");
 
     // Signed in, after the solve: the vote, the replay and the dashboard.
@@ -296,7 +296,7 @@ async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
     .await;
     let mut solved = false;
     for _ in 0..3 {
-        storm_solve_shown(&c, &set).await;
+        storm_solve_shown(&c, set).await;
         if js(
             &c,
             "return document.querySelector('#puzzles-storm-clock').textContent",
@@ -312,7 +312,7 @@ async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
     assert!(solved, "a storm puzzle solved counts on the clock");
     // A wrong move on the next puzzle: ten seconds less, the combo back to 0.
     let left = storm_seconds(&c).await;
-    storm_fail_shown(&c, &set).await;
+    storm_fail_shown(&c, set).await;
     wait_until(
         &c,
         "document.querySelector('#puzzles-storm-clock').textContent.endsWith('combo 0')",
@@ -443,7 +443,7 @@ async fn a_hex_puzzle_is_drawn_on_its_board_and_solved() {
     let board = rect(&c, "#puzzles-board").await;
     let status = rect(&c, "#puzzles-status").await;
     assert!(!overlap(&board, &status), "{board} {status}");
-    let id = solve_shown_on::<HexEmergo>(&c, &set).await;
+    let id = solve_shown_on::<HexEmergo>(&c, set).await;
     let record = set.iter().find(|p| p.id == id).expect("shipped");
     assert_eq!(record.variant, "hex");
     save_screenshot(&c, "puzzle-hex").await;
