@@ -42,24 +42,7 @@ async fn said(c: &Client, words: &str) {
 async fn human_game(rig: &Rig, a: &Client) -> (String, String, String) {
     a.goto(&rig.url("/")).await.expect("the page loads");
     let id = new_game(a, "new-human", "white", None, None).await;
-    let invite = js(
-        a,
-        &format!("return JSON.parse(localStorage.getItem('emergo.invite.{id}'))"),
-    )
-    .await
-    .as_str()
-    .expect("the invitation code kept")
-    .to_string();
-    let grant: Value = reqwest::Client::new()
-        .post(rig.url(&format!("/api/games/{id}/join")))
-        .json(&json!({ "invite": invite }))
-        .send()
-        .await
-        .expect("the join is sent")
-        .json()
-        .await
-        .expect("a seat");
-    let token = grant["token"].as_str().expect("Black's token").to_string();
+    let (token, invite) = join_as_black(rig, a, &id).await;
     (id, token, invite)
 }
 
@@ -74,17 +57,6 @@ async fn rematch_opened(c: &Client, old: &str) -> String {
     .as_str()
     .expect("an id")
     .to_string()
-}
-
-async fn post(rig: &Rig, path: &str, body: Value) -> Value {
-    let res = reqwest::Client::new()
-        .post(rig.url(path))
-        .json(&body)
-        .send()
-        .await
-        .expect("the request is sent");
-    assert!(res.status().is_success(), "{path}: {}", res.status());
-    res.json().await.expect("a game view")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

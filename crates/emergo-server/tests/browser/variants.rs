@@ -758,17 +758,6 @@ async fn item4_the_game_page_plays_a_hex_game_and_a_7x7_game_by_click_and_drag()
     c.close().await.expect("closed");
 }
 
-/// Sends `body` to `path` and fails unless the server accepts it.
-async fn post_ok(rig: &Rig, path: &str, body: Value) {
-    let res = reqwest::Client::new()
-        .post(rig.url(path))
-        .json(&body)
-        .send()
-        .await
-        .expect("the request is sent");
-    assert!(res.status().is_success(), "{path}: {}", res.status());
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item4_premoves_on_the_hexagon_and_the_hex_game_opened_on_the_analysis_board() {
     let _one = ONE_AT_A_TIME.lock().await;
@@ -789,27 +778,10 @@ async fn item4_premoves_on_the_hexagon_and_the_hex_game_opened_on_the_analysis_b
         .await
         .expect("the hexagon is chosen");
     let id = new_game(&c, "new-human", "white", None, None).await;
-    let invite = js(
-        &c,
-        &format!("return JSON.parse(localStorage.getItem('emergo.invite.{id}'))"),
-    )
-    .await
-    .as_str()
-    .expect("the invitation code kept")
-    .to_string();
-    let grant: Value = reqwest::Client::new()
-        .post(rig.url(&format!("/api/games/{id}/join")))
-        .json(&json!({ "invite": invite }))
-        .send()
-        .await
-        .expect("the join is sent")
-        .json()
-        .await
-        .expect("a seat");
-    let black = grant["token"].as_str().expect("Black's token").to_string();
+    let (black, _) = join_as_black(&rig, &c, &id).await;
     let moves_path = format!("/api/games/{id}/moves");
     let black_moves = |ply: u64, mv: &str| {
-        post_ok(
+        post(
             &rig,
             &moves_path,
             json!({"token": black, "ply": ply, "move": mv}),
@@ -870,7 +842,7 @@ async fn item4_premoves_on_the_hexagon_and_the_hex_game_opened_on_the_analysis_b
 
     // Black resigns; the game's Analyse link opens it on the analysis board, on the hexagon,
     // every move in its tree, the board selector fixed to the game's board.
-    post_ok(
+    post(
         &rig,
         &format!("/api/games/{id}/resign"),
         json!({ "token": black }),

@@ -843,3 +843,36 @@ pub async fn seen_whole(c: &Client, css: &str) -> Value {
     )
     .await
 }
+
+/// POSTs `body` to `path` without a session; fails unless the server accepts it. Its JSON.
+pub async fn post(rig: &Rig, path: &str, body: Value) -> Value {
+    let res = reqwest::Client::new()
+        .post(rig.url(path))
+        .json(&body)
+        .send()
+        .await
+        .expect("the request is sent");
+    assert!(res.status().is_success(), "{path}: {}", res.status());
+    res.json().await.expect("a JSON answer")
+}
+
+/// Black's seat in the game `id` that page `c` (White) has just created with an invitation:
+/// the invitation code the page kept, then Black's token from joining through the API.
+pub async fn join_as_black(rig: &Rig, c: &Client, id: &str) -> (String, String) {
+    let invite = js(
+        c,
+        &format!("return JSON.parse(localStorage.getItem('emergo.invite.{id}'))"),
+    )
+    .await
+    .as_str()
+    .expect("the invitation code kept")
+    .to_string();
+    let grant = post(
+        rig,
+        &format!("/api/games/{id}/join"),
+        json!({ "invite": invite }),
+    )
+    .await;
+    let token = grant["token"].as_str().expect("Black's token").to_string();
+    (token, invite)
+}
