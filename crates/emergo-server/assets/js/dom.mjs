@@ -26,6 +26,18 @@ export function svg(tag, attrs = {}, parent = null) {
   return e;
 }
 
+const drawnKeys = new WeakMap();
+/**
+ * Whether `parent` must be drawn again to show `key` (what it shows, as a string), noting the
+ * key when so. A list refreshed by every lobby event then keeps its elements while they show the
+ * same thing, so a button a person is pressing or has focused is not swapped under them.
+ */
+export function needsRedraw(parent, key) {
+  if (drawnKeys.get(parent) === key) return false;
+  drawnKeys.set(parent, key);
+  return true;
+}
+
 /** localStorage as JSON, forgiving when storage is full or disabled. */
 export const store = {
   get(key) {

@@ -1,9 +1,9 @@
 // The lobby's online part: quick pairing, open seeks (a list and a graph of rating against
 // time control), challenges, and the correspondence games where it is your turn. Live through
 // the lobby WebSocket: the list follows every change, and a taken seek opens its game.
-import { $, el, svg, store, toast } from './dom.mjs';
+import { $, el, svg, store, toast, needsRedraw } from './dom.mjs';
 import { api, plainError } from './api.mjs';
-import { t, num } from './i18n.mjs';
+import { t, num, lang } from './i18n.mjs';
 import { shownName, shownOpponent } from './names.mjs';
 import { me, onMe } from './account.mjs';
 import { seekDots } from './charts.mjs';
@@ -147,10 +147,14 @@ function seekWords(s) {
   return `${shownName(s.owner, s.owner_bot)} (${s.rating}${s.provisional ? '?' : ''}) · ${board} · ${timeLabel(s.time)} · ${kind}`;
 }
 
+let refreshAsked = 0; // the last question, so an older answer never wins
+
 export async function refresh() {
   if (!active) return;
+  const asked = ++refreshAsked;
   try {
     const list = await api('GET', '/api/seeks');
+    if (asked !== refreshAsked) return;
     seeks = list.seeks.concat(list.challenges || []);
   } catch (err) {
     return;
@@ -163,29 +167,36 @@ export async function refresh() {
     waiting = mine ? { id: mine.id, time: mine.time } : null;
     drawWaiting();
   }
+  // each list is drawn again only when what it shows changed (see needsRedraw)
   const list = $('#seek-list');
-  list.replaceChildren();
-  if (!open.length) list.append(el('li', { class: 'empty', text: t('online.noSeeks') }));
-  for (const s of open) {
-    const mine = who && s.owner === who.name;
-    const button = mine
-      ? el('button', { type: 'button', text: t('online.cancel'), onclick: () => withdraw(s.id) })
-      : el('button', { type: 'button', class: 'primary', text: t('online.accept'), disabled: !who, onclick: () => accept(s.id) });
-    list.append(el('li', { class: 'seek', 'data-seek': s.id }, el('span', { class: 'who', text: seekWords(s) }), button));
+  const rows = open.map((s) => ({ id: s.id, words: seekWords(s), mine: !!who && s.owner === who.name }));
+  if (needsRedraw(list, JSON.stringify([rows, !!who, lang()]))) {
+    list.replaceChildren();
+    if (!rows.length) list.append(el('li', { class: 'empty', text: t('online.noSeeks') }));
+    for (const r of rows) {
+      const button = r.mine
+        ? el('button', { type: 'button', text: t('online.cancel'), onclick: () => withdraw(r.id) })
+        : el('button', { type: 'button', class: 'primary', text: t('online.accept'), disabled: !who, onclick: () => accept(r.id) });
+      list.append(el('li', { class: 'seek', 'data-seek': r.id }, el('span', { class: 'who', text: r.words }), button));
+    }
   }
   drawGraph(open);
   const challenges = $('#challenges');
-  challenges.replaceChildren();
-  const mineOrToMe = seeks.filter((s) => s.opponent);
-  if (!mineOrToMe.length) challenges.append(el('li', { class: 'empty', text: t('online.noChallenges') }));
-  for (const s of mineOrToMe) {
-    const toMe = who && s.opponent === who.name;
+  const pending = seeks.filter((s) => s.opponent).map((s) => {
+    const toMe = !!who && s.opponent === who.name;
     const words = toMe ? t('online.challengeFrom', { name: shownName(s.owner, s.owner_bot), time: timeLabel(s.time) }) : t('online.challengeTo', { name: shownName(s.opponent, s.opponent_bot), time: timeLabel(s.time) });
-    const buttons = toMe
-      ? [el('button', { type: 'button', class: 'primary', text: t('online.accept'), onclick: () => accept(s.id) }),
-        el('button', { type: 'button', text: t('online.decline'), onclick: () => withdraw(s.id) })]
-      : [el('button', { type: 'button', text: t('online.cancel'), onclick: () => withdraw(s.id) })];
-    challenges.append(el('li', { class: 'seek' }, el('span', { class: 'who', text: words }), ...buttons));
+    return { id: s.id, toMe, words };
+  });
+  if (needsRedraw(challenges, JSON.stringify([pending, lang()]))) {
+    challenges.replaceChildren();
+    if (!pending.length) challenges.append(el('li', { class: 'empty', text: t('online.noChallenges') }));
+    for (const c of pending) {
+      const buttons = c.toMe
+        ? [el('button', { type: 'button', class: 'primary', text: t('online.accept'), onclick: () => accept(c.id) }),
+          el('button', { type: 'button', text: t('online.decline'), onclick: () => withdraw(c.id) })]
+        : [el('button', { type: 'button', text: t('online.cancel'), onclick: () => withdraw(c.id) })];
+      challenges.append(el('li', { class: 'seek' }, el('span', { class: 'who', text: c.words }), ...buttons));
+    }
   }
   if (who) loadMyTurn(who.name);
 }
@@ -211,21 +222,24 @@ async function loadMyTurn(name) {
   try {
     const page = await api('GET', `/api/players/${encodeURIComponent(name)}`);
     if (asked !== turnAsked) return;
-    const games = page.games.filter((g) => g.your_turn && g.status === 'ongoing' && /^corr:/.test(g.time_control || ''));
+    const games = page.games
+      .filter((g) => g.your_turn && g.status === 'ongoing' && /^corr:/.test(g.time_control || ''))
+      .map((g) => ({ id: g.id, words: `${t('player.vs', { name: shownOpponent(g) })} · ${timeLabel(g.time_control)}` }));
+    if (!needsRedraw(list, JSON.stringify([games, lang()]))) return;
     list.replaceChildren();
     if (!games.length) list.append(el('li', { class: 'empty', text: t('online.noTurn') }));
-    for (const g of games) {
-      const opponent = shownOpponent(g);
-      list.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true }, `${t('player.vs', { name: opponent })} · ${timeLabel(g.time_control)}`)));
-    }
+    for (const g of games) list.append(el('li', {}, el('a', { href: `/game/${g.id}`, 'data-link': true }, g.words)));
   } catch (err) {
-    list.replaceChildren(el('li', { class: 'empty', text: plainError(err) }));
+    if (needsRedraw(list, `error ${plainError(err)}`)) list.replaceChildren(el('li', { class: 'empty', text: plainError(err) }));
   }
 }
 
 /** Rating (up) against time control (right: slower; correspondence at the edge). */
 function drawGraph(open) {
   const graph = $('#seek-graph');
+  const who = me();
+  const shown = open.map((s) => [s.id, seekWords(s), s.rated, s.time]);
+  if (!needsRedraw(graph, JSON.stringify([shown, who && who.name, lang()]))) return;
   graph.replaceChildren();
   const box = { left: 40, right: 590, top: 10, bottom: 180 };
   svg('line', { x1: box.left, y1: box.bottom, x2: box.right, y2: box.bottom, class: 'axis' }, graph);
@@ -242,7 +256,6 @@ function drawGraph(open) {
   svg('line', { x1: box.right - 22, y1: box.top, x2: box.right - 22, y2: box.bottom + 20, class: 'grid', 'stroke-dasharray': '3 3' }, graph);
   label(box.right + 8, box.bottom + 16, t('online.corrShort'), 'end');
   label((box.left + box.right) / 2, box.bottom + 30, t('online.graphTime'), 'middle');
-  const who = me();
   for (const dot of seekDots(open, box)) {
     // issue 18: a dot accepts its seek as the list's button does (click, Enter or Space)
     const acceptable = !!who && dot.seek.owner !== who.name;

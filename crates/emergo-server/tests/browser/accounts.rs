@@ -6,6 +6,7 @@
 //! axe-core.
 
 use crate::rig::*;
+use fantoccini::key::Key;
 use fantoccini::Client;
 use serde_json::json;
 
@@ -439,7 +440,41 @@ async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_p
         "the bot's challenge, marked BOT, drawn and uncovered",
     )
     .await;
-    click(black, "#challenges li .primary").await;
+    // A keyboard player focuses Accept; another player's seek arrives meanwhile (a lobby event
+    // and a refresh): the unchanged challenge list keeps its button, and so the focus.
+    js(
+        black,
+        "const b = document.querySelector('#challenges li .primary'); b.dataset.kept = 'yes'; b.focus();",
+    )
+    .await;
+    let carol = sign_up_over_http(&rig, "carol", PASSWORD).await;
+    let (status, seek) = send_as(
+        &rig,
+        reqwest::Method::POST,
+        "/api/seeks",
+        &carol.token,
+        json!({"time": "10+5", "rated": false, "color": "random"}),
+    )
+    .await;
+    assert_eq!(status, reqwest::StatusCode::CREATED, "{seek}");
+    wait_until(
+        black,
+        "[...document.querySelectorAll('#seek-list li .who')].some((w) => w.textContent.startsWith('carol '))",
+        "the other player's seek in the list",
+    )
+    .await;
+    assert_eq!(
+        js(black, "return document.activeElement?.dataset.kept ?? null").await,
+        json!("yes"),
+        "the focused Accept button was drawn again by a refresh that changed nothing it shows"
+    );
+    black
+        .active_element()
+        .await
+        .expect("the focused button")
+        .send_keys(&Key::Enter.to_string())
+        .await
+        .expect("Enter on Accept");
     wait_until(
         black,
         "location.pathname.startsWith('/game/') \

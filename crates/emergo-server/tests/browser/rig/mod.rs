@@ -301,12 +301,17 @@ pub async fn find(c: &Client, css: &str) -> Element {
         .unwrap_or_else(|e| panic!("no element {css}: {e}"))
 }
 
+/// Clicks the element `css` finds. An element the page replaced between the finding and the
+/// click (a list drawn again with what it newly shows) is found again, as a person's next try
+/// would; three tries at most.
 pub async fn click(c: &Client, css: &str) {
-    find(c, css)
-        .await
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+    for attempt in 1.. {
+        match find(c, css).await.click().await {
+            Ok(()) => return,
+            Err(e) if attempt < 3 && e.to_string().contains("stale element") => {}
+            Err(e) => panic!("cannot click {css}: {e}"),
+        }
+    }
 }
 
 /// Chooses a language in the header's language menu, as a person does (`en`, `fr`, `nl`).
