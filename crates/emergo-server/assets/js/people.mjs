@@ -2,9 +2,9 @@
 // at the end of a rated game) in the game's player bars, the count of a game's spectators, the
 // Challenge dialog and the statistics of a player page, and the watch page of the games being
 // played now.
-import { $, el, toast } from './dom.mjs';
+import { $, el, toast, needsRedraw } from './dom.mjs';
 import { api, plainError } from './api.mjs';
-import { t } from './i18n.mjs';
+import { t, lang } from './i18n.mjs';
 import { shownName, shownOpponent } from './names.mjs';
 import { me } from './account.mjs';
 import { timeLabel, SEEK_TIMES } from './online.mjs';
@@ -200,19 +200,22 @@ async function loadWatch() {
   try {
     const data = await api('GET', '/api/watch');
     if (!watching) return;
-    list.replaceChildren();
-    if (!data.games.length) list.append(el('li', { class: 'empty', text: t('watch.none') }));
-    for (const g of data.games) {
-      const parts = [g.time_control ? timeLabel(g.time_control) : '', t(g.rated ? 'online.rated' : 'online.casual'), t('watch.moves', { n: g.ply })];
-      if (g.variant && g.variant !== 'emergo') parts.unshift(t(`variant.${g.variant}`));
-      if (g.watchers) parts.push(t('watchers.count', { n: g.watchers }));
-      list.append(el('li', { 'data-game': g.id }, el('a', { href: `/game/${g.id}`, 'data-link': true },
-        el('span', { class: 'who', text: `${side(g.white)} – ${side(g.black)}` }),
-        el('span', { class: 'meta', text: parts.filter(Boolean).join(' · ') }))));
+    // polled: drawn again only when it changed, so a focused link keeps its focus
+    if (needsRedraw(list, JSON.stringify([data.games, lang()]))) {
+      list.replaceChildren();
+      if (!data.games.length) list.append(el('li', { class: 'empty', text: t('watch.none') }));
+      for (const g of data.games) {
+        const parts = [g.time_control ? timeLabel(g.time_control) : '', t(g.rated ? 'online.rated' : 'online.casual'), t('watch.moves', { n: g.ply })];
+        if (g.variant && g.variant !== 'emergo') parts.unshift(t(`variant.${g.variant}`));
+        if (g.watchers) parts.push(t('watchers.count', { n: g.watchers }));
+        list.append(el('li', { 'data-game': g.id }, el('a', { href: `/game/${g.id}`, 'data-link': true },
+          el('span', { class: 'who', text: `${side(g.white)} – ${side(g.black)}` }),
+          el('span', { class: 'meta', text: parts.filter(Boolean).join(' · ') }))));
+      }
     }
   } catch (err) {
     if (!watching) return;
-    list.replaceChildren(el('li', { class: 'empty', text: plainError(err) }));
+    if (needsRedraw(list, `error ${plainError(err)}`)) list.replaceChildren(el('li', { class: 'empty', text: plainError(err) }));
   }
   // Every 10 s while the page is shown (one request at a time).
   if (watching) watchTimer = setTimeout(loadWatch, WATCH_EVERY_MS);

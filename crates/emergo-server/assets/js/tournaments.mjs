@@ -2,9 +2,9 @@
 // while shown, and a tournament's page (standings, games, a countdown, the podium, join and
 // withdraw), live over the tournament's WebSocket (read again every few seconds while the
 // socket is down).
-import { $, el } from './dom.mjs';
+import { $, el, needsRedraw } from './dom.mjs';
 import { api, plainError } from './api.mjs';
-import { t } from './i18n.mjs';
+import { t, lang } from './i18n.mjs';
 import { me } from './account.mjs';
 import { SEEK_TIMES, timeLabel } from './online.mjs';
 
@@ -71,6 +71,8 @@ export async function showTournaments() {
   if (shown !== '') return;
   for (const status of ['upcoming', 'running', 'finished']) {
     const ul = $(`#tournaments-${status}`);
+    // polled: drawn again only when it changed, so a focused link keeps its focus
+    if (!needsRedraw(ul, JSON.stringify([list[status], lang()]))) continue;
     ul.replaceChildren(...list[status].map(line));
     if (!list[status].length) ul.append(el('li', { class: 'empty', text: t('tournament.none') }));
   }
@@ -178,7 +180,8 @@ function drawTournament(tour) {
   stand.replaceChildren(...top.map((s) => el('li', { 'data-rank': String(s.rank) },
     el('b', { text: s.name || t('player.deleted') }), ` · ${t('tournament.points', { n: s.score })}`)));
   const body = $('#standings tbody');
-  body.replaceChildren(...tour.standings.map((s) => el('tr', { 'data-name': s.name || '' },
+  // live: drawn again only when the standings changed, so a focused games button keeps its focus
+  if (needsRedraw(body, JSON.stringify([tour.standings, lang()]))) body.replaceChildren(...tour.standings.map((s) => el('tr', { 'data-name': s.name || '' },
     el('td', { text: String(s.rank) }),
     el('td', {}, s.name ? el('a', { href: `/player/${s.name}`, 'data-link': '', text: s.name }) : t('player.deleted'),
       ...standingMarks(s).map((key) => el('span', { class: 'note', text: ` · ${t(key)}` }))),
@@ -200,7 +203,9 @@ function drawGames(tour, games, total) {
   const more = $('#tournament-games-more');
   more.hidden = !(total > games.length);
   more.textContent = more.hidden ? '' : t('tournament.gamesNewest', { n: games.length, total });
-  $('#tournament-games').replaceChildren(...games.slice().reverse().map((g) => el('li', {},
+  const list = $('#tournament-games');
+  if (!needsRedraw(list, JSON.stringify([games, tour.format, lang()]))) return;
+  list.replaceChildren(...games.slice().reverse().map((g) => el('li', {},
     el('a', { href: `/game/${g.id}`, 'data-link': '', text: `${g.white || '?'} – ${g.black || '?'}` }),
     ` · ${[tour.format === 'arena' ? '' : t('tournament.round', { round: g.round }), resultText(g.result)].filter(Boolean).join(' · ')}`,
   )));
