@@ -45,11 +45,14 @@ done
 # The tests use the release profile, the build `cargo run --release -- serve` makes: one
 # optimised build of the dependencies for both commands (README, "Time and disk"). The crate
 # emergo-deps (made by cargo-hakari) keeps their features the same in both builds.
-cargo test --release --workspace --all-targets
+# Eight tests at a time: the server's tests mostly wait (sockets, timers, a flag falling, a
+# pairing delay), so on two cores eight at once take a third of the time two do (README, "Time
+# and disk"); the CPU-bound tests of the other crates take as long either way.
+RUST_TEST_THREADS=8 cargo test --release --workspace --all-targets
 # The browser tests (Chromium and ChromeDriver; their own target, left out of `--all-targets`),
 # after the others rather than beside them: on two cores the two together starved each other's
 # timing-sensitive tests.
 cargo test --release -p emergo-server --test browser
-scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres sh -c \
+scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres RUST_TEST_THREADS=8 sh -c \
   'cargo test --release --workspace --test server && cargo test --release --workspace --test cli cluster::'
 cargo test --release --workspace --doc

@@ -597,6 +597,11 @@ for (const g of b.querySelectorAll('.pieces .column')) {
   const spots = [0, -33, 33].map((dx) => ({ x: Math.round(cx + dx * scale), y: Math.round(cy) })).filter(inView);
   if (spots.length) columns.push({ sq: g.dataset.col, want: faces[top], spots });
 }
+// what a person sees at each point, when it is not the board (a panel or pop-up over it)
+for (const p of points) {
+  const top = document.elementFromPoint(p.x, p.y);
+  if (top && !b.contains(top)) p.over = top.outerHTML.slice(0, 120);
+}
 return { want, darkFills: fills('sq-dark'), lightFills: fills('sq-light'), points, columns,
   boardClass: b.getAttribute('class') };
 "#;
@@ -643,11 +648,29 @@ fn near(a: [u8; 3], b: [u8; 3]) -> bool {
 /// screenshot's pixels agree), distinct and not black, and every column's top man visible in
 /// its colour. `screen` names the screen in the failure.
 pub async fn assert_board_drawn(c: &Client, css: &str, screen: &str) {
-    let probe = c
-        .execute(BOARD_PROBE, vec![json!(css)])
-        .await
-        .expect("the board is read");
-    assert!(probe.get("error").is_none(), "{screen}: {probe}");
+    // The points are read from the page, then the screenshot is taken: a page still laying
+    // itself out (a panel filled in above the board) would move the board in between. The
+    // check looks at a frame the page read the same just before and just after it.
+    let mut tries = 0;
+    let (probe, png) = loop {
+        let before = c
+            .execute(BOARD_PROBE, vec![json!(css)])
+            .await
+            .expect("the board is read");
+        assert!(before.get("error").is_none(), "{screen}: {before}");
+        let png = c.screenshot().await.expect("a screenshot");
+        let after = c
+            .execute(BOARD_PROBE, vec![json!(css)])
+            .await
+            .expect("the board is read");
+        tries += 1;
+        if before == after || tries == 10 {
+            break (after, png);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("board-failure.png");
+    let _ = std::fs::write(&shot, &png);
     let look = js(
         c,
         "const d = document.documentElement.dataset; return d.theme + ' theme, ' + d.board + ' board'",
@@ -693,16 +716,27 @@ pub async fn assert_board_drawn(c: &Client, css: &str, screen: &str) {
     for col in &columns {
         all.extend(col["spots"].as_array().expect("spots").iter().cloned());
     }
-    let png = c.screenshot().await.expect("a screenshot");
     let seen = pixels(c, &png, &Value::Array(all)).await;
+    for p in &points {
+        assert!(
+            p.get("over").is_none(),
+            "{screen} ({look}): {} at ({}, {}) is covered by {} (screenshot: {})",
+            p["what"],
+            p["x"],
+            p["y"],
+            p["over"],
+            shot.display()
+        );
+    }
     for (p, got) in points.iter().zip(&seen) {
         let want = rgb_of(p["want"].as_str().expect("a colour"));
         assert!(
             near(*got, want),
-            "{screen} ({look}): {} at ({}, {}) shows {got:?}, not {want:?}",
+            "{screen} ({look}): {} at ({}, {}) shows {got:?}, not {want:?} (screenshot: {})",
             p["what"],
             p["x"],
-            p["y"]
+            p["y"],
+            shot.display()
         );
     }
     let mut rest = &seen[points.len()..];
@@ -712,9 +746,10 @@ pub async fn assert_board_drawn(c: &Client, css: &str, screen: &str) {
         assert!(
             rest[..n].iter().any(|&got| near(got, want)),
             "{screen} ({look}): the column on {} is not visible: {:?} where its top man \
-             ({want:?}) should be",
+             ({want:?}) should be (screenshot: {})",
             col["sq"],
-            &rest[..n]
+            &rest[..n],
+            shot.display()
         );
         rest = &rest[n..];
     }
