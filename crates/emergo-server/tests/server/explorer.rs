@@ -472,45 +472,6 @@ async fn explorer_figures_over_generated_games() {
     srv.stop().await;
 }
 
-/// A game between people on board `variant` (`hex`, `7x7`, `emergo`): each side plays its
-/// first legal move for `plies` plies, then Black resigns. Its id and moves.
-async fn finished_game_on(srv: &TestServer, variant: &str, plies: usize) -> (String, Vec<String>) {
-    let white = srv
-        .create(json!({"mode": "human", "color": "white", "variant": variant}))
-        .await;
-    let id = id_of(&white);
-    let (status, black) = srv
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": white["invite"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{black}");
-    let mut game = black["game"].clone();
-    assert_eq!(game["variant"], variant);
-    let mut moves = Vec::new();
-    for ply in 0..plies {
-        let seat = if game["turn"] == "white" {
-            &white
-        } else {
-            &black
-        };
-        let mv = first_legal(&game);
-        let (status, answer) = srv.play(&id, &seat["token"], ply as i64, &mv).await;
-        assert_eq!(status, StatusCode::OK, "{answer}");
-        moves.push(mv);
-        game = answer;
-    }
-    let (status, answer) = srv
-        .post(
-            &format!("/api/games/{id}/resign"),
-            json!({"token": black["token"]}),
-        )
-        .await;
-    assert!(status.is_success(), "{answer}");
-    (id, moves)
-}
-
 /// The explorer's answer for `position` on board `variant`.
 async fn explore_on(srv: &TestServer, variant: &str, position: &str) -> Value {
     let (status, answer) = srv

@@ -96,18 +96,9 @@ async fn item4_a_hex_engine_game_is_played_by_api_moves_and_reloaded_on_its_boar
 async fn item4_a_7x7_game_between_people_is_played_exported_and_reloaded_on_its_board() {
     let db = TestDb::new();
     let srv = TestServer::builder().db(&db).start().await;
-    let white = srv
-        .create(json!({"mode": "human", "color": "white", "variant": "7x7"}))
-        .await;
+    let (white, black) = srv.human_game_with(json!({"variant": "7x7"})).await;
     let id = id_of(&white);
     assert_eq!(white["game"]["variant"], "7x7");
-    let (status, black) = srv
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": white["invite"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{black}");
     assert_eq!(black["game"]["variant"], "7x7");
     // A 9x9 square the 7x7 board does not have is refused as a move, naming the legal ones.
     let (status, refused) = srv.play(&id, &white["token"], 0, "a5").await;
@@ -371,38 +362,7 @@ async fn item4_ratings_are_a_separate_glicko2_pool_per_board_and_category() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item4_a_finished_hex_game_is_reviewed_on_its_board() {
     let srv = TestServer::start().await;
-    let white = srv
-        .create(json!({"mode": "human", "color": "white", "variant": "hex"}))
-        .await;
-    let id = id_of(&white);
-    let (status, black) = srv
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": white["invite"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{black}");
-    let mut game = black["game"].clone();
-    for _ in 0..4 {
-        let ply = game["ply"].as_i64().expect("ply");
-        let seat = if game["turn"] == "white" {
-            &white
-        } else {
-            &black
-        };
-        let (status, answer) = srv
-            .play(&id, &seat["token"], ply, &first_legal(&game))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{answer}");
-        game = answer;
-    }
-    let (status, _) = srv
-        .post(
-            &format!("/api/games/{id}/resign"),
-            json!({"token": white["token"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    let (id, _) = finished_game_on(&srv, "hex", 4).await;
     let (status, started) = srv
         .post(&format!("/api/games/{id}/review"), json!({}))
         .await;

@@ -1,7 +1,7 @@
-//! Games the tests start from: a finished game, a timed game, a game paired between two
-//! accounts, a long game.
+//! Games the tests start from: a finished game (on any board), a timed game, a game paired
+//! between two accounts, a long game.
 
-use super::{id_of, shuffling_record, TestServer, User};
+use super::{first_legal, id_of, shuffling_record, TestServer, User};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -33,18 +33,9 @@ pub async fn finished_game(srv: &TestServer) -> (Value, Value, String) {
 
 /// A game between people with `time`, both seats taken: (id, White's token, Black's token).
 pub async fn timed_game(srv: &TestServer, time: &str) -> (String, Value, Value) {
-    let white = srv
-        .create(json!({"mode": "human", "color": "white", "time": time}))
-        .await;
+    let (white, black) = srv.human_game_with(json!({"time": time})).await;
     let id = id_of(&white);
     assert_eq!(white["game"]["time_control"], time);
-    let (status, black) = srv
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": white["invite"]}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{black}");
     (id, white["token"].clone(), black["token"].clone())
 }
 
@@ -103,4 +94,38 @@ pub async fn resign_as(s: &TestServer, id: &str, loser: &User) {
         .post(s, &format!("/api/games/{id}/resign"), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK);
+}
+
+/// A game between people on board `variant` (`hex`, `7x7`, `emergo`): each side plays its
+/// first legal move for `plies` plies, then Black resigns. Its id and moves.
+pub async fn finished_game_on(
+    srv: &TestServer,
+    variant: &str,
+    plies: usize,
+) -> (String, Vec<String>) {
+    let (white, black) = srv.human_game_with(json!({"variant": variant})).await;
+    let id = id_of(&white);
+    let mut game = black["game"].clone();
+    assert_eq!(game["variant"], variant);
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        let seat = if game["turn"] == "white" {
+            &white
+        } else {
+            &black
+        };
+        let mv = first_legal(&game);
+        let (status, answer) = srv.play(&id, &seat["token"], ply as i64, &mv).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        moves.push(mv);
+        game = answer;
+    }
+    let (status, answer) = srv
+        .post(
+            &format!("/api/games/{id}/resign"),
+            json!({"token": black["token"]}),
+        )
+        .await;
+    assert!(status.is_success(), "{answer}");
+    (id, moves)
 }

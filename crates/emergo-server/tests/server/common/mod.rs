@@ -299,9 +299,17 @@ impl TestServer {
 
     /// A game between people with both seats taken: (grant of White, grant of Black).
     pub async fn human_game(&self) -> (Value, Value) {
-        let white = self
-            .create(json!({"mode": "human", "color": "white"}))
-            .await;
+        self.human_game_with(json!({})).await
+    }
+
+    /// A game between people made with `settings` (`time`, `variant`… beside `mode` and
+    /// `color`), Black's seat taken through the invitation: (White's grant, Black's grant).
+    pub async fn human_game_with(&self, settings: Value) -> (Value, Value) {
+        let mut body = json!({"mode": "human", "color": "white"});
+        for (key, value) in settings.as_object().expect("settings are an object") {
+            body[key] = value.clone();
+        }
+        let white = self.create(body).await;
         let id = white["game"]["id"].as_str().expect("id").to_string();
         let (status, black) = self
             .post(
