@@ -34,7 +34,7 @@ node --test crates/emergo-server/tests/js/
 # the workspace depends on `debug_assertions`, so the lints are the same.
 cargo fmt --all --check
 cargo clippy --release --workspace --all-targets -- -D warnings
-cargo clippy --release -p emergo-server --test browser -- -D warnings
+cargo clippy --release -p emergo-server-tests --test browser -- -D warnings
 # The layers below HTTP stay without the web stack (docs/architecture.md).
 for crate in emergo-platform emergo-worker; do
   if cargo tree -p "$crate" -e normal --prefix none | grep -E '^(axum|hyper|tower)'; then
@@ -52,7 +52,7 @@ RUST_TEST_THREADS=8 cargo test --release --workspace --all-targets
 # The browser tests (Chromium and ChromeDriver; their own target, left out of `--all-targets`),
 # after the others rather than beside them: on two cores the two together starved each other's
 # timing-sensitive tests.
-cargo test --release -p emergo-server --test browser
+cargo test --release -p emergo-server-tests --test browser
 scripts/pg-test-cluster.sh env EMERGO_TEST_BACKEND=postgres RUST_TEST_THREADS=8 sh -c \
   'cargo test --release --workspace --test server && cargo test --release --workspace --test cli cluster::'
 cargo test --release --workspace --doc

@@ -50,7 +50,6 @@ const PASSWORD: &str = "a password of test";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_sign_up_pair_by_quick_pairing_and_the_rating_shows_on_the_player_page() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1100, 900).await;
     let b = rig.browser(1100, 900).await;

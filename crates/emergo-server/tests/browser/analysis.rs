@@ -22,7 +22,6 @@ fn a_game(plies: usize) -> Game {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn from_ply_20_a_variation_is_played_exported_and_imported_back() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let game = a_game(30);
     assert_eq!(game.ply(), 30);

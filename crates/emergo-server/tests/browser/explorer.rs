@@ -54,7 +54,6 @@ pub(crate) async fn finished_game_on(rig: &Rig, variant: &str, moves: &[&str]) -
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_panel_shows_the_moves_played_and_a_click_plays_one() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     // a5 i5, then White resigns: Black wins; e1, then Black resigns: White wins.
     let first = finished_game(&rig, &["a5", "i5"]).await;

@@ -13,7 +13,6 @@ use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_loads_and_shows_the_start_screen_and_the_empty_board() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -129,7 +128,6 @@ async fn the_page_loads_and_shows_the_start_screen_and_the_empty_board() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_game_against_the_engine_is_played_by_clicking() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -312,7 +310,6 @@ async fn a_whole_game_against_the_engine_is_played_by_clicking() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_play_through_an_invitation_link_with_captures_by_clicks() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1000, 820).await;
     let b = rig.browser(1000, 820).await;
@@ -521,7 +518,6 @@ async fn two_browsers_play_through_an_invitation_link_with_captures_by_clicks() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tall_columns_are_drawn_as_stacks_and_a_lost_connection_catches_up() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1100, 860).await;
     a.goto(&rig.url("/")).await.expect("the page loads");
@@ -748,7 +744,6 @@ fn expected_drawing(ply: usize, position: &str, before: Option<&emergo_core::Mov
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_100_move_game_with_captures_replays_step_by_step_as_the_views_positions_say() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let game = a_long_game_with_captures(100, 8);
     let record = emergo_core::record::write_game(&game, &[]);
@@ -814,7 +809,6 @@ async fn a_100_move_game_with_captures_replays_step_by_step_as_the_views_positio
 /// low-time colour, and White's flag falling with the result said in words.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_quarter_minute_game_is_lost_on_time_and_the_page_says_so() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1000, 820).await;
     a.goto(&rig.url("/")).await.expect("the page loads");

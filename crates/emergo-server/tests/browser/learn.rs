@@ -20,7 +20,6 @@ async fn status_kind(c: &fantoccini::Client, kind: &str, what: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_newcomer_learns_entering_and_the_jump_by_clicking_and_sees_refusals_with_their_rule() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the lobby loads");

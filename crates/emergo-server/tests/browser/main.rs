@@ -1,7 +1,8 @@
 //! The browser tests, one test binary (`cargo test --workspace --test browser`): the page in
 //! headless Chromium through chromedriver, the server in-process on SQLite. The rig (`rig`)
-//! starts them; [`rig::ONE_AT_A_TIME`] runs one test's browsers at a time. What a person sees is
-//! checked: computed styles, positions, screenshot pixels.
+//! starts them; each [`rig::Rig`] holds one of the browser seats (`EMERGO_BROWSERS`, default
+//! one) from its start to its end. What a person sees is checked: computed styles, positions,
+//! screenshot pixels.
 
 mod rig;
 

@@ -44,7 +44,6 @@ async fn cut_actions(c: &Client, css: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item2_the_column_box_never_covers_the_status_after_a_click_or_a_tap() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -110,7 +109,6 @@ async fn item2_the_column_box_never_covers_the_status_after_a_click_or_a_tap() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item3_a_timed_game_with_a_friend_waits_for_the_friend_and_marks_nothing_before() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -208,7 +206,6 @@ async fn assert_toast_covers_nothing(c: &Client, when: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item4_toasts_cover_no_bar_clock_or_button_and_leave_with_their_page() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     for phone in [false, true] {
         let c = if phone {
@@ -262,7 +259,6 @@ async fn item4_toasts_cover_no_bar_clock_or_button_and_leave_with_their_page() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item5_on_a_390_px_phone_every_action_bar_fits_and_the_hint_is_in_view() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.phone(390, 844).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -345,7 +341,6 @@ async fn item5_on_a_390_px_phone_every_action_bar_fits_and_the_hint_is_in_view()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item6_the_import_reads_1_d3_and_says_why_1_e5_cannot_be_played() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -397,7 +392,6 @@ async fn item6_the_import_reads_1_d3_and_says_why_1_e5_cannot_be_played() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item10_the_editor_says_a_bad_set_up_for_a_person_in_their_language() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/editor")).await.expect("the editor loads");
@@ -448,7 +442,6 @@ async fn item10_the_editor_says_a_bad_set_up_for_a_person_in_their_language() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item9_the_example_badge_reads_in_both_themes() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -494,7 +487,6 @@ async fn failed_requests(c: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item12_an_anonymous_visit_asks_nothing_that_answers_an_error() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");

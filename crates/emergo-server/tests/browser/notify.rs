@@ -122,7 +122,6 @@ async fn record_browser_notifications(c: &Client) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn notifications_come_live_to_the_header_on_any_screen_in_english_and_french() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = sign_up(&rig, "alice").await;
     let bob = sign_up(&rig, "bob").await;
@@ -311,7 +310,6 @@ async fn notifications_come_live_to_the_header_on_any_screen_in_english_and_fren
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browsers_notifications_are_asked_for_on_a_click_only() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let bob = sign_up(&rig, "bob").await;
     let c = rig.browser(1100, 860).await;
@@ -342,7 +340,6 @@ async fn the_browsers_notifications_are_asked_for_on_a_click_only() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_phone_the_bell_and_its_list_cover_neither_the_status_nor_the_board() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = sign_up(&rig, "alice").await;
     let bob = sign_up(&rig, "bob").await;
@@ -454,7 +451,6 @@ async fn console_noise(c: &Client) -> Vec<String> {
 /// WebSocket warning. Both screens, logged in and not, leave the console clean.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item12_anothers_game_and_leaving_the_lobby_log_nothing_in_the_console() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = sign_up(&rig, "alice").await;
     let bob = sign_up(&rig, "bob").await;

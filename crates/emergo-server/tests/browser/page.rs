@@ -61,7 +61,6 @@ async fn rematch_opened(c: &Client, old: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_and_a_capture_are_played_by_drag_and_drop() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -112,7 +111,6 @@ async fn a_step_and_a_capture_are_played_by_drag_and_drop() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn premoves_draw_offers_spectators_and_a_rematch_between_people() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1100, 860).await;
     let (id, black, invite) = human_game(&rig, &a).await;
@@ -297,7 +295,6 @@ async fn premoves_draw_offers_spectators_and_a_rematch_between_people() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_french_page_plays_a_whole_game_in_french_then_a_rematch() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -355,7 +352,6 @@ async fn the_french_page_plays_a_whole_game_in_french_then_a_rematch() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn themes_the_column_box_icons_numbering_and_axe() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -499,7 +495,6 @@ async fn themes_the_column_box_icons_numbering_and_axe() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn takeback_while_the_engine_thinks_and_after_a_loss_on_the_board() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -563,7 +558,6 @@ async fn takeback_while_the_engine_thinks_and_after_a_loss_on_the_board() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_phone_layout_keeps_the_actions_in_view() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(360, 740).await;
     c.goto(&rig.url("/")).await.expect("the page loads");

@@ -116,7 +116,6 @@ async fn assert_bar_parts_apart(c: &Client, bar: &str, screen: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_and_spectators_count()
 {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = account(&rig, "alice").await;
     let bob = account(&rig, "bob").await;
@@ -322,7 +321,6 @@ async fn game_bars_show_ratings_with_a_provisional_mark_the_change_comes_live_an
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_seeks_graph_accepts(
 ) {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = account(&rig, "alice").await;
     let bob = account(&rig, "bob").await;
@@ -539,7 +537,6 @@ async fn a_player_page_shows_statistics_and_challenges_through_a_dialog_and_the_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_watch_page_lists_games_being_played_highest_rated_first_live_and_opens_one() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let alice = account(&rig, "alice").await;
     let bob = account(&rig, "bob").await;

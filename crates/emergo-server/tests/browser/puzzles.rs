@@ -50,7 +50,6 @@ fn one_movers() -> Vec<(PuzzleRecord, Position<Emergo>)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_puzzle_is_solved_by_clicking_and_another_failed_shows_the_right_move() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     let set = one_movers();
@@ -150,7 +149,6 @@ async fn solve_shown_on<V: Variant>(c: &fantoccini::Client, set: &[PuzzleRecord]
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streak_of_three_in_french_and_the_trainer_on_a_phone() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     let set = shipped().expect("the shipped set");
@@ -220,7 +218,6 @@ async fn storm_seconds(c: &fantoccini::Client) -> u64 {
 /// move costs ten seconds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daily_puzzle_a_vote_the_dashboard_and_a_storm() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let set = shipped().expect("the shipped set");
     let account = sign_up_over_http(&rig, "daily_solver", "a fine long password").await;
@@ -401,7 +398,6 @@ async fn storm_fail_shown(c: &fantoccini::Client, set: &[PuzzleRecord]) {
 /// and solved by clicking, the board named in the puzzle's analysis link.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hex_puzzle_is_drawn_on_its_board_and_solved() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     let set = shipped().expect("the shipped set");

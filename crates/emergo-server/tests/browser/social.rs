@@ -84,7 +84,6 @@ async fn assert_chat_covers_nothing(c: &Client, when: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_between_players_and_spectators_is_text_only_reportable_and_switched_off_in_english_and_french(
 ) {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1100, 900).await;
     let b = rig.browser(1100, 900).await;
@@ -246,7 +245,6 @@ async fn chat_between_players_and_spectators_is_text_only_reportable_and_switche
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn takeback_requests_and_the_abort_button_in_english_and_french() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1100, 900).await;
     let b = rig.browser(1100, 900).await;
@@ -354,7 +352,6 @@ async fn takeback_requests_and_the_abort_button_in_english_and_french() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_phone_the_chat_and_the_takeback_buttons_cover_neither_the_status_nor_the_clocks() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let a = rig.browser(1100, 900).await;
     let p = rig.phone(390, 844).await;

@@ -32,7 +32,6 @@ async fn editor_text(c: &Client) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn r3_the_editor_builds_three_over_two_explains_a_bad_set_up_and_starts_an_engine_game() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1200, 900).await;
     c.goto(&rig.url("/")).await.expect("the page loads");
@@ -175,7 +174,6 @@ fn a_careless_game(plies: usize) -> emergo_core::Game {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_is_reviewed_with_a_graph_classes_and_the_better_move() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     // A finished game: 24 careless plies, then White resigned (an imported record's result).
     let game = a_careless_game(24);

@@ -210,7 +210,6 @@ async fn open(c: &Client, rig: &Rig, path: &str, variant: &str, count: usize) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_by_click_and_drag()
 {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     // A finished game on the hexagon (c3, then Black resigns), indexed by the explorer.
     let hex_game = crate::explorer::finished_game_on(&rig, "hex", &["c3"]).await;
@@ -497,7 +496,6 @@ async fn item4_the_analysis_board_draws_the_hexagon_and_the_7x7_board_and_plays_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item4_the_editor_sets_up_a_hex_position_and_analyses_it_on_its_board() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     c.goto(&rig.url("/editor?variant=hex"))
@@ -654,7 +652,6 @@ async fn enter_first_target(c: &Client) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item4_the_game_page_plays_a_hex_game_and_a_7x7_game_by_click_and_drag() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
     let w = rig.browser(1100, 860).await;
@@ -760,7 +757,6 @@ async fn item4_the_game_page_plays_a_hex_game_and_a_7x7_game_by_click_and_drag()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn item4_premoves_on_the_hexagon_and_the_hex_game_opened_on_the_analysis_board() {
-    let _one = ONE_AT_A_TIME.lock().await;
     let mut rig = Rig::start().await;
     let c = rig.browser(1100, 860).await;
 

@@ -639,7 +639,7 @@ async fn the_game_stream_says_when_the_opponent_is_gone_and_when_it_is_back() {
 
 /// Issue 24's figure: the time from a person's move (its request sent) to the bot's game stream
 /// line that shows it, with 100 games between people and bots at once (10 bots, 10 games each),
-/// each bot answering at once. `cargo test --release -p emergo-server --test server
+/// each bot answering at once. `cargo test --release -p emergo-server-tests --test server
 /// bot_stream_latency -- --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement, not a check"]

@@ -23,7 +23,7 @@ fn the_example_nginx_configuration_parses() {
     if skip_unless(Backend::Sqlite) {
         return;
     }
-    let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/deploy/nginx.conf");
+    let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../docs/deploy/nginx.conf");
     let text = std::fs::read_to_string(&conf).expect("docs/deploy/nginx.conf");
     // What the deployment relies on is in it.
     for needed in [

@@ -398,7 +398,7 @@ async fn explorer_refuses_bad_input_and_says_when_a_ply_is_past_the_index() {
 /// generated games (default 2,000) of 60 random plies. SQLite only; run it alone:
 ///
 /// ```text
-/// EMERGO_EXPLORER_GAMES=20000 nice -n 19 cargo test -p emergo-server --test server --release \
+/// EMERGO_EXPLORER_GAMES=20000 nice -n 19 cargo test -p emergo-server-tests --test server --release \
 ///     -- --ignored --nocapture explorer_figures
 /// ```
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

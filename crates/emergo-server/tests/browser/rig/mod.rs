@@ -29,8 +29,19 @@ pub const WHITE_WINS_IN_THREE: &str = "W:0:0:c4=WWW,c5=B,d6=WWW,e7=WW,f7=BB";
 /// A middle game with tall columns and a shadowpiece pending (Black has no men in hand).
 pub const TALL_COLUMNS: &str = "W:2:0:b5=B,c4=WWWBBBBBBB,d7=B,e5=BBWW,e8=B,f3=W,g5=WWWW";
 
-/// Every test takes this first: two cores cannot run several browsers at once in good time.
-pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+/// How many tests' browsers run at once: `EMERGO_BROWSERS` (default 1). A [`Rig`] holds one
+/// seat from its start to its end, so no test can forget to take it.
+fn browser_seats() -> &'static tokio::sync::Semaphore {
+    static SEATS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SEATS.get_or_init(|| {
+        let n = std::env::var("EMERGO_BROWSERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1usize)
+            .max(1);
+        tokio::sync::Semaphore::new(n)
+    })
+}
 
 pub fn free_port() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").expect("a free loopback port");
@@ -41,7 +52,7 @@ pub fn free_port() -> u16 {
 /// leaves the work tree alone; `EMERGO_SCREENSHOTS=docs/screenshots` (relative to the repo) to
 /// refresh the committed ones.
 pub fn screenshots_dir() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
     match std::env::var_os("EMERGO_SCREENSHOTS") {
         Some(dir) => repo.join(dir),
         None => repo.join("target/screenshots"),
@@ -178,10 +189,16 @@ pub struct Rig {
     driver: Driver,
     tmp: tempfile::TempDir,
     profiles: u32,
+    /// Last, so that it is given back after the browsers and the server have stopped.
+    _seat: tokio::sync::SemaphorePermit<'static>,
 }
 
 impl Rig {
     pub async fn start() -> Rig {
+        let seat = browser_seats()
+            .acquire()
+            .await
+            .expect("the seats are never closed");
         let tmp = tempfile::tempdir().expect("a temporary directory");
         let db_url = format!("sqlite://{}", tmp.path().join("t.db").display());
         let server = start_server("127.0.0.1:0".parse().expect("an address"), &db_url).await;
@@ -193,6 +210,7 @@ impl Rig {
             driver: Driver::start(),
             tmp,
             profiles: 0,
+            _seat: seat,
         }
     }
 
@@ -521,7 +539,7 @@ pub async fn play_one_move_by_clicking(c: &Client) {
 pub async fn axe_violations(c: &Client) -> Value {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/js/node_modules/axe-core/axe.min.js"
+        "/js/node_modules/axe-core/axe.min.js"
     );
     let source = std::fs::read_to_string(path).unwrap_or_else(|e| {
         panic!("{path}: {e}; run `npm ci` in crates/emergo-server/tests/js (scripts/test.sh does)")
