@@ -66,7 +66,10 @@ pub struct Driver {
 }
 
 impl Driver {
-    pub fn start() -> Driver {
+    /// chromedriver, listening: started on a free port and waited for; started again on
+    /// another port when it exits first (the port taken in between, say). Its log is kept in
+    /// the target's temporary directory and quoted when it never listens.
+    pub async fn start() -> Driver {
         for path in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(path).exists(),
@@ -74,23 +77,59 @@ impl Driver {
                  chromium-driver) before the browser tests"
             );
         }
-        let port = free_port();
-        let mut cmd = Command::new(CHROMEDRIVER);
-        cmd.arg(format!("--port={port}"))
-            .arg("--allowed-ips=127.0.0.1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
+        let mut last_log = PathBuf::new();
+        for _ in 0..3 {
+            let port = free_port();
+            let log =
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromedriver-{port}.log"));
+            let mut cmd = Command::new(CHROMEDRIVER);
+            cmd.arg(format!("--port={port}"))
+                .arg("--allowed-ips=127.0.0.1")
+                .arg(format!("--log-path={}", log.display()))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::CommandExt;
+                cmd.process_group(0);
+            }
+            let child = cmd.spawn().expect("chromedriver starts");
+            let mut driver = Driver {
+                child,
+                url: format!("http://127.0.0.1:{port}"),
+            };
+            let deadline = Instant::now() + PATIENCE;
+            loop {
+                if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                    .await
+                    .is_ok()
+                {
+                    let _ = std::fs::remove_file(&log);
+                    return driver;
+                }
+                if matches!(driver.child.try_wait(), Ok(Some(_))) || Instant::now() > deadline {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            drop(driver);
+            last_log = log;
         }
-        let child = cmd.spawn().expect("chromedriver starts");
-        Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        }
+        let said = std::fs::read_to_string(&last_log).unwrap_or_default();
+        let tail: String = said
+            .lines()
+            .rev()
+            .take(20)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n");
+        panic!(
+            "chromedriver never listened (three ports tried); its log ({}):\n{tail}",
+            last_log.display()
+        );
     }
 
     /// A new browser session with its own fresh profile (so its own localStorage).
@@ -207,7 +246,7 @@ impl Rig {
             server: Some(server),
             addr,
             db_url,
-            driver: Driver::start(),
+            driver: Driver::start().await,
             tmp,
             profiles: 0,
             _seat: seat,
@@ -771,6 +810,8 @@ pub async fn assert_board_drawn(c: &Client, css: &str, screen: &str) {
         );
         rest = &rest[n..];
     }
+    // kept only when a check above failed
+    let _ = std::fs::remove_file(&shot);
 }
 
 /// [`assert_board_drawn`] in the light theme with the wooden board and in the dark theme with
