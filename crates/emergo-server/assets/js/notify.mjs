@@ -2,7 +2,7 @@
 // click (or Enter/Space) and closes on Escape, each entry a link; mark as read; and the
 // browser's notifications, asked for only on a click on their button, never shown for the game
 // the visible tab is on. Live through the page's one lobby socket (lobby-socket.mjs).
-import { $, el } from './dom.mjs';
+import { $, el, needsRedraw } from './dom.mjs';
 import { api } from './api.mjs';
 import { t, lang } from './i18n.mjs';
 import { shownName } from './names.mjs';
@@ -58,15 +58,20 @@ function draw() {
   bell.setAttribute('aria-label', n ? t('notes.bellUnread', { n }) : t('notes.bell'));
   bell.title = bell.getAttribute('aria-label');
   $('#notes-read-all').disabled = n === 0;
+  // drawn again only when what it shows changed: a notification a person has focused stays
+  // the same element when the list is read again (a reconnection, another tab's reading)
   const list = $('#notes-list');
-  list.replaceChildren();
-  if (!notes.length) list.append(el('li', { class: 'empty', text: t('notes.none') }));
-  for (const note of notes) {
-    const when = new Date(note.at);
-    const link = el('a', { href: noteLink(note), 'data-link': true, 'data-note': note.id, onclick: () => readIds([note.id]) },
-      el('span', { class: 'note-text', text: noteText(note) }),
-      el('time', { datetime: note.at, text: Number.isNaN(when.getTime()) ? '' : when.toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' }) }));
-    list.append(el('li', { class: note.read ? 'read' : 'unread' }, link));
+  const rows = notes.map((note) => ({ id: note.id, read: !!note.read, href: noteLink(note), text: noteText(note), at: note.at }));
+  if (needsRedraw(list, JSON.stringify([rows, lang()]))) {
+    list.replaceChildren();
+    if (!rows.length) list.append(el('li', { class: 'empty', text: t('notes.none') }));
+    for (const row of rows) {
+      const when = new Date(row.at);
+      const link = el('a', { href: row.href, 'data-link': true, 'data-note': row.id, onclick: () => readIds([row.id]) },
+        el('span', { class: 'note-text', text: row.text }),
+        el('time', { datetime: row.at, text: Number.isNaN(when.getTime()) ? '' : when.toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' }) }));
+      list.append(el('li', { class: row.read ? 'read' : 'unread' }, link));
+    }
   }
   drawBrowserSwitch();
 }
