@@ -250,6 +250,7 @@ function renderEngine() {
     fill.style.height = '50%';
     bar.setAttribute('aria-label', t('an.evalNone'));
     $('#analysis').dataset.depth = '0';
+    padLines(list);
     return;
   }
   depth.textContent = t(st.done ? 'an.depthDone' : 'an.depth', { depth: a.depth });
@@ -275,6 +276,16 @@ function renderEngine() {
       el('button', { type: 'button', class: 'an-line-play', text: words(line), 'aria-label': t('an.playLine', { score: words(line), move: line.move }), onclick: () => playLine(line.pv, line.pv.length) }),
       el('span', { class: 'an-pv' }, ...moves)));
   });
+  padLines(list);
+}
+
+/** Empty places up to LINES lines: the engine's lines come and go without moving the tree
+ * and the explorer below them (a click there lands where the person aimed). */
+function padLines(list) {
+  while (list.children.length < LINES) {
+    list.append(el('li', { class: 'an-line-empty', 'aria-hidden': 'true' },
+      el('button', { type: 'button', class: 'an-line-play', disabled: true, tabindex: '-1' }, '\u00a0')));
+  }
 }
 
 function renderTree() {

@@ -131,6 +131,28 @@ async fn the_explorer_panel_shows_the_moves_played_and_a_click_plays_one() {
         "{note}"
     );
 
+    // The engine's lines are drawn above the explorer in places kept for them: when they go
+    // (the engine switched off and on: its lines start again from none) the explorer does not
+    // move, so a click aimed at one of its moves lands on it.
+    wait_until(
+        &c,
+        "document.querySelectorAll('#an-lines .an-line').length === 3 && Number(document.querySelector('#analysis').dataset.depth) >= 2",
+        "the engine's three lines at depth 2",
+    )
+    .await;
+    let tops = js(
+        &c,
+        "const box = document.querySelector('#an-explorer'); const before = box.getBoundingClientRect().top; \
+         const on = document.querySelector('#an-engine-on'); on.click(); on.click(); \
+         return [before, box.getBoundingClientRect().top, document.querySelectorAll('#an-lines .an-line').length, on.checked];",
+    )
+    .await;
+    assert_eq!(tops[2], 0, "the lines start again from none: {tops}");
+    assert_eq!(tops[3], true, "the engine is on again: {tops}");
+    assert_eq!(
+        tops[0], tops[1],
+        "the engine's lines moved the explorer: {tops}"
+    );
     // A click on a5 plays it: the board is after a5, the table shows Black's reply.
     click(&c, "#ex-moves tr[data-move='a5'] button.ex-play").await;
     // Once in about ten full runs the tree still held no move seconds after this click (the
