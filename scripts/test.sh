@@ -46,8 +46,8 @@ done
 # optimised build of the dependencies for both commands (README, "Time and disk"). The crate
 # emergo-deps (made by cargo-hakari) keeps their features the same in both builds.
 # Eight tests at a time: the server's tests mostly wait (sockets, timers, a flag falling, a
-# pairing delay), so on two cores eight at once take a third of the time two do (README, "Time
-# and disk"); the CPU-bound tests of the other crates take as long either way.
+# pairing delay), so on two cores eight at once take well under half the time two do (README,
+# "Time and disk"); the CPU-bound tests of the other crates take as long either way.
 RUST_TEST_THREADS=8 cargo test --release --workspace --all-targets
 # The browser tests (Chromium and ChromeDriver; their own target, left out of `--all-targets`),
 # after the others rather than beside them: on two cores the two together starved each other's

@@ -117,15 +117,8 @@ impl Driver {
             last_log = log;
         }
         let said = std::fs::read_to_string(&last_log).unwrap_or_default();
-        let tail: String = said
-            .lines()
-            .rev()
-            .take(20)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect::<Vec<_>>()
-            .join("\n");
+        let lines: Vec<&str> = said.lines().collect();
+        let tail = lines[lines.len().saturating_sub(20)..].join("\n");
         panic!(
             "chromedriver never listened (three ports tried); its log ({}):\n{tail}",
             last_log.display()
@@ -326,16 +319,28 @@ pub fn truthy(v: &Value) -> bool {
         && v.as_f64() != Some(0.0)
 }
 
-/// Waits until the JavaScript expression is true on the page; fails with `what` if it never is.
-pub async fn wait_until(c: &Client, expr: &str, what: &str) -> Value {
-    let deadline = Instant::now() + PATIENCE;
+/// The JavaScript expression's value once it is true on the page, or `None` when it is not
+/// within `limit`.
+pub async fn shown_within(c: &Client, expr: &str, limit: Duration) -> Option<Value> {
+    let deadline = Instant::now() + limit;
     let script = format!("return ({expr});");
     loop {
         let v = js(c, &script).await;
         if truthy(&v) {
-            return v;
+            return Some(v);
         }
         if Instant::now() > deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+}
+
+/// Waits until the JavaScript expression is true on the page; fails with `what` if it never is.
+pub async fn wait_until(c: &Client, expr: &str, what: &str) -> Value {
+    match shown_within(c, expr, PATIENCE).await {
+        Some(v) => v,
+        None => {
             let status = js(c, "return document.querySelector('#status')?.innerText + ' | ' + document.querySelector('#toast-text')?.innerText + ' | script error: ' + document.documentElement.dataset.scriptError").await;
             let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-failure.png");
             if let Ok(png) = c.screenshot().await {
@@ -346,7 +351,6 @@ pub async fn wait_until(c: &Client, expr: &str, what: &str) -> Value {
                 shot.display()
             );
         }
-        tokio::time::sleep(Duration::from_millis(60)).await;
     }
 }
 
@@ -726,8 +730,6 @@ pub async fn assert_board_drawn(c: &Client, css: &str, screen: &str) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("board-failure.png");
-    let _ = std::fs::write(&shot, &png);
     let look = js(
         c,
         "const d = document.documentElement.dataset; return d.theme + ' theme, ' + d.board + ' board'",
@@ -774,44 +776,47 @@ pub async fn assert_board_drawn(c: &Client, css: &str, screen: &str) {
         all.extend(col["spots"].as_array().expect("spots").iter().cloned());
     }
     let seen = pixels(c, &png, &Value::Array(all)).await;
+    // What a person would see wrong, every one of it; the screenshot is kept when there is any.
+    let mut faults = Vec::new();
     for p in &points {
-        assert!(
-            p.get("over").is_none(),
-            "{screen} ({look}): {} at ({}, {}) is covered by {} (screenshot: {})",
-            p["what"],
-            p["x"],
-            p["y"],
-            p["over"],
-            shot.display()
-        );
+        if p.get("over").is_some() {
+            faults.push(format!(
+                "{} at ({}, {}) is covered by {}",
+                p["what"], p["x"], p["y"], p["over"]
+            ));
+        }
     }
     for (p, got) in points.iter().zip(&seen) {
         let want = rgb_of(p["want"].as_str().expect("a colour"));
-        assert!(
-            near(*got, want),
-            "{screen} ({look}): {} at ({}, {}) shows {got:?}, not {want:?} (screenshot: {})",
-            p["what"],
-            p["x"],
-            p["y"],
-            shot.display()
-        );
+        if !near(*got, want) {
+            faults.push(format!(
+                "{} at ({}, {}) shows {got:?}, not {want:?}",
+                p["what"], p["x"], p["y"]
+            ));
+        }
     }
     let mut rest = &seen[points.len()..];
     for col in &columns {
         let n = col["spots"].as_array().expect("spots").len();
         let want = rgb_of(col["want"].as_str().expect("a colour"));
-        assert!(
-            rest[..n].iter().any(|&got| near(got, want)),
-            "{screen} ({look}): the column on {} is not visible: {:?} where its top man \
-             ({want:?}) should be (screenshot: {})",
-            col["sq"],
-            &rest[..n],
-            shot.display()
-        );
+        if !rest[..n].iter().any(|&got| near(got, want)) {
+            faults.push(format!(
+                "the column on {} is not visible: {:?} where its top man ({want:?}) should be",
+                col["sq"],
+                &rest[..n]
+            ));
+        }
         rest = &rest[n..];
     }
-    // kept only when a check above failed
-    let _ = std::fs::remove_file(&shot);
+    if !faults.is_empty() {
+        let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("board-failure.png");
+        let _ = std::fs::write(&shot, &png);
+        panic!(
+            "{screen} ({look}): {} (screenshot: {})",
+            faults.join("; "),
+            shot.display()
+        );
+    }
 }
 
 /// [`assert_board_drawn`] in the light theme with the wooden board and in the dark theme with
