@@ -1,5 +1,5 @@
 //! The page in a real browser: headless Chromium (Debian's `chromium` and `chromium-driver`;
-//! `scripts/install-browser.sh` installs them) driven over WebDriver by fantoccini, against the
+//! `scripts/install-test-tools.sh` installs them) driven over WebDriver by fantoccini, against the
 //! server started in-process on a free loopback port over a SQLite file in a temporary directory.
 //!
 //! These tests fail, never skip, when Chromium is missing. They save screenshots of the board in
@@ -873,18 +873,22 @@ async fn a_quarter_minute_game_is_lost_on_time_and_the_page_says_so() {
         .expect("move sent");
     assert!(answer.status().is_success());
 
-    // White does not move: the clock ticks down, turns to its low-time colour, and falls.
-    wait_until(
-        &a,
-        "document.querySelector('#game').dataset.ply === '2' && document.querySelector('[data-clock=white]').classList.contains('low')",
-        "White's clock in low time",
-    )
-    .await;
-    wait_until(
-        &a,
-        "document.querySelector('#result').dataset.reason === 'time'",
-        "the loss on time",
-    )
+    // White does not move: the clock ticks down, turns to its low-time colour, and falls
+    // (about 13 s, the server's clock: another test's browser may work meanwhile).
+    rig.aside(async {
+        wait_until(
+            &a,
+            "document.querySelector('#game').dataset.ply === '2' && document.querySelector('[data-clock=white]').classList.contains('low')",
+            "White's clock in low time",
+        )
+        .await;
+        wait_until(
+            &a,
+            "document.querySelector('#result').dataset.reason === 'time'",
+            "the loss on time",
+        )
+        .await;
+    })
     .await;
     let words = find(&a, "#result").await.text().await.expect("text");
     assert!(words.contains("You lost"), "{words}");

@@ -29,8 +29,9 @@ pub const WHITE_WINS_IN_THREE: &str = "W:0:0:c4=WWW,c5=B,d6=WWW,e7=WW,f7=BB";
 /// A middle game with tall columns and a shadowpiece pending (Black has no men in hand).
 pub const TALL_COLUMNS: &str = "W:2:0:b5=B,c4=WWWBBBBBBB,d7=B,e5=BBWW,e8=B,f3=W,g5=WWWW";
 
-/// How many tests' browsers run at once: `EMERGO_BROWSERS` (default 1). A [`Rig`] holds one
-/// seat from its start to its end, so no test can forget to take it.
+/// How many tests' browsers work at once: `EMERGO_BROWSERS` (default 1). A [`Rig`] holds one
+/// seat from its start to its end, so no test can forget to take it, and lets it go only
+/// while it waits on a clock or a poll ([`Rig::aside`]).
 fn browser_seats() -> &'static tokio::sync::Semaphore {
     static SEATS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
     SEATS.get_or_init(|| {
@@ -41,6 +42,13 @@ fn browser_seats() -> &'static tokio::sync::Semaphore {
             .max(1);
         tokio::sync::Semaphore::new(n)
     })
+}
+
+async fn take_seat() -> tokio::sync::SemaphorePermit<'static> {
+    browser_seats()
+        .acquire()
+        .await
+        .expect("the seats are never closed")
 }
 
 pub fn free_port() -> u16 {
@@ -73,7 +81,7 @@ impl Driver {
         for path in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(path).exists(),
-                "{path} is missing: run scripts/install-browser.sh (Debian's chromium and \
+                "{path} is missing: run scripts/install-test-tools.sh (Debian's chromium and \
                  chromium-driver) before the browser tests"
             );
         }
@@ -221,19 +229,25 @@ pub struct Rig {
     driver: Driver,
     tmp: tempfile::TempDir,
     profiles: u32,
-    /// Last, so that it is given back after the browsers and the server have stopped.
-    _seat: tokio::sync::SemaphorePermit<'static>,
+    /// Config changes of this test's server, kept for a restart.
+    configure: fn(&mut Config),
+    /// Last, so that it is given back after the browsers and the server have stopped; `None`
+    /// only inside [`Rig::aside`].
+    seat: Option<tokio::sync::SemaphorePermit<'static>>,
 }
 
 impl Rig {
     pub async fn start() -> Rig {
-        let seat = browser_seats()
-            .acquire()
-            .await
-            .expect("the seats are never closed");
+        Rig::start_with(|_| {}).await
+    }
+
+    /// A rig whose server's config `configure` changes first (a limit, say).
+    pub async fn start_with(configure: fn(&mut Config)) -> Rig {
+        let seat = take_seat().await;
         let tmp = tempfile::tempdir().expect("a temporary directory");
         let db_url = format!("sqlite://{}", tmp.path().join("t.db").display());
-        let server = start_server("127.0.0.1:0".parse().expect("an address"), &db_url).await;
+        let addr = "127.0.0.1:0".parse().expect("an address");
+        let server = start_server(addr, &db_url, configure).await;
         let addr = server.addr();
         Rig {
             server: Some(server),
@@ -242,8 +256,20 @@ impl Rig {
             driver: Driver::start().await,
             tmp,
             profiles: 0,
-            _seat: seat,
+            configure,
+            seat: Some(seat),
         }
+    }
+
+    /// Runs `wait` without this test's browser seat, and takes a seat again after it: for a
+    /// wait on a clock or a poll, during which the test's pages do nothing but wait, so that
+    /// another test's browser may work meanwhile. `wait` must only wait and read the page:
+    /// whatever it times (a flag, a poll) is the server's or the page's, never the test's.
+    pub async fn aside<F: std::future::Future>(&mut self, wait: F) -> F::Output {
+        self.seat = None;
+        let out = wait.await;
+        self.seat = Some(take_seat().await);
+        out
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -273,13 +299,14 @@ impl Rig {
 
     pub async fn restart_server(&mut self) {
         self.stop_server().await;
-        self.server = Some(start_server(self.addr, &self.db_url).await);
+        self.server = Some(start_server(self.addr, &self.db_url, self.configure).await);
     }
 }
 
-pub async fn start_server(addr: SocketAddr, db_url: &str) -> Server {
+async fn start_server(addr: SocketAddr, db_url: &str, configure: fn(&mut Config)) -> Server {
     let mut config = Config::new(addr, db_url);
     config.engine_workers = Some(1);
+    configure(&mut config);
     let deadline = Instant::now() + PATIENCE;
     loop {
         match Server::start(config.clone()).await {
