@@ -67,17 +67,25 @@ fn random_game(seed: u64, plies: usize, outcome: Outcome) -> Game {
 
 /// Four moves from `pos` back to it, if there are.
 fn four_ply_cycle(pos: &Position) -> Option<[emergo_core::Move; 4]> {
+    // Each side steps and steps back: only the two steps back need looking for.
+    let back = |mv: &emergo_core::Move| match *mv {
+        emergo_core::Move::Step { from, to } => {
+            Some(emergo_core::Move::Step { from: to, to: from })
+        }
+        _ => None,
+    };
     for a in pos.legal_moves().iter() {
+        let Some(c) = back(a) else { continue };
         let p1 = pos.play(*a).ok()?;
         for b in p1.legal_moves().iter() {
+            let Some(d) = back(b) else { continue };
             let p2 = p1.play(*b).ok()?;
-            for c in p2.legal_moves().iter() {
-                let p3 = p2.play(*c).ok()?;
-                for d in p3.legal_moves().iter() {
-                    if p3.play(*d).ok()? == *pos {
-                        return Some([*a, *b, *c, *d]);
-                    }
-                }
+            if !p2.legal_moves().contains(&c) {
+                continue;
+            }
+            let p3 = p2.play(c).ok()?;
+            if p3.legal_moves().contains(&d) && p3.play(d).ok()? == *pos {
+                return Some([*a, *b, c, d]);
             }
         }
     }
