@@ -191,7 +191,14 @@ fn a_bot_plays_a_challenge_to_its_end_through_a_dropped_connection_and_an_engine
         .expect("an address");
     let proxy = Proxy::to(target);
     let log = dir.join("bot.log");
-    let mut bot = bridge(&format!("http://{}", proxy.addr), &token, &log, &[]);
+    // A fixed budget of nodes a move rather than its clock: the game is about the drop and the
+    // crash, and a bot that missed its turn after either still loses on time.
+    let mut bot = bridge(
+        &format!("http://{}", proxy.addr),
+        &token,
+        &log,
+        &["--nodes", "3000"],
+    );
     wait_for_log(&log, "event stream open", 30);
 
     let challenge: Value = http
